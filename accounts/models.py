@@ -1,0 +1,60 @@
+"""Players: guests who play at once, and registered accounts (the same row, upgraded)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any, ClassVar
+
+from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
+from django.db import models
+from django.db.models.functions import Lower
+from django.utils import timezone
+
+
+class PlayerManager(BaseUserManager["Player"]):
+    def create_user(
+        self, username: str | None = None, password: str | None = None, **extra: Any
+    ) -> Player:
+        extra.setdefault("is_guest", username is None)
+        extra.setdefault("display_name", username or "Guest")
+        player = self.model(username=username, **extra)
+        player.set_password(password)
+        player.save(using=self._db)
+        return player
+
+    def create_superuser(self, username: str, password: str | None = None, **extra: Any) -> Player:
+        extra.update(is_staff=True, is_superuser=True, is_guest=False)
+        return self.create_user(username, password, **extra)
+
+
+class Player(AbstractBaseUser, PermissionsMixin):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    # Null for guests; unique regardless of case (see Meta).
+    username = models.CharField(max_length=150, unique=True, null=True, blank=True)
+    display_name = models.CharField(max_length=32)
+    is_guest = models.BooleanField(default=True, db_index=True)
+    is_staff = models.BooleanField(default=False)
+    is_active = models.BooleanField(default=True)
+    date_joined = models.DateTimeField(default=timezone.now)
+    banned_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    banned_until = models.DateTimeField(null=True, blank=True)
+    ban_reason = models.CharField(max_length=500, blank=True)
+
+    objects: ClassVar[PlayerManager] = PlayerManager()
+
+    USERNAME_FIELD = "username"
+    REQUIRED_FIELDS: ClassVar[list[str]] = []
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(Lower("username"), name="player_username_ci_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return self.username or f"{self.display_name} (guest)"
+
+    @property
+    def is_banned(self) -> bool:
+        if self.banned_at is None:
+            return False
+        return self.banned_until is None or self.banned_until > timezone.now()

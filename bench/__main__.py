@@ -1,0 +1,29 @@
+"""`make bench`: run every benchmark under bench/ in turn; each prints its own table."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def main(argv: list[str]) -> int:
+    names = argv or sorted(p.stem for p in HERE.glob("*.py") if not p.stem.startswith("_"))
+    failed = []
+    for index, name in enumerate(names, 1):
+        print(f"\n== [{index}/{len(names)}] bench/{name}.py ==", flush=True)
+        result = subprocess.run([sys.executable, str(HERE / f"{name}.py")], check=False)
+        if result.returncode != 0:
+            failed.append(name)
+    if not names:
+        print("| benchmark | result |\n|---|---|\n(no benchmarks yet)")
+    if failed:
+        print(f"\nfailed: {', '.join(failed)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,48 @@
+"""Every reason the engine can give for refusing something, in one place.
+
+The reason strings are part of the public contract: records replay to them
+(``replay_record`` prints them) and the API puts them in ``detail``. Some are fixed by the
+shared scenario files, so change none of them lightly.
+"""
+
+from enum import StrEnum
+
+
+class Reason(StrEnum):
+    # An action that breaks the rules of play.
+    GAME_OVER = "game over"
+    NOT_YOUR_TURN = "not your turn"
+    NO_CARDS = "no cards"
+    UNKNOWN_CARD = "unknown card"
+    DUPLICATE_CARD = "duplicate card"
+    CARD_NOT_IN_HAND = "card not in hand"
+    INVALID_GROUP = "invalid group"
+    JOKER_IN_SET = "joker in set"
+    NOT_CONSECUTIVE = "not consecutive ascending"
+    RUN_OUT_OF_RANGE = "run out of range"
+    UNTAKEABLE_DRAW = "untakeable draw"
+    YANIV_ABOVE_LIMIT = "yaniv above limit"
+    # A record that does not describe a game played by these rules.
+    UNKNOWN_FORMAT = "unknown format"
+    INVALID_PLAYERS = "invalid players"
+    INVALID_RULES = "invalid rules"
+    MALFORMED_ACTION = "malformed action"
+    WRONG_STARTER = "wrong starter"
+    BAD_DECK = "deck not a permutation"
+    MISSING_RESHUFFLE = "missing reshuffle"
+    UNEXPECTED_RESHUFFLE = "unexpected reshuffle"
+    BAD_RESHUFFLE = "reshuffle not a permutation"
+    ROUND_NOT_ENDED = "round not ended"
+    ROUND_ALREADY_ENDED = "round already ended"
+
+
+class IllegalMove(Exception):
+    """An action the rules do not allow in this state; ``reason`` is a stable short string."""
+
+    def __init__(self, reason: Reason) -> None:
+        super().__init__(reason.value)
+        self.reason = reason
+
+
+class InvalidRules(ValueError):
+    """House rules that RULES.md §9 does not allow; the message says which key and why."""
