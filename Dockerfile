@@ -1,0 +1,21 @@
+# One image for web, worker and beat; docker-compose.yml picks the command.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PIP_NO_CACHE_DIR=1
+
+WORKDIR /app
+COPY requirements.lock pyproject.toml ./
+RUN pip install -r requirements.lock
+
+COPY . .
+RUN useradd --system --uid 1000 --home /app yaniv \
+    && mkdir -p /app/var && chown -R yaniv /app/var \
+    && DATABASE_URL=postgres://build@localhost/build REDIS_URL=redis://localhost/0 \
+       SECRET_KEY=build-only python manage.py collectstatic --noinput
+USER yaniv
+
+EXPOSE 8000
+CMD ["sh", "-c", "uvicorn config.asgi:application --host 0.0.0.0 --port ${PORT:-8000} --loop uvloop --http httptools --ws websockets --proxy-headers --forwarded-allow-ips='*' --no-access-log"]

@@ -1,0 +1,68 @@
+"""Every legal action of a seat: for the CPU player and the property tests."""
+
+from collections.abc import Sequence
+from itertools import permutations, product
+
+from games.engine.cards import RANK, SUIT
+from games.engine.groups import takeable
+from games.engine.state import STOCK, Action, CallYaniv, GameState, Play
+
+_KING = 13
+_MIN_RUN = 3
+
+
+def legal_groups(hand: Sequence[str]) -> list[tuple[str, ...]]:
+    """Every group ``hand`` can discard, in every laid order that the rules tell apart.
+
+    Sets come in every order (the order decides the ends); runs in ascending order with each
+    joker in every position it can stand in, and the two jokers swapped where both are used.
+    """
+    groups: list[tuple[str, ...]] = [(card,) for card in hand]
+    jokers = [card for card in hand if not RANK[card]]
+    by_rank: dict[int, list[str]] = {}
+    by_suit: dict[str, dict[int, str]] = {}
+    for card in hand:
+        rank = RANK[card]
+        if rank:
+            by_rank.setdefault(rank, []).append(card)
+            by_suit.setdefault(SUIT[card], {})[rank] = card
+    for same in by_rank.values():
+        for size in range(2, len(same) + 1):
+            groups.extend(permutations(same, size))
+    for ranks in by_suit.values():
+        groups.extend(_runs(ranks, jokers))
+    return groups
+
+
+def _runs(ranks: dict[int, str], jokers: list[str]) -> list[tuple[str, ...]]:
+    runs: list[tuple[str, ...]] = []
+    longest = len(ranks) + len(jokers)
+    for low in range(1, _KING - _MIN_RUN + 2):
+        for high in range(low + _MIN_RUN - 1, min(_KING, low + longest - 1) + 1):
+            # Each position holds its natural card (when held) or a joker; None marks a joker.
+            options: list[tuple[str | None, ...]] = [
+                (ranks[rank], None) if rank in ranks else (None,) for rank in range(low, high + 1)
+            ]
+            for pattern in product(*options):
+                wild = pattern.count(None)
+                if wild > len(jokers) or wild == len(pattern):
+                    continue
+                for chosen in permutations(jokers, wild):
+                    fill = iter(chosen)
+                    runs.append(tuple(next(fill) if card is None else card for card in pattern))
+    return runs
+
+
+def legal_draws(state: GameState) -> list[str]:
+    return [STOCK, *takeable(state.group)]
+
+
+def legal_moves(state: GameState, seat: int) -> list[Action]:
+    """All actions ``seat`` may take now: Yaniv when allowed, then every group x every draw."""
+    if state.finished or seat != state.turn:
+        return []
+    moves: list[Action] = [CallYaniv(seat)] if state.can_call_yaniv(seat) else []
+    draws = legal_draws(state)
+    for group in legal_groups(state.hands[seat]):
+        moves.extend(Play(seat, group, draw) for draw in draws)
+    return moves

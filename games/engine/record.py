@@ -1,0 +1,251 @@
+"""Game records (``yaniv-record/1``, API.md "Record"): export from events, and replay.
+
+Replay drives the very ``apply`` that live play uses. The record's decks and reshuffles enter
+through the engine's randomness seam: a scripted ``Rng`` that hands back the recorded order,
+after checking that it is a permutation of exactly the cards the engine asked it to shuffle.
+"""
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from games.engine.cards import VALUE, full_deck
+from games.engine.errors import IllegalMove, InvalidRules, Reason
+from games.engine.rules import Rules
+from games.engine.state import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    CallYaniv,
+    Event,
+    GameState,
+    Play,
+    apply,
+    standings_list,
+    start_game,
+)
+
+RECORD_FORMAT = "yaniv-record/1"
+_EXTRA_KEYS = ("at", "by")
+_CANONICAL: dict[str, str] = {code: code for code in VALUE}
+
+
+def record_from_events(
+    rules: Rules,
+    players: int,
+    events: Iterable[Mapping[str, Any]],
+    seats: Sequence[Mapping[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """The record of a game from its engine events, in order. Events of other types (the
+    service's own, such as ``player_away``) are skipped; ``at`` and ``by`` are kept."""
+    rounds: list[dict[str, Any]] = []
+    for event in events:
+        kind = event.get("type")
+        if kind == "round_started":
+            rounds.append(
+                {"starter": event["starter"], "deck": list(event["deck"]), "actions": []}
+            )
+            continue
+        if kind == "played":
+            action = {"seat": event["seat"], "discard": list(event["cards"]), "draw": event["draw"]}
+        elif kind == "yaniv_called":
+            action = {"seat": event["seat"], "yaniv": True}
+        elif kind == "reshuffled":
+            action = {"reshuffle": list(event["stock"])}
+        else:
+            continue
+        for key in _EXTRA_KEYS:
+            if key in event:
+                action[key] = event[key]
+        rounds[-1]["actions"].append(action)
+    record: dict[str, Any] = {"format": RECORD_FORMAT, "rules": rules.to_dict(), "players": players}
+    if seats is not None:
+        record["seats"] = [dict(seat) for seat in seats]
+    record["rounds"] = rounds
+    return record
+
+
+class _Fault(Exception):
+    def __init__(self, reason: str, round_index: int, action_index: int) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.round_index = round_index
+        self.action_index = action_index
+
+
+class _ScriptFault(Exception):
+    def __init__(self, reason: Reason) -> None:
+        super().__init__(reason.value)
+        self.reason = reason
+
+
+class _Script:
+    """An ``Rng`` that plays back a record: the first starter and one queued order at a time."""
+
+    __slots__ = ("order", "reason", "starter")
+
+    def __init__(self, starter: int) -> None:
+        self.starter = starter
+        self.order: object = None
+        self.reason = Reason.MISSING_RESHUFFLE
+
+    def expect(self, order: object, reason: Reason) -> None:
+        """The order of the next shuffle, and what to call it when it does not fit."""
+        self.order = order
+        self.reason = reason
+
+    def randrange(self, stop: int, /) -> int:
+        return self.starter
+
+    def shuffle(self, x: list[Any], /) -> None:
+        order = self.order
+        if order is None:
+            raise _ScriptFault(Reason.MISSING_RESHUFFLE)
+        self.order = None
+        try:
+            fits = isinstance(order, list) and len(order) == len(x) and set(order) == set(x)
+        except TypeError:  # unhashable junk in the record
+            fits = False
+        if not fits:
+            raise _ScriptFault(self.reason)
+        x[:] = [_CANONICAL[code] for code in order]  # type: ignore[union-attr]
+
+
+def replay_document(document: object) -> dict[str, Any]:
+    """Replay a bare record, or a ``{"record": ..., "expect": ...}`` scenario wrapper."""
+    if isinstance(document, Mapping) and "format" not in document and "record" in document:
+        return replay(document["record"])
+    return replay(document)
+
+
+def replay(record: object) -> dict[str, Any]:
+    """The summary of API.md "Record", or ``{"error", "round", "action"}`` (0-based) at the
+    first thing the rules refuse. Faults in a round's ``starter`` or ``deck`` are action 0;
+    faults in the header (format, rules, players) are round 0, action 0."""
+    try:
+        return _replay(record)
+    except _Fault as fault:
+        return {"error": fault.reason, "round": fault.round_index, "action": fault.action_index}
+
+
+def _replay(record: object) -> dict[str, Any]:
+    if not isinstance(record, Mapping) or record.get("format") != RECORD_FORMAT:
+        raise _Fault(Reason.UNKNOWN_FORMAT, 0, 0)
+    try:
+        rules = Rules.from_dict(record.get("rules", {}))
+    except InvalidRules as error:
+        raise _Fault(f"{Reason.INVALID_RULES}: {error}", 0, 0) from error
+    players = record.get("players")
+    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise _Fault(Reason.INVALID_PLAYERS, 0, 0)
+    rounds = record.get("rounds")
+    if not isinstance(rounds, list) or not all(
+        isinstance(entry, Mapping) and isinstance(entry.get("actions"), list) for entry in rounds
+    ):
+        raise _Fault(Reason.MALFORMED_ACTION, 0, 0)
+    summary: list[dict[str, Any]] = []
+    if not rounds:
+        return {"status": "in_progress", "rounds": summary, "standings": None}
+
+    starter = rounds[0].get("starter")
+    if type(starter) is not int or not 0 <= starter < players:
+        raise _Fault(Reason.WRONG_STARTER, 0, 0)
+    script = _Script(starter)
+    script.expect(rounds[0].get("deck"), Reason.BAD_DECK)
+    try:
+        state, _ = start_game(players, rules, script)
+    except _ScriptFault as fault:
+        raise _Fault(fault.reason, 0, 0) from fault
+
+    for round_index, entry in enumerate(rounds):
+        if round_index and state.round != round_index + 1:
+            raise _Fault(
+                Reason.GAME_OVER if state.finished else Reason.ROUND_NOT_ENDED, round_index, 0
+            )
+        state = _replay_round(state, script, rules, rounds, round_index, summary)
+    return {
+        "status": "finished" if state.finished else "in_progress",
+        "rounds": summary,
+        "standings": standings_list(state.standings),
+    }
+
+
+def _replay_round(
+    state: GameState,
+    script: _Script,
+    rules: Rules,
+    rounds: list[Any],
+    round_index: int,
+    summary: list[dict[str, Any]],
+) -> GameState:
+    actions: list[Any] = rounds[round_index]["actions"]
+    count = len(actions)
+    index = 0
+    while index < count:
+        entry = actions[index]
+        following = actions[index + 1] if index + 1 < count else None
+        if type(entry) is not dict and not isinstance(entry, Mapping):
+            raise _Fault(Reason.MALFORMED_ACTION, round_index, index)
+        if "discard" in entry:
+            action: Play | CallYaniv = Play(entry.get("seat"), entry["discard"], entry.get("draw"))
+            if not isinstance(action.cards, list) or "yaniv" in entry:
+                raise _Fault(Reason.MALFORMED_ACTION, round_index, index)
+            reshuffles = isinstance(following, Mapping) and "reshuffle" in following
+            if reshuffles:
+                script.expect(following["reshuffle"], Reason.BAD_RESHUFFLE)  # type: ignore[index]
+        elif entry.get("yaniv") is True:
+            action = CallYaniv(entry.get("seat"))
+            reshuffles = False
+            if round_index + 1 < len(rounds):
+                script.expect(rounds[round_index + 1].get("deck"), Reason.BAD_DECK)
+            else:
+                # The record stops at this round's end: the next deal is not recorded and
+                # nothing reported depends on it, so any permutation will do.
+                script.expect(list(full_deck(rules.jokers)), Reason.BAD_DECK)
+        elif "reshuffle" in entry:
+            raise _Fault(Reason.UNEXPECTED_RESHUFFLE, round_index, index)
+        else:
+            raise _Fault(Reason.MALFORMED_ACTION, round_index, index)
+
+        try:
+            state, events = apply(state, action, script)
+        except IllegalMove as illegal:
+            raise _Fault(illegal.reason, round_index, index) from illegal
+        except _ScriptFault as fault:
+            if fault.reason is Reason.BAD_DECK:
+                raise _Fault(fault.reason, round_index + 1, 0) from fault
+            raise _Fault(fault.reason, round_index, index + 1) from fault
+
+        if reshuffles:
+            if script.order is not None:
+                raise _Fault(Reason.UNEXPECTED_RESHUFFLE, round_index, index + 1)
+            index += 2
+            continue
+        index += 1
+        if type(action) is CallYaniv:
+            script.order = None
+            _summarise(events, summary)
+            if index < count:
+                reason = Reason.GAME_OVER if state.finished else Reason.ROUND_ALREADY_ENDED
+                raise _Fault(reason, round_index, index)
+            if not state.finished and round_index + 1 < len(rounds):
+                if rounds[round_index + 1].get("starter") != state.starter:
+                    raise _Fault(Reason.WRONG_STARTER, round_index + 1, 0)
+    return state
+
+
+def _summarise(events: list[Event], summary: list[dict[str, Any]]) -> None:
+    for event in events:
+        if event["type"] == "round_ended":
+            summary.append(
+                {
+                    key: event[key]
+                    for key in (
+                        "caller",
+                        "outcome",
+                        "hand_totals",
+                        "points",
+                        "totals",
+                        "eliminated",
+                        "next_starter",
+                    )
+                }
+            )

@@ -1,0 +1,397 @@
+"""The state of a game and the one function that advances it (RULES.md §3-§7).
+
+A ``GameState`` holds the current round only, never the history, so loading, applying and
+saving cost the same at move 10 and move 500. States are values: ``apply`` returns a new state
+that shares every unchanged part with the old one and never mutates its input. Treat every
+attribute as read-only.
+"""
+
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+from games.engine.cards import HAND_SIZE, VALUE, full_deck, hand_total, is_card
+from games.engine.errors import IllegalMove, Reason
+from games.engine.groups import group_error
+from games.engine.rng import Rng
+from games.engine.rules import Rules
+from games.engine.scoring import Standings, clockwise, score_round
+
+STOCK = "stock"
+STATE_FORMAT = "yaniv-state/1"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 5
+
+Event = dict[str, Any]
+"""A plain JSON-able dict with a ``type``; full information, for the service's log."""
+
+# Codes from JSON are equal to, but not the same objects as, the interned codes; mapping them
+# back on load keeps the hot comparisons on identity.
+_CANONICAL: dict[str, str] = {code: code for code in VALUE}
+
+
+class Play(NamedTuple):
+    seat: int
+    cards: Sequence[str]
+    """The discarded group in laid order (RULES.md §4.1)."""
+    draw: str
+    """``"stock"`` or the code of the card taken from the previous group."""
+
+
+class CallYaniv(NamedTuple):
+    seat: int
+
+
+Action = Play | CallYaniv
+
+
+class GameState:
+    __slots__ = (
+        "group",
+        "group_seat",
+        "hands",
+        "known",
+        "last_round",
+        "next_seat",
+        "out_round",
+        "pile",
+        "players",
+        "round",
+        "rules",
+        "standings",
+        "starter",
+        "stock",
+        "stock_pos",
+        "totals",
+        "turn",
+    )
+
+    rules: Rules
+    players: int
+    round: int
+    """1-based number of the current (or, once finished, the last) round."""
+    starter: int
+    turn: int | None
+    """The seat to act; None once the game is over."""
+    hands: tuple[tuple[str, ...], ...]
+    """Per seat; an eliminated seat holds nothing."""
+    stock: tuple[str, ...]
+    stock_pos: int
+    """The stock is ``stock[stock_pos:]``, top first: drawing moves the index, copies nothing."""
+    pile: tuple[str, ...]
+    """Face-up discards under the last group, oldest first (what a reshuffle takes)."""
+    group: tuple[str, ...]
+    """The last discarded group in laid order (at the deal: the face-up card)."""
+    group_seat: int | None
+    """Who discarded ``group``; None for the face-up card of the deal."""
+    known: tuple[tuple[str, ...], ...]
+    """Per seat, the cards it took face up from the discard this round and still holds."""
+    totals: tuple[int, ...]
+    out_round: tuple[int | None, ...]
+    """Per seat, the round in which it was eliminated, or None while it plays."""
+    last_round: Event | None
+    """The ``round_ended`` payload (without ``type``) of the last round that ended."""
+    standings: Standings | None
+    """Final (seat, place) pairs once the game is over."""
+    next_seat: tuple[int, ...]
+    """Derived from ``out_round``: the active seat clockwise after each seat."""
+
+    @property
+    def finished(self) -> bool:
+        return self.standings is not None
+
+    @property
+    def stock_count(self) -> int:
+        return len(self.stock) - self.stock_pos
+
+    @property
+    def active_seats(self) -> tuple[int, ...]:
+        return tuple(seat for seat, out in enumerate(self.out_round) if out is None)
+
+    def hand_total(self, seat: int) -> int:
+        return hand_total(self.hands[seat])
+
+    def can_call_yaniv(self, seat: int) -> bool:
+        return seat == self.turn and self.hand_total(seat) <= self.rules.call_limit
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as plain JSON types; ``GameState.from_dict`` reads it back."""
+        return {
+            "format": STATE_FORMAT,
+            "rules": self.rules.to_dict(),
+            "players": self.players,
+            "round": self.round,
+            "starter": self.starter,
+            "turn": self.turn,
+            "hands": [list(hand) for hand in self.hands],
+            "stock": list(self.stock[self.stock_pos :]),
+            "pile": list(self.pile),
+            "group": list(self.group),
+            "group_seat": self.group_seat,
+            "known": [list(cards) for cards in self.known],
+            "totals": list(self.totals),
+            "out_round": list(self.out_round),
+            "last_round": None if self.last_round is None else copy_result(self.last_round),
+            "standings": standings_list(self.standings),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "GameState":
+        """Load what ``to_dict`` wrote. The service's own data: checked for shape, not replayed."""
+        if data.get("format") != STATE_FORMAT:
+            raise ValueError(f"not a {STATE_FORMAT} state")
+        state = cls()
+        state.rules = Rules.from_dict(data["rules"])
+        state.players = int(data["players"])
+        state.round = int(data["round"])
+        state.starter = int(data["starter"])
+        state.turn = None if data["turn"] is None else int(data["turn"])
+        state.hands = tuple(_cards(hand) for hand in data["hands"])
+        state.stock = _cards(data["stock"])
+        state.stock_pos = 0
+        state.pile = _cards(data["pile"])
+        state.group = _cards(data["group"])
+        state.group_seat = None if data["group_seat"] is None else int(data["group_seat"])
+        state.known = tuple(_cards(cards) for cards in data["known"])
+        state.totals = tuple(int(total) for total in data["totals"])
+        state.out_round = tuple(None if out is None else int(out) for out in data["out_round"])
+        last_round = data["last_round"]
+        state.last_round = None if last_round is None else copy_result(last_round)
+        standings = data["standings"]
+        state.standings = (
+            None
+            if standings is None
+            else tuple((int(entry["seat"]), int(entry["place"])) for entry in standings)
+        )
+        state.next_seat = _next_seats(state.out_round)
+        if not (
+            len(state.hands) == len(state.known) == len(state.totals) == len(state.out_round)
+            == state.players
+        ):
+            raise ValueError("per-seat lists do not match the number of players")
+        return state
+
+
+def _cards(codes: Sequence[str]) -> tuple[str, ...]:
+    try:
+        return tuple(_CANONICAL[code] for code in codes)
+    except (KeyError, TypeError) as error:
+        raise ValueError(f"unknown card in {codes!r}") from error
+
+
+def _next_seats(out_round: Sequence[int | None]) -> tuple[int, ...]:
+    players = len(out_round)
+    return tuple(
+        next(
+            (seat for seat in clockwise(start + 1, players) if out_round[seat] is None),
+            start,
+        )
+        for start in range(players)
+    )
+
+
+def standings_list(standings: Standings | None) -> list[dict[str, int]] | None:
+    if standings is None:
+        return None
+    return [{"seat": seat, "place": place} for seat, place in standings]
+
+
+def copy_result(result: Mapping[str, Any]) -> Event:
+    """A copy of a ``round_ended`` payload that shares no list with the original."""
+    copied = {
+        key: list(value) if isinstance(value, list) else value for key, value in result.items()
+    }
+    copied["hands"] = {seat: list(cards) for seat, cards in result["hands"].items()}
+    return copied
+
+
+def start_game(players: int, rules: Rules, rng: Rng) -> tuple[GameState, list[Event]]:
+    """A new game: a random first starter, then the first deal (RULES.md §3)."""
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}")
+    starter = rng.randrange(players)
+    state, event = _deal(rules, players, 1, starter, (0,) * players, (None,) * players, None, rng)
+    return state, [event]
+
+
+def _deal(
+    rules: Rules,
+    players: int,
+    round_number: int,
+    starter: int,
+    totals: tuple[int, ...],
+    out_round: tuple[int | None, ...],
+    last_round: Event | None,
+    rng: Rng,
+) -> tuple[GameState, Event]:
+    deck = list(full_deck(rules.jokers))
+    rng.shuffle(deck)
+    seats = [seat for seat in clockwise(starter, players) if out_round[seat] is None]
+    hands: list[tuple[str, ...]] = [()] * players
+    dealt = len(seats) * HAND_SIZE
+    # One card at a time round-robin from the starter: seat k of the order gets every
+    # len(seats)-th card starting at index k.
+    for index, seat in enumerate(seats):
+        hands[seat] = tuple(deck[index:dealt : len(seats)])
+    state = GameState()
+    state.rules = rules
+    state.players = players
+    state.round = round_number
+    state.starter = starter
+    state.turn = starter
+    state.hands = tuple(hands)
+    state.stock = tuple(deck[dealt + 1 :])
+    state.stock_pos = 0
+    state.pile = ()
+    state.group = (deck[dealt],)
+    state.group_seat = None
+    state.known = ((),) * players
+    state.totals = totals
+    state.out_round = out_round
+    state.last_round = last_round
+    state.standings = None
+    state.next_seat = _next_seats(out_round)
+    event = {"type": "round_started", "round": round_number, "starter": starter, "deck": deck}
+    return state, event
+
+
+def apply(state: GameState, action: Action, rng: Rng) -> tuple[GameState, list[Event]]:
+    """The state after ``action``, and what happened; raises ``IllegalMove`` and leaves
+    ``state`` untouched when the rules forbid it. ``rng`` shuffles the stock when a draw
+    empties it and deals the next round when this action ends one."""
+    if state.standings is not None:
+        raise IllegalMove(Reason.GAME_OVER)
+    if action.seat != state.turn:
+        raise IllegalMove(Reason.NOT_YOUR_TURN)
+    if type(action) is Play:
+        return _play(state, action, rng)
+    return _call_yaniv(state, action.seat, rng)
+
+
+def _play(state: GameState, action: Play, rng: Rng) -> tuple[GameState, list[Event]]:
+    seat, cards, draw = action
+    hand = state.hands[seat]
+    for card in cards:
+        if card not in hand:
+            raise IllegalMove(Reason.CARD_NOT_IN_HAND if is_card(card) else Reason.UNKNOWN_CARD)
+    if len(cards) == 1:
+        card = cards[0]
+        index = hand.index(card)
+        kept = hand[:index] + hand[index + 1 :]
+    else:
+        if len(set(cards)) != len(cards):
+            raise IllegalMove(Reason.DUPLICATE_CARD)
+        reason = group_error(cards)
+        if reason is not None:
+            raise IllegalMove(reason)
+        kept = tuple(card for card in hand if card not in cards)
+
+    group = state.group
+    stock = state.stock
+    stock_pos = state.stock_pos
+    if draw == STOCK:
+        drawn = stock[stock_pos]
+        stock_pos += 1
+        pile = state.pile + group
+        from_discard = False
+    else:
+        if draw == group[0]:
+            drawn = group[0]
+        elif draw == group[-1]:
+            drawn = group[-1]
+        else:
+            raise IllegalMove(Reason.UNTAKEABLE_DRAW)
+        pile = state.pile + tuple(card for card in group if card is not drawn)
+        from_discard = True
+
+    known = state.known
+    if known[seat] or from_discard:
+        mine = tuple(card for card in known[seat] if card not in cards)
+        if from_discard:
+            mine += (drawn,)
+        known = known[:seat] + (mine,) + known[seat + 1 :]
+
+    events: list[Event] = [
+        {"type": "played", "seat": seat, "cards": list(cards), "draw": draw, "drawn": drawn}
+    ]
+    if stock_pos == len(stock):
+        fresh = list(pile)
+        rng.shuffle(fresh)
+        stock = tuple(fresh)
+        stock_pos = 0
+        pile = ()
+        events.append({"type": "reshuffled", "stock": fresh})
+
+    new = GameState()
+    new.rules = state.rules
+    new.players = state.players
+    new.round = state.round
+    new.starter = state.starter
+    new.turn = state.next_seat[seat]
+    new.hands = state.hands[:seat] + (kept + (drawn,),) + state.hands[seat + 1 :]
+    new.stock = stock
+    new.stock_pos = stock_pos
+    new.pile = pile
+    new.group = tuple(cards)
+    new.group_seat = seat
+    new.known = known
+    new.totals = state.totals
+    new.out_round = state.out_round
+    new.last_round = state.last_round
+    new.standings = None
+    new.next_seat = state.next_seat
+    return new, events
+
+
+def _call_yaniv(state: GameState, seat: int, rng: Rng) -> tuple[GameState, list[Event]]:
+    rules = state.rules
+    hand_totals = [
+        None if out is not None else hand_total(hand)
+        for hand, out in zip(state.hands, state.out_round, strict=True)
+    ]
+    caller_total = hand_totals[seat]
+    if caller_total is None or caller_total > rules.call_limit:
+        raise IllegalMove(Reason.YANIV_ABOVE_LIMIT)
+    score = score_round(rules, seat, hand_totals, state.totals, state.out_round, state.round)
+    result: Event = {
+        "round": state.round,
+        "caller": seat,
+        "outcome": score.outcome,
+        "hands": {
+            str(index): list(hand)
+            for index, hand in enumerate(state.hands)
+            if hand_totals[index] is not None
+        },
+        "hand_totals": hand_totals,
+        "points": list(score.points),
+        "totals": list(score.totals),
+        "eliminated": list(score.eliminated),
+        "next_starter": score.next_starter,
+    }
+    events: list[Event] = [
+        {"type": "yaniv_called", "seat": seat},
+        {"type": "round_ended", **copy_result(result)},
+    ]
+    if score.next_starter is None:
+        new = GameState()
+        for name in GameState.__slots__:
+            setattr(new, name, getattr(state, name))
+        new.turn = None
+        new.totals = score.totals
+        new.out_round = score.out_round
+        new.last_round = result
+        new.standings = score.standings
+        new.next_seat = _next_seats(score.out_round)
+        events.append({"type": "game_ended", "standings": standings_list(score.standings)})
+        return new, events
+    new, dealt = _deal(
+        rules,
+        state.players,
+        state.round + 1,
+        score.next_starter,
+        score.totals,
+        score.out_round,
+        result,
+        rng,
+    )
+    events.append(dealt)
+    return new, events
