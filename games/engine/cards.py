@@ -26,6 +26,8 @@ VALUE.update(dict.fromkeys(JOKERS, 0))
 
 HAND_SIZE = 5
 
+_value = VALUE.__getitem__
+
 _DECKS: dict[int, tuple[str, ...]] = {2: NATURALS + JOKERS, 0: NATURALS}
 
 
@@ -39,4 +41,4 @@ def is_card(code: object) -> bool:
 
 
 def hand_total(cards: Iterable[str]) -> int:
-    return sum(VALUE[card] for card in cards)
+    return sum(map(_value, cards))

@@ -8,7 +8,7 @@ after checking that it is a permutation of exactly the cards the engine asked it
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from games.engine.cards import VALUE, full_deck
+from games.engine.cards import full_deck
 from games.engine.errors import IllegalMove, InvalidRules, Reason
 from games.engine.rules import Rules
 from games.engine.state import (
@@ -25,7 +25,7 @@ from games.engine.state import (
 
 RECORD_FORMAT = "yaniv-record/1"
 _EXTRA_KEYS = ("at", "by")
-_CANONICAL: dict[str, str] = {code: code for code in VALUE}
+_new_play = tuple.__new__
 
 
 def record_from_events(
@@ -40,9 +40,7 @@ def record_from_events(
     for event in events:
         kind = event.get("type")
         if kind == "round_started":
-            rounds.append(
-                {"starter": event["starter"], "deck": list(event["deck"]), "actions": []}
-            )
+            rounds.append({"starter": event["starter"], "deck": list(event["deck"]), "actions": []})
             continue
         if kind == "played":
             action = {"seat": event["seat"], "discard": list(event["cards"]), "draw": event["draw"]}
@@ -100,13 +98,18 @@ class _Script:
         if order is None:
             raise _ScriptFault(Reason.MISSING_RESHUFFLE)
         self.order = None
-        try:
-            fits = isinstance(order, list) and len(order) == len(x) and set(order) == set(x)
-        except TypeError:  # unhashable junk in the record
-            fits = False
-        if not fits:
+        if not isinstance(order, list) or not _same_cards(order, x):
             raise _ScriptFault(self.reason)
-        x[:] = [_CANONICAL[code] for code in order]  # type: ignore[union-attr]
+        x[:] = order
+
+
+def _same_cards(order: list[Any], cards: list[str]) -> bool:
+    """Whether ``order`` is a permutation of ``cards`` (whose codes are all distinct)."""
+    try:
+        seen = set(order)
+    except TypeError:  # unhashable junk in the record
+        return False
+    return len(seen) == len(order) == len(cards) and seen.issuperset(cards)
 
 
 def replay_document(document: object) -> dict[str, Any]:
@@ -155,7 +158,7 @@ def _replay(record: object) -> dict[str, Any]:
     except _ScriptFault as fault:
         raise _Fault(fault.reason, 0, 0) from fault
 
-    for round_index, entry in enumerate(rounds):
+    for round_index in range(len(rounds)):
         if round_index and state.round != round_index + 1:
             raise _Fault(
                 Reason.GAME_OVER if state.finished else Reason.ROUND_NOT_ENDED, round_index, 0
@@ -181,54 +184,71 @@ def _replay_round(
     index = 0
     while index < count:
         entry = actions[index]
-        following = actions[index + 1] if index + 1 < count else None
-        if type(entry) is not dict and not isinstance(entry, Mapping):
-            raise _Fault(Reason.MALFORMED_ACTION, round_index, index)
-        if "discard" in entry:
-            action: Play | CallYaniv = Play(entry.get("seat"), entry["discard"], entry.get("draw"))
-            if not isinstance(action.cards, list) or "yaniv" in entry:
-                raise _Fault(Reason.MALFORMED_ACTION, round_index, index)
-            reshuffles = isinstance(following, Mapping) and "reshuffle" in following
-            if reshuffles:
-                script.expect(following["reshuffle"], Reason.BAD_RESHUFFLE)  # type: ignore[index]
-        elif entry.get("yaniv") is True:
-            action = CallYaniv(entry.get("seat"))
-            reshuffles = False
-            if round_index + 1 < len(rounds):
-                script.expect(rounds[round_index + 1].get("deck"), Reason.BAD_DECK)
-            else:
-                # The record stops at this round's end: the next deal is not recorded and
-                # nothing reported depends on it, so any permutation will do.
-                script.expect(list(full_deck(rules.jokers)), Reason.BAD_DECK)
-        elif "reshuffle" in entry:
-            raise _Fault(Reason.UNEXPECTED_RESHUFFLE, round_index, index)
-        else:
-            raise _Fault(Reason.MALFORMED_ACTION, round_index, index)
-
         try:
-            state, events = apply(state, action, script)
+            # tuple.__new__ skips the NamedTuple's Python-level constructor: the same Play,
+            # and this line runs once per recorded action.
+            play = _new_play(Play, (entry["seat"], entry["discard"], entry["draw"]))
+        except (KeyError, TypeError):
+            break
+        if type(play.cards) is not list:
+            raise _Fault(Reason.MALFORMED_ACTION, round_index, index)
+        following: Any = actions[index + 1] if index + 1 < count else None
+        reshuffles = type(following) is dict and "reshuffle" in following
+        if reshuffles:
+            script.expect(following["reshuffle"], Reason.BAD_RESHUFFLE)
+        try:
+            state, _ = apply(state, play, script)
         except IllegalMove as illegal:
             raise _Fault(illegal.reason, round_index, index) from illegal
         except _ScriptFault as fault:
-            if fault.reason is Reason.BAD_DECK:
-                raise _Fault(fault.reason, round_index + 1, 0) from fault
             raise _Fault(fault.reason, round_index, index + 1) from fault
-
         if reshuffles:
             if script.order is not None:
                 raise _Fault(Reason.UNEXPECTED_RESHUFFLE, round_index, index + 1)
             index += 2
-            continue
-        index += 1
-        if type(action) is CallYaniv:
-            script.order = None
-            _summarise(events, summary)
-            if index < count:
-                reason = Reason.GAME_OVER if state.finished else Reason.ROUND_ALREADY_ENDED
-                raise _Fault(reason, round_index, index)
-            if not state.finished and round_index + 1 < len(rounds):
-                if rounds[round_index + 1].get("starter") != state.starter:
-                    raise _Fault(Reason.WRONG_STARTER, round_index + 1, 0)
+        else:
+            index += 1
+    else:
+        return state
+    state = _replay_other(state, script, rules, rounds, round_index, index, summary)
+    if index + 1 < count:
+        reason = Reason.GAME_OVER if state.finished else Reason.ROUND_ALREADY_ENDED
+        raise _Fault(reason, round_index, index + 1)
+    return state
+
+
+def _replay_other(
+    state: GameState,
+    script: _Script,
+    rules: Rules,
+    rounds: list[Any],
+    round_index: int,
+    index: int,
+    summary: list[dict[str, Any]],
+) -> GameState:
+    """Replay an action that is not a play: it must be a Yaniv call, which ends the round."""
+    entry = rounds[round_index]["actions"][index]
+    if type(entry) is dict and "reshuffle" in entry:
+        raise _Fault(Reason.UNEXPECTED_RESHUFFLE, round_index, index)
+    if type(entry) is not dict or "seat" not in entry or entry.get("yaniv") is not True:
+        raise _Fault(Reason.MALFORMED_ACTION, round_index, index)
+    has_next = round_index + 1 < len(rounds)
+    # Without a next round in the record the next deal is unknown, and nothing reported
+    # depends on it: any permutation will do.
+    deck = rounds[round_index + 1].get("deck") if has_next else list(full_deck(rules.jokers))
+    script.expect(deck, Reason.BAD_DECK)
+    try:
+        state, events = apply(state, CallYaniv(entry["seat"]), script)
+    except IllegalMove as illegal:
+        raise _Fault(illegal.reason, round_index, index) from illegal
+    except _ScriptFault as fault:
+        raise _Fault(fault.reason, round_index + 1, 0) from fault
+    script.order = None
+    _summarise(events, summary)
+    if has_next and not state.finished:
+        starter = rounds[round_index + 1].get("starter")
+        if type(starter) is not int or starter != state.starter:
+            raise _Fault(Reason.WRONG_STARTER, round_index + 1, 0)
     return state
 
 

@@ -1,8 +1,7 @@
 """Scoring a round, elimination, the next starter and final standings (RULES.md §6-§8)."""
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from games.engine.rules import ExactScores, Rules
 
@@ -14,8 +13,7 @@ _KNOCK_OUT_LIMITS = {"out_over_100": 100, "out_over_200": 200}
 _FIRST_OVER_LIMIT = 100
 
 
-@dataclass(frozen=True, slots=True)
-class RoundScore:
+class RoundScore(NamedTuple):
     outcome: Outcome
     points: tuple[int | None, ...]
     """What each seat scored before exact-score drops; None for seats already out."""
@@ -51,11 +49,16 @@ def score_round(
 ) -> RoundScore:
     """Score the round ended by ``caller``; ``hand_totals`` is None for seats already out."""
     players = len(totals)
-    shown = {seat: total for seat, total in enumerate(hand_totals) if total is not None}
-    called = shown[caller]
-    others = [seat for seat in clockwise(caller, players)[1:] if seat in shown]
-    lowest = min(shown[seat] for seat in others)
-    lowest_others = [seat for seat in others if shown[seat] == lowest]
+    called = hand_totals[caller]
+    if called is None:
+        raise ValueError("the caller must be an active seat")
+    others = [
+        (seat, total)
+        for seat in clockwise(caller, players)[1:]
+        if (total := hand_totals[seat]) is not None
+    ]
+    lowest = min(total for _, total in others)
+    lowest_others = [seat for seat, total in others if total == lowest]
     outcome: Outcome = "assaf" if lowest <= called else "yaniv"
 
     points = list(hand_totals)
@@ -108,9 +111,7 @@ def score_round(
     )
 
 
-def standings(
-    rules: Rules, totals: Sequence[int], out_round: Sequence[int | None]
-) -> Standings:
+def standings(rules: Rules, totals: Sequence[int], out_round: Sequence[int | None]) -> Standings:
     """Final places by standard competition ranking (1, 1, 3): equal keys share a place."""
     keys: list[tuple[int, ...]]
     if rules.ending == "first_over_100":

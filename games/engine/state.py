@@ -14,7 +14,7 @@ from games.engine.errors import IllegalMove, Reason
 from games.engine.groups import group_error
 from games.engine.rng import Rng
 from games.engine.rules import Rules
-from games.engine.scoring import Standings, clockwise, score_round
+from games.engine.scoring import Outcome, Standings, clockwise, score_round
 
 STOCK = "stock"
 STATE_FORMAT = "yaniv-state/1"
@@ -42,6 +42,55 @@ class CallYaniv(NamedTuple):
 
 
 Action = Play | CallYaniv
+
+
+class RoundResult(NamedTuple):
+    """How a round ended; public once it has (the hands are shown)."""
+
+    round: int
+    caller: int
+    outcome: Outcome
+    hands: tuple[tuple[str, ...] | None, ...]
+    """Per seat the hand shown; None for seats that were already out."""
+    hand_totals: tuple[int | None, ...]
+    points: tuple[int | None, ...]
+    """What each seat scored before exact-score drops."""
+    totals: tuple[int, ...]
+    """Running totals after the drops."""
+    eliminated: tuple[int, ...]
+    next_starter: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``round_ended`` payload: ``hands`` keyed by seat as a string, as in JSON."""
+        return {
+            "round": self.round,
+            "caller": self.caller,
+            "outcome": self.outcome,
+            "hands": {str(seat): list(hand) for seat, hand in enumerate(self.hands) if hand},
+            "hand_totals": list(self.hand_totals),
+            "points": list(self.points),
+            "totals": list(self.totals),
+            "eliminated": list(self.eliminated),
+            "next_starter": self.next_starter,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "RoundResult":
+        shown = data["hands"]
+        return cls(
+            int(data["round"]),
+            int(data["caller"]),
+            data["outcome"],
+            tuple(
+                _cards(shown[str(seat)]) if str(seat) in shown else None
+                for seat in range(len(data["totals"]))
+            ),
+            tuple(data["hand_totals"]),
+            tuple(data["points"]),
+            tuple(data["totals"]),
+            tuple(data["eliminated"]),
+            data["next_starter"],
+        )
 
 
 class GameState:
@@ -88,8 +137,7 @@ class GameState:
     totals: tuple[int, ...]
     out_round: tuple[int | None, ...]
     """Per seat, the round in which it was eliminated, or None while it plays."""
-    last_round: Event | None
-    """The ``round_ended`` payload (without ``type``) of the last round that ended."""
+    last_round: RoundResult | None
     standings: Standings | None
     """Final (seat, place) pairs once the game is over."""
     next_seat: tuple[int, ...]
@@ -130,7 +178,7 @@ class GameState:
             "known": [list(cards) for cards in self.known],
             "totals": list(self.totals),
             "out_round": list(self.out_round),
-            "last_round": None if self.last_round is None else copy_result(self.last_round),
+            "last_round": None if self.last_round is None else self.last_round.to_dict(),
             "standings": standings_list(self.standings),
         }
 
@@ -155,7 +203,7 @@ class GameState:
         state.totals = tuple(int(total) for total in data["totals"])
         state.out_round = tuple(None if out is None else int(out) for out in data["out_round"])
         last_round = data["last_round"]
-        state.last_round = None if last_round is None else copy_result(last_round)
+        state.last_round = None if last_round is None else RoundResult.from_dict(last_round)
         standings = data["standings"]
         state.standings = (
             None
@@ -164,7 +212,10 @@ class GameState:
         )
         state.next_seat = _next_seats(state.out_round)
         if not (
-            len(state.hands) == len(state.known) == len(state.totals) == len(state.out_round)
+            len(state.hands)
+            == len(state.known)
+            == len(state.totals)
+            == len(state.out_round)
             == state.players
         ):
             raise ValueError("per-seat lists do not match the number of players")
@@ -180,28 +231,19 @@ def _cards(codes: Sequence[str]) -> tuple[str, ...]:
 
 def _next_seats(out_round: Sequence[int | None]) -> tuple[int, ...]:
     players = len(out_round)
-    return tuple(
-        next(
-            (seat for seat in clockwise(start + 1, players) if out_round[seat] is None),
-            start,
-        )
-        for start in range(players)
-    )
+    following = []
+    for seat in range(players):
+        after = (seat + 1) % players
+        while out_round[after] is not None and after != seat:
+            after = (after + 1) % players
+        following.append(after)
+    return tuple(following)
 
 
 def standings_list(standings: Standings | None) -> list[dict[str, int]] | None:
     if standings is None:
         return None
     return [{"seat": seat, "place": place} for seat, place in standings]
-
-
-def copy_result(result: Mapping[str, Any]) -> Event:
-    """A copy of a ``round_ended`` payload that shares no list with the original."""
-    copied = {
-        key: list(value) if isinstance(value, list) else value for key, value in result.items()
-    }
-    copied["hands"] = {seat: list(cards) for seat, cards in result["hands"].items()}
-    return copied
 
 
 def start_game(players: int, rules: Rules, rng: Rng) -> tuple[GameState, list[Event]]:
@@ -220,7 +262,7 @@ def _deal(
     starter: int,
     totals: tuple[int, ...],
     out_round: tuple[int | None, ...],
-    last_round: Event | None,
+    last_round: RoundResult | None,
     rng: Rng,
 ) -> tuple[GameState, Event]:
     deck = list(full_deck(rules.jokers))
@@ -231,7 +273,7 @@ def _deal(
     # One card at a time round-robin from the starter: seat k of the order gets every
     # len(seats)-th card starting at index k.
     for index, seat in enumerate(seats):
-        hands[seat] = tuple(deck[index:dealt : len(seats)])
+        hands[seat] = tuple(deck[index : dealt : len(seats)])
     state = GameState()
     state.rules = rules
     state.players = players
@@ -258,41 +300,40 @@ def apply(state: GameState, action: Action, rng: Rng) -> tuple[GameState, list[E
     """The state after ``action``, and what happened; raises ``IllegalMove`` and leaves
     ``state`` untouched when the rules forbid it. ``rng`` shuffles the stock when a draw
     empties it and deals the next round when this action ends one."""
+    # Replay runs every recorded action through here, so the common path (a play) is kept
+    # inline and allocation-light: only what changes is copied.
     if state.standings is not None:
         raise IllegalMove(Reason.GAME_OVER)
-    if action.seat != state.turn:
+    seat = action[0]
+    if seat != state.turn:
         raise IllegalMove(Reason.NOT_YOUR_TURN)
-    if type(action) is Play:
-        return _play(state, action, rng)
-    return _call_yaniv(state, action.seat, rng)
-
-
-def _play(state: GameState, action: Play, rng: Rng) -> tuple[GameState, list[Event]]:
-    seat, cards, draw = action
+    if type(action) is not Play:
+        return _call_yaniv(state, seat, rng)
+    cards = action[1]
     hand = state.hands[seat]
-    for card in cards:
-        if card not in hand:
-            raise IllegalMove(Reason.CARD_NOT_IN_HAND if is_card(card) else Reason.UNKNOWN_CARD)
     if len(cards) == 1:
-        card = cards[0]
-        index = hand.index(card)
+        try:
+            index = hand.index(cards[0])
+        except ValueError:
+            raise IllegalMove(_missing_reason(cards[0])) from None
         kept = hand[:index] + hand[index + 1 :]
     else:
-        if len(set(cards)) != len(cards):
-            raise IllegalMove(Reason.DUPLICATE_CARD)
-        reason = group_error(cards)
-        if reason is not None:
-            raise IllegalMove(reason)
-        kept = tuple(card for card in hand if card not in cards)
+        kept = _discard_group(hand, cards)
 
+    draw = action[2]
     group = state.group
     stock = state.stock
     stock_pos = state.stock_pos
+    known = state.known
+    mine = known[seat]
     if draw == STOCK:
         drawn = stock[stock_pos]
         stock_pos += 1
         pile = state.pile + group
-        from_discard = False
+        if mine:
+            still = tuple([card for card in mine if card not in cards])
+            if len(still) != len(mine):
+                known = (*known[:seat], still, *known[seat + 1 :])
     else:
         if draw == group[0]:
             drawn = group[0]
@@ -300,15 +341,9 @@ def _play(state: GameState, action: Play, rng: Rng) -> tuple[GameState, list[Eve
             drawn = group[-1]
         else:
             raise IllegalMove(Reason.UNTAKEABLE_DRAW)
-        pile = state.pile + tuple(card for card in group if card is not drawn)
-        from_discard = True
-
-    known = state.known
-    if known[seat] or from_discard:
-        mine = tuple(card for card in known[seat] if card not in cards)
-        if from_discard:
-            mine += (drawn,)
-        known = known[:seat] + (mine,) + known[seat + 1 :]
+        pile = state.pile + tuple([card for card in group if card is not drawn])
+        still = (*[card for card in mine if card not in cards], drawn) if mine else (drawn,)
+        known = (*known[:seat], still, *known[seat + 1 :])
 
     events: list[Event] = [
         {"type": "played", "seat": seat, "cards": list(cards), "draw": draw, "drawn": drawn}
@@ -321,13 +356,14 @@ def _play(state: GameState, action: Play, rng: Rng) -> tuple[GameState, list[Eve
         pile = ()
         events.append({"type": "reshuffled", "stock": fresh})
 
+    hands = state.hands
     new = GameState()
     new.rules = state.rules
     new.players = state.players
     new.round = state.round
     new.starter = state.starter
     new.turn = state.next_seat[seat]
-    new.hands = state.hands[:seat] + (kept + (drawn,),) + state.hands[seat + 1 :]
+    new.hands = (*hands[:seat], (*kept, drawn), *hands[seat + 1 :])
     new.stock = stock
     new.stock_pos = stock_pos
     new.pile = pile
@@ -342,34 +378,48 @@ def _play(state: GameState, action: Play, rng: Rng) -> tuple[GameState, list[Eve
     return new, events
 
 
+def _missing_reason(card: object) -> Reason:
+    return Reason.CARD_NOT_IN_HAND if is_card(card) else Reason.UNKNOWN_CARD
+
+
+def _discard_group(hand: tuple[str, ...], cards: Sequence[str]) -> tuple[str, ...]:
+    """What stays in ``hand`` once the multi-card group ``cards`` is laid; checks the group."""
+    for card in cards:
+        if card not in hand:
+            raise IllegalMove(_missing_reason(card))
+    if len(set(cards)) != len(cards):
+        raise IllegalMove(Reason.DUPLICATE_CARD)
+    reason = group_error(cards)
+    if reason is not None:
+        raise IllegalMove(reason)
+    return tuple([card for card in hand if card not in cards])
+
+
 def _call_yaniv(state: GameState, seat: int, rng: Rng) -> tuple[GameState, list[Event]]:
     rules = state.rules
-    hand_totals = [
-        None if out is not None else hand_total(hand)
+    hands = tuple(
+        None if out is not None else hand
         for hand, out in zip(state.hands, state.out_round, strict=True)
-    ]
+    )
+    hand_totals = tuple(None if hand is None else hand_total(hand) for hand in hands)
     caller_total = hand_totals[seat]
     if caller_total is None or caller_total > rules.call_limit:
         raise IllegalMove(Reason.YANIV_ABOVE_LIMIT)
     score = score_round(rules, seat, hand_totals, state.totals, state.out_round, state.round)
-    result: Event = {
-        "round": state.round,
-        "caller": seat,
-        "outcome": score.outcome,
-        "hands": {
-            str(index): list(hand)
-            for index, hand in enumerate(state.hands)
-            if hand_totals[index] is not None
-        },
-        "hand_totals": hand_totals,
-        "points": list(score.points),
-        "totals": list(score.totals),
-        "eliminated": list(score.eliminated),
-        "next_starter": score.next_starter,
-    }
+    result = RoundResult(
+        state.round,
+        seat,
+        score.outcome,
+        hands,
+        hand_totals,
+        score.points,
+        score.totals,
+        score.eliminated,
+        score.next_starter,
+    )
     events: list[Event] = [
         {"type": "yaniv_called", "seat": seat},
-        {"type": "round_ended", **copy_result(result)},
+        {"type": "round_ended", **result.to_dict()},
     ]
     if score.next_starter is None:
         new = GameState()

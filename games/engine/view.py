@@ -8,7 +8,7 @@ that seat took face up), the stock order, or which stock card anyone drew.
 from typing import Any
 
 from games.engine.groups import takeable
-from games.engine.state import GameState, copy_result, standings_list
+from games.engine.state import GameState, standings_list
 
 View = dict[str, Any]
 
@@ -64,6 +64,6 @@ def view(state: GameState, seat: int | None) -> View:
         },
         "pile": list(state.pile),
         "stock_count": state.stock_count,
-        "last_round": None if state.last_round is None else copy_result(state.last_round),
+        "last_round": None if state.last_round is None else state.last_round.to_dict(),
         "standings": standings_list(state.standings),
     }

@@ -1,0 +1,39 @@
+"""Every shared scenario replays to exactly what its ``expect`` says."""
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from games.engine.record import replay_document
+
+SCENARIOS = Path(__file__).resolve().parents[3].parent / "shared" / "scenarios"
+FILES = sorted(SCENARIOS.glob("*.json"))
+
+
+def test_scenarios_are_present() -> None:
+    assert len(FILES) >= 19
+
+
+@pytest.mark.parametrize("path", FILES, ids=[path.stem for path in FILES])
+def test_scenario_replays_as_expected(path: Path) -> None:
+    document = json.loads(path.read_text())
+    expect: dict[str, Any] = document["expect"]
+    got = replay_document(document)
+
+    assert set(got) == set(expect)
+    if "error" in expect:
+        assert (got["error"], got["round"], got["action"]) == (
+            expect["error"],
+            expect["round"],
+            expect["action"],
+        )
+        return
+    assert got["status"] == expect["status"]
+    assert got["standings"] == expect["standings"]
+    assert len(got["rounds"]) == len(expect["rounds"])
+    for number, (mine, theirs) in enumerate(zip(got["rounds"], expect["rounds"], strict=True)):
+        assert set(mine) == set(theirs), f"round {number}"
+        for field, value in theirs.items():
+            assert mine[field] == value, f"round {number}: {field}"
