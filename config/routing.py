@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from django.urls import URLPattern
+from games.routing import websocket_urlpatterns as games_routes
 
-websocket_urlpatterns: list[URLPattern] = []
+websocket_urlpatterns = [*games_routes]

@@ -9,9 +9,13 @@ from __future__ import annotations
 import secrets
 from pathlib import Path
 
+import django_stubs_ext
 import environ
 
 from config import devservers
+
+# Lets admin and model classes be subscripted at run time, as django-stubs types them.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -145,6 +149,20 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "UNAUTHENTICATED_USER": None,
+    "DEFAULT_AUTHENTICATION_CLASSES": ["accounts.authentication.BearerTokenAuthentication"],
+    # Protected by default; the few open endpoints (guest, login, schema) say so themselves.
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "EXCEPTION_HANDLER": "config.errors.exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": ["accounts.throttles.PlayerRateThrottle"],
+    "DEFAULT_THROTTLE_RATES": {
+        "player": env.str("THROTTLE_RATE_PLAYER", default="600/min"),
+        "guest_create": env.str("THROTTLE_RATE_GUEST_CREATE", default="20/hour"),
+        "login_ip": env.str("THROTTLE_RATE_LOGIN_IP", default="10/min"),
+        "login_username": env.str("THROTTLE_RATE_LOGIN_USERNAME", default="10/min"),
+    },
+    # Proxies in front of the server whose X-Forwarded-For entries are trusted; with 0 the
+    # client address is REMOTE_ADDR, so a client cannot dodge per-IP limits with that header.
+    "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
 }
 if DEBUG:
     REST_FRAMEWORK["DEFAULT_RENDERER_CLASSES"].append(  # type: ignore[attr-defined]
@@ -186,7 +204,15 @@ CELERY_TASK_SOFT_TIME_LIMIT = 50
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    # The second path that enforces deadlines (the first is a task per turn): it also
+    # recovers CPU turns whose task was lost with a dead worker.
+    "sweep-deadlines": {
+        "task": "games.tasks.sweep_deadlines",
+        "schedule": env.float("YANIV_SWEEP_SECONDS", default=2.0),
+        "options": {"expires": 10},
+    },
+}
 
 # Game settings (API.md, Operations).
 YANIV_RANKED_TURN_SECONDS = env.int("YANIV_RANKED_TURN_SECONDS", default=60)
@@ -199,4 +225,14 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {"django.db.backends": {"level": "WARNING"}},
+}
+
+# Accounts (accounts/): bearer tokens slide their expiry forward with use, at most once per
+# ACCOUNTS_TOKEN_TOUCH_SECONDS so that a request is not also a write.
+ACCOUNTS_TOKEN_TTL_DAYS = env.int("ACCOUNTS_TOKEN_TTL_DAYS", default=30)
+ACCOUNTS_TOKEN_TOUCH_SECONDS = 60
+ACCOUNTS_WS_TICKET_SECONDS = 30
+CELERY_BEAT_SCHEDULE["accounts.purge_expired_tokens"] = {
+    "task": "accounts.tasks.purge_expired_tokens",
+    "schedule": 3600.0,
 }

@@ -1,0 +1,124 @@
+"""Games, their seats and their append-only event log.
+
+The game row holds the engine's current state (`state`), so an action loads one row, applies
+one action and appends its events: nothing is recomputed from the log. The log holds every
+event with full information; the record and every client payload are derived from it, the
+payloads through the viewer's projection (games/selectors.py).
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class GameStatus(models.TextChoices):
+    WAITING = "waiting"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ABORTED = "aborted"
+
+
+class Game(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    status = models.CharField(max_length=10, choices=GameStatus.choices, default=GameStatus.WAITING)
+    ranked = models.BooleanField(default=False)
+    rules: models.JSONField[dict[str, Any]] = models.JSONField()
+    max_players = models.PositiveSmallIntegerField()
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    invite_code = models.CharField(max_length=16, blank=True)
+    seq = models.PositiveIntegerField(default=0)
+    # The engine's GameState.to_dict(); null while the table is waiting for players.
+    state: models.JSONField[dict[str, Any] | None] = models.JSONField(null=True, blank=True)
+    # When the server must act on its own: the deadline of a human turn (shown to clients),
+    # or when a CPU-played turn is overdue (so a lost CPU task is recovered by the sweeper).
+    turn_deadline = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # When this game's ratings were applied (ranked games only); set exactly once.
+    rated_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(
+                fields=["turn_deadline"],
+                name="game_active_deadline_idx",
+                condition=Q(status="active", turn_deadline__isnull=False),
+            ),
+            models.Index(fields=["status", "-finished_at"], name="game_status_finished_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{'ranked' if self.ranked else 'private'} game {self.id} ({self.status})"
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="seats",
+    )
+    is_cpu = models.BooleanField(default=False)
+    # Missed a deadline: the CPU plays this seat's turns until the player acts again.
+    away = models.BooleanField(default=False)
+    # Left for good (or banned): the CPU plays the seat to the end; the result still counts.
+    left = models.BooleanField(default=False)
+    score = models.PositiveIntegerField(default=0)
+    eliminated = models.BooleanField(default=False)
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    # True while the player is at a waiting or active table: one live seat per player.
+    live = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="seat_unique_in_game"),
+            models.UniqueConstraint(
+                fields=["player"],
+                condition=Q(live=True, player__isnull=False),
+                name="seat_one_live_game_per_player",
+            ),
+        ]
+        indexes = [models.Index(fields=["player", "game"], name="seat_player_game_idx")]
+
+    def __str__(self) -> str:
+        return f"seat {self.seat} of {self.game_id}"
+
+    @property
+    def cpu_plays(self) -> bool:
+        """Whether the CPU chooses this seat's moves now."""
+        return self.is_cpu or self.away or self.left
+
+
+class Event(models.Model):
+    """One change of a game, with full information; the projection hides what it must."""
+
+    id = models.BigAutoField(primary_key=True)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    # The game's seq after the action that caused it; one action can cause several events.
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=32)
+    payload: models.JSONField[dict[str, Any]] = models.JSONField(default=dict)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["game", "id"], name="event_game_id_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.type} #{self.seq} of {self.game_id}"

@@ -1,0 +1,292 @@
+"""The games endpoints of API.md: thin views over games.services and games.selectors."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from typing import Any
+from uuid import UUID
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.authentication import request_player
+from accounts.models import Player
+from config.errors import ApplicationError, ErrorSerializer
+from config.redis import get_redis
+from games import services
+from games.engine.record import record_from_events
+from games.models import Game, GameStatus
+from games.schema import EventSchema, GameSchema, RecordSchema
+from games.selectors import (
+    event_payload,
+    game_events,
+    game_payload,
+    game_seats,
+    may_view,
+    viewer_seat,
+)
+
+IDEMPOTENCY_TTL = 24 * 3600
+TURN_SECONDS_CHOICES = (None, 30, 60)
+CARD_CODE = serializers.RegexField(r"^([A2-9TJQK][SHDC]|X[12])$", max_length=2)
+
+
+def _errors(*statuses: int) -> dict[int, type[ErrorSerializer]]:
+    return dict.fromkeys(statuses, ErrorSerializer)
+
+
+def _game_response(table: services.Table, player: Player, code: int = 200) -> Response:
+    return Response(table.payload_for(player), status=code)
+
+
+def _visible_game(game_id: UUID, player: Player) -> tuple[Game, list[Any], int | None]:
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise ApplicationError("not_found", "No such game.", 404)
+    seats = game_seats(game)
+    seat = viewer_seat(seats, player)
+    if not may_view(game, seat):
+        raise ApplicationError("forbidden", "This is a private game you have no seat at.", 403)
+    return game, seats, seat
+
+
+class GameCreateInput(serializers.Serializer[dict[str, Any]]):
+    max_players = serializers.IntegerField(min_value=2, max_value=5)
+    rules = serializers.JSONField(required=False, default=dict, help_text="RULES.md §9")
+
+
+class GameCreateApi(APIView):
+    @extend_schema(
+        operation_id="games_create",
+        request=GameCreateInput,
+        responses={201: GameSchema, **_errors(400, 401, 403, 409)},
+    )
+    def post(self, request: Request) -> Response:
+        data = GameCreateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = request_player(request)
+        game = services.game_create(host=player, **data.validated_data)
+        return Response(game_payload(game, game_seats(game), 0), status=status.HTTP_201_CREATED)
+
+
+class GameJoinInput(serializers.Serializer[dict[str, Any]]):
+    invite_code = serializers.CharField(max_length=16)
+
+
+class GameJoinApi(APIView):
+    @extend_schema(
+        operation_id="games_join",
+        request=GameJoinInput,
+        responses={200: GameSchema, **_errors(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, game_id: UUID) -> Response:
+        data = GameJoinInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = request_player(request)
+        table = services.game_join(game_id=game_id, player=player, **data.validated_data)
+        return _game_response(table, player)
+
+
+class GameCpuApi(APIView):
+    @extend_schema(
+        operation_id="games_add_cpu",
+        request=None,
+        responses={200: GameSchema, **_errors(401, 403, 404, 409)},
+    )
+    def post(self, request: Request, game_id: UUID) -> Response:
+        player = request_player(request)
+        return _game_response(services.game_add_cpu(game_id=game_id, player=player), player)
+
+
+class GameStartApi(APIView):
+    @extend_schema(
+        operation_id="games_start",
+        request=None,
+        responses={200: GameSchema, **_errors(401, 403, 404, 409)},
+    )
+    def post(self, request: Request, game_id: UUID) -> Response:
+        player = request_player(request)
+        return _game_response(services.game_start(game_id=game_id, player=player), player)
+
+
+class GameLeaveApi(APIView):
+    @extend_schema(
+        operation_id="games_leave",
+        request=None,
+        responses={200: GameSchema, **_errors(401, 403, 404)},
+    )
+    def post(self, request: Request, game_id: UUID) -> Response:
+        player = request_player(request)
+        return _game_response(services.game_leave(game_id=game_id, player=player), player)
+
+
+class GameDetailApi(APIView):
+    @extend_schema(operation_id="games_get", responses={200: GameSchema, **_errors(401, 403, 404)})
+    def get(self, request: Request, game_id: UUID) -> Response:
+        game, seats, seat = _visible_game(game_id, request_player(request))
+        return Response(game_payload(game, seats, seat))
+
+
+class ActionInput(serializers.Serializer[dict[str, Any]]):
+    seq = serializers.IntegerField(min_value=0, help_text="`game.seq` as the client saw it.")
+    type = serializers.ChoiceField(choices=["play", "yaniv"])
+    cards = serializers.ListField(
+        child=CARD_CODE,
+        min_length=1,
+        max_length=5,
+        required=False,
+        help_text="The discarded group in laid order (RULES.md §4).",
+    )
+    draw = serializers.RegexField(
+        r"^(stock|[A2-9TJQK][SHDC]|X[12])$",
+        required=False,
+        help_text='`"stock"` or the code of an end card of the last discarded group.',
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["type"] == "play":
+            missing = [key for key in ("cards", "draw") if key not in attrs]
+            if missing:
+                raise serializers.ValidationError(
+                    {key: ["This field is required to play."] for key in missing}
+                )
+        elif "cards" in attrs or "draw" in attrs:
+            raise serializers.ValidationError("A Yaniv call takes no cards and no draw.")
+        return attrs
+
+
+class GameActionApi(APIView):
+    @extend_schema(
+        operation_id="games_act",
+        request=ActionInput,
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                str,
+                OpenApiParameter.HEADER,
+                required=False,
+                description="A repeat with the same key and body returns the first response "
+                "and applies nothing (kept for a day).",
+            )
+        ],
+        responses={200: GameSchema, **_errors(400, 401, 403, 404, 409, 422)},
+    )
+    def post(self, request: Request, game_id: UUID) -> Response:
+        player = request_player(request)
+        data = ActionInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        key = request.headers.get("Idempotency-Key")
+        if not key:
+            return self._act(game_id, player, data.validated_data)
+        return _idempotent(
+            f"idem:{player.pk}:{game_id}:{key}",
+            data.validated_data,
+            lambda: self._act(game_id, player, data.validated_data),
+        )
+
+    @staticmethod
+    def _act(game_id: UUID, player: Player, action: dict[str, Any]) -> Response:
+        table = services.game_act(game_id=game_id, player=player, seq=action["seq"], action=action)
+        return _game_response(table, player)
+
+
+def _idempotent(key: str, body: dict[str, Any], act: Callable[[], Response]) -> Response:
+    """Run `act` once per key; a repeat gets the stored response (API.md, Actions)."""
+    redis = get_redis()
+    fingerprint = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+    if not redis.set(key, json.dumps({"fingerprint": fingerprint}), nx=True, ex=IDEMPOTENCY_TTL):
+        stored = json.loads(redis.get(key) or "{}")
+        if stored.get("fingerprint") != fingerprint:
+            raise ApplicationError(
+                "idempotency_mismatch",
+                "This Idempotency-Key was used with a different body.",
+                422,
+            )
+        if "status" not in stored:
+            raise ApplicationError(
+                "in_progress", "The first request with this key is still running.", 409
+            )
+        return Response(stored["body"], status=stored["status"])
+    try:
+        response = act()
+    except ApplicationError as error:
+        # A refused action applied nothing: keep the refusal so a retry sees the same answer.
+        stored = {"fingerprint": fingerprint, "status": error.status, "body": error.body()}
+        redis.set(key, json.dumps(stored), ex=IDEMPOTENCY_TTL)
+        raise
+    except Exception:
+        redis.delete(key)
+        raise
+    stored = {"fingerprint": fingerprint, "status": response.status_code, "body": response.data}
+    redis.set(key, json.dumps(stored), ex=IDEMPOTENCY_TTL)
+    return response
+
+
+class EventPagination(LimitOffsetPagination):
+    default_limit = 100
+    max_limit = 500
+
+
+class GameEventsApi(APIView):
+    @extend_schema(
+        operation_id="games_events",
+        parameters=[
+            OpenApiParameter("after", int, description="Only events with a greater seq."),
+            OpenApiParameter("limit", int),
+            OpenApiParameter("offset", int),
+        ],
+        responses={200: EventSchema(many=True), **_errors(400, 401, 403, 404)},
+    )
+    def get(self, request: Request, game_id: UUID) -> Response:
+        game, _, seat = _visible_game(game_id, request_player(request))
+        try:
+            after = int(request.query_params.get("after", "-1"))
+        except ValueError as error:
+            raise ApplicationError("invalid", "`after` must be an integer.") from error
+        paginator = EventPagination()
+        page = paginator.paginate_queryset(game_events(game, after), request, view=self)
+        assert page is not None
+        return paginator.get_paginated_response([event_payload(e, seat) for e in page])
+
+
+class GameRecordApi(APIView):
+    @extend_schema(
+        operation_id="games_record", responses={200: RecordSchema, **_errors(401, 403, 404, 409)}
+    )
+    def get(self, request: Request, game_id: UUID) -> Response:
+        game, seats, _ = _visible_game(game_id, request_player(request))
+        if game.status != GameStatus.FINISHED:
+            raise ApplicationError(
+                "not_finished", "The record is published when the game ends.", 409
+            )
+        return Response(game_record(game, seats))
+
+
+def game_record(game: Game, seats: list[Any]) -> dict[str, Any]:
+    """The game's `yaniv-record/1`, rebuilt from its event log."""
+    events = (
+        {"type": event.type, **event.payload, "at": event.created_at.isoformat()}
+        for event in game.events.order_by("id")
+    )
+    record = record_from_events(
+        services.engine_rules(game.rules),
+        len(seats),
+        events,
+        seats=[
+            {
+                "player_id": None if seat.player_id is None else str(seat.player_id),
+                "display_name": "CPU" if seat.player is None else seat.player.display_name,
+                "is_cpu": seat.is_cpu,
+            }
+            for seat in seats
+        ],
+    )
+    if game.rules.get("turn_seconds") in TURN_SECONDS_CHOICES:
+        record["rules"]["turn_seconds"] = game.rules["turn_seconds"]
+    return record

@@ -1,0 +1,84 @@
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from celery.contrib.testing.worker import start_worker
+from rest_framework.test import APIClient
+
+from accounts.services import guest_create
+from config.celery import app as celery_app
+from games.engine.cards import VALUE
+
+
+class Client:
+    """A player's REST client, with the helpers a game client needs."""
+
+    def __init__(self, name: str) -> None:
+        self.player, token = guest_create(display_name=name)
+        self.api = APIClient()
+        self.api.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
+
+    def post(self, path: str, body: dict[str, Any] | None = None, **headers: str) -> Any:
+        return self.api.post(path, body or {}, format="json", headers=headers)
+
+    def get(self, path: str) -> Any:
+        return self.api.get(path)
+
+    def game(self, game_id: str) -> dict[str, Any]:
+        response = self.get(f"/api/v1/games/{game_id}/")
+        assert response.status_code == 200, response.content
+        return response.json()
+
+    def act(self, game: dict[str, Any], **action: Any) -> Any:
+        return self.post(f"/api/v1/games/{game['id']}/actions/", {"seq": game["seq"], **action})
+
+
+@pytest.fixture
+def make_client(db: None) -> Callable[[str], Client]:
+    return Client
+
+
+@pytest.fixture(autouse=True)
+def _instant_cpu(settings: Any) -> None:
+    settings.YANIV_CPU_THINK_SECONDS = 0
+
+
+@pytest.fixture
+def celery_worker(transactional_db: None) -> Iterator[None]:
+    """A real Celery worker, in a thread, on the real Redis broker, with a queue of its own.
+
+    Tasks leave after commit, so the tests that use it need committed data (transactional_db).
+    """
+    queue = f"test-{uuid.uuid4().hex}"
+    previous = celery_app.conf.task_default_queue
+    celery_app.conf.task_default_queue = queue
+    try:
+        with start_worker(
+            celery_app, pool="solo", perform_ping_check=False, queues=[queue], loglevel="WARNING"
+        ):
+            yield
+    finally:
+        celery_app.conf.task_default_queue = previous
+
+
+def simple_move(game: dict[str, Any]) -> dict[str, Any]:
+    """A legal move from what the client sees: Yaniv when allowed, else shed the top card."""
+    you = game["you"]
+    if you["can_call_yaniv"]:
+        return {"type": "yaniv"}
+    card = max(you["hand"], key=VALUE.__getitem__)
+    return {"type": "play", "cards": [card], "draw": "stock"}
+
+
+def wait_for(check: Callable[[], Any], timeout: float = 30.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        result = check()
+        if result:
+            return result
+        time.sleep(0.02)
+    raise AssertionError("timed out waiting")
