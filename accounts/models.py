@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from typing import Any, ClassVar
 
@@ -39,6 +40,9 @@ class Player(AbstractBaseUser, PermissionsMixin):
     banned_at = models.DateTimeField(null=True, blank=True, db_index=True)
     banned_until = models.DateTimeField(null=True, blank=True)
     ban_reason = models.CharField(max_length=500, blank=True)
+    banned_by = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     objects: ClassVar[PlayerManager] = PlayerManager()
 
@@ -58,3 +62,30 @@ class Player(AbstractBaseUser, PermissionsMixin):
         if self.banned_at is None:
             return False
         return self.banned_until is None or self.banned_until > timezone.now()
+
+    @property
+    def ban_message(self) -> str:
+        """What a banned player is told."""
+        until = f" until {self.banned_until.isoformat()}" if self.banned_until else ""
+        reason = f": {self.ban_reason}" if self.ban_reason else "."
+        return f"This account is banned{until}{reason}"
+
+
+class AuthToken(models.Model):
+    """One bearer token per login or device. Only a SHA-256 of the token is stored, so a leak
+    of this table gives no usable tokens; a token is random enough that no salt is needed."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="auth_tokens")
+    key_hash = models.CharField(max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    last_used_at = models.DateTimeField(default=timezone.now)
+    # Slides forward with use (accounts.services.auth_token_touch).
+    expires_at = models.DateTimeField(db_index=True)
+    user_agent = models.CharField(max_length=200, blank=True)
+
+    def __str__(self) -> str:
+        return f"token {self.pk} of {self.player_id}"
+
+    @staticmethod
+    def hash(raw: str) -> str:
+        return hashlib.sha256(raw.encode()).hexdigest()

@@ -1,9 +1,39 @@
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
+from django.core.cache import cache
 from rest_framework.test import APIClient
+
+from accounts.models import Player
+from accounts.services import auth_token_issue
+from accounts.throttles import CACHE_KEY_PREFIX
+from config.redis import get_redis
 
 
 @pytest.fixture
-def api_client() -> APIClient:
+def clear_throttles() -> None:
+    """Reset every rate-limit counter, and nothing else in Redis (a dev server may share it):
+    counters outlive a test, so without this a suite would trip limits meant for clients."""
+    redis = get_redis()
+    keys = list(redis.scan_iter(match=cache.make_key(f"{CACHE_KEY_PREFIX}*"), count=1000))
+    if keys:
+        redis.delete(*keys)
+
+
+@pytest.fixture
+def api_client(clear_throttles: None) -> APIClient:
     return APIClient()
+
+
+@pytest.fixture
+def client_for(clear_throttles: None) -> Callable[[Player], APIClient]:
+    """`client_for(player)`: an API client that sends a fresh bearer token of `player`."""
+
+    def make(player: Player) -> APIClient:
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Bearer {auth_token_issue(player=player)}")
+        return client
+
+    return make

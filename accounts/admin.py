@@ -1,0 +1,139 @@
+"""Staff tools for players: find them, ban and unban them, see (and revoke) their sessions."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.db.models import Q, QuerySet
+from django.http import HttpRequest
+from django.template.response import TemplateResponse
+from django.utils import timezone
+
+from accounts.models import AuthToken, Player
+from accounts.services import player_ban, player_unban
+
+
+class BanForm(forms.Form):
+    reason = forms.CharField(max_length=500, widget=forms.Textarea(attrs={"rows": 3}))
+    until = forms.DateTimeField(
+        required=False, help_text="UTC, e.g. 2030-01-31 18:00. Empty: banned for good."
+    )
+
+    def clean_until(self) -> Any:
+        until = self.cleaned_data["until"]
+        if until is not None and until <= timezone.now():
+            raise forms.ValidationError("A ban must end in the future.")
+        return until
+
+
+class BannedFilter(admin.SimpleListFilter):
+    title = "banned"
+    parameter_name = "banned"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("yes", "Yes"), ("no", "No")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        banned = Q(banned_at__isnull=False) & (
+            Q(banned_until__isnull=True) | Q(banned_until__gt=timezone.now())
+        )
+        if self.value() == "yes":
+            return queryset.filter(banned)
+        if self.value() == "no":
+            return queryset.exclude(banned)
+        return queryset
+
+
+class AuthTokenInline(admin.TabularInline[AuthToken, Player]):
+    """A player's sessions; deleting one revokes it. Only metadata: never the token's hash."""
+
+    model = AuthToken
+    fields = ("created_at", "last_used_at", "expires_at", "user_agent")
+    readonly_fields = fields
+    extra = 0
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin[Player]):
+    list_display = ("display_name", "username", "id", "is_guest", "is_staff", "banned")
+    list_filter = ("is_guest", BannedFilter, "is_staff")
+    search_fields = ("username", "display_name")
+    search_help_text = "Username, display name, or a player id."
+    ordering = ("-date_joined",)
+    fieldsets = (
+        (None, {"fields": ("id", "username", "display_name", "is_guest")}),
+        ("Dates", {"fields": ("date_joined", "last_login")}),
+        (
+            "Permissions",
+            {"fields": ("is_active", "is_staff", "is_superuser", "groups", "user_permissions")},
+        ),
+        # Read-only: bans go through the actions, so that subscribers hear of them.
+        ("Ban", {"fields": ("banned_at", "banned_until", "ban_reason", "banned_by")}),
+    )
+    readonly_fields = (
+        "id",
+        "username",
+        "is_guest",
+        "date_joined",
+        "last_login",
+        "banned_at",
+        "banned_until",
+        "ban_reason",
+        "banned_by",
+    )
+    filter_horizontal = ("groups", "user_permissions")
+    inlines = (AuthTokenInline,)
+    actions = ("ban", "unban")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # players sign up through the API
+
+    @admin.display(boolean=True)
+    def banned(self, player: Player) -> bool:
+        return player.is_banned
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Player], search_term: str
+    ) -> tuple[QuerySet[Player], bool]:
+        results, may_have_duplicates = super().get_search_results(request, queryset, search_term)
+        try:
+            player_id = uuid.UUID(search_term.strip())
+        except ValueError:
+            return results, may_have_duplicates
+        return results | queryset.filter(pk=player_id), may_have_duplicates
+
+    @admin.action(description="Ban selected players…", permissions=["change"])
+    def ban(self, request: HttpRequest, queryset: QuerySet[Player]) -> TemplateResponse | None:
+        by = request.user if isinstance(request.user, Player) else None
+        players = queryset if by is None else queryset.exclude(pk=by.pk)
+        if "apply" in request.POST:
+            form = BanForm(request.POST)
+            if form.is_valid():
+                for player in players:
+                    player_ban(player=player, by=by, **form.cleaned_data)
+                self.message_user(request, f"Banned {len(players)} player(s).", messages.SUCCESS)
+                return None
+        else:
+            form = BanForm()
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Ban players",
+            "opts": self.model._meta,
+            "players": players,
+            "form": form,
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/accounts/player/ban.html", context)
+
+    @admin.action(description="Unban selected players", permissions=["change"])
+    def unban(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:
+        for player in queryset:
+            player_unban(player=player)
+        self.message_user(request, f"Unbanned {len(queryset)} player(s).", messages.SUCCESS)

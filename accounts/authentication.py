@@ -1,0 +1,83 @@
+"""`Authorization: Bearer <token>` for DRF, and its description in the OpenAPI schema."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from rest_framework import exceptions
+from rest_framework.authentication import BaseAuthentication, get_authorization_header
+from rest_framework.request import Request
+
+from accounts.models import AuthToken, Player
+from accounts.selectors import auth_token_get
+from accounts.services import auth_token_touch
+
+KEYWORD = "Bearer"
+
+
+def bearer_token(header: bytes) -> str | None:
+    """The token of an `Authorization` header value; None when it is not a bearer header.
+
+    Raises AuthenticationFailed (`invalid_token`) for a bearer header with no or a garbled token.
+    """
+    parts = header.split()
+    if not parts or parts[0].lower() != KEYWORD.lower().encode():
+        return None
+    if len(parts) != 2:
+        raise exceptions.AuthenticationFailed(
+            "Malformed Authorization header: expected `Bearer <token>`.", code="invalid_token"
+        )
+    try:
+        return parts[1].decode("ascii")
+    except UnicodeDecodeError as error:
+        raise exceptions.AuthenticationFailed(
+            "The token is not valid.", code="invalid_token"
+        ) from error
+
+
+def token_authenticate(raw: str) -> AuthToken:
+    """The live token `raw` names, its expiry slid forward; refuses unknown, expired and
+    deactivated (401 `invalid_token`) and banned players (403 `banned`)."""
+    token = auth_token_get(raw=raw)
+    if token is None or not token.player.is_active:
+        raise exceptions.AuthenticationFailed(
+            "The token is not valid or has expired.", code="invalid_token"
+        )
+    if token.player.is_banned:
+        # Raised here, not in a permission class, so that no view can forget it.
+        raise exceptions.PermissionDenied(token.player.ban_message, code="banned")
+    auth_token_touch(token=token)
+    return token
+
+
+def request_player(request: Request) -> Player:
+    """The authenticated player of a request to a protected endpoint."""
+    if not isinstance(request.user, Player):
+        raise exceptions.NotAuthenticated()
+    return request.user
+
+
+class BearerTokenAuthentication(BaseAuthentication):
+    def authenticate(self, request: Request) -> tuple[Player, AuthToken] | None:
+        raw = bearer_token(get_authorization_header(request))
+        if raw is None:
+            return None
+        token = token_authenticate(raw)
+        return token.player, token
+
+    def authenticate_header(self, request: Request) -> str:
+        # Makes DRF answer 401 (not 403) when credentials are missing or bad.
+        return f'{KEYWORD} realm="api"'
+
+
+class BearerTokenScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]
+    target_class = BearerTokenAuthentication
+    name = "bearerAuth"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "A token from `POST /auth/guest/` or `POST /auth/login/`.",
+        }

@@ -1,0 +1,77 @@
+"""Reads about players and their credentials, plus two hooks other apps fill in later."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any, TypedDict
+
+from django.utils import timezone
+
+from accounts.models import AuthToken, Player
+
+# OpenSkill's defaults (Plackett-Luce): what a player who never played a rated game has.
+DEFAULT_MU = 25.0
+DEFAULT_SIGMA = 25.0 / 3.0
+
+
+class RatingData(TypedDict):
+    mu: float
+    sigma: float
+    ordinal: float
+    games: int
+    provisional: bool
+
+
+class PlayerData(TypedDict):
+    id: str
+    display_name: str
+    is_guest: bool
+    rating: RatingData
+
+
+class MeExtras(TypedDict):
+    active_game: uuid.UUID | None
+    ticket: dict[str, Any] | None
+
+
+def player_rating(player: Player) -> RatingData:
+    """The `rating` of a `player` object. Hook: the ratings app replaces this body with a read of
+    its rating rows; until then every player has the OpenSkill defaults."""
+    return {
+        "mu": DEFAULT_MU,
+        "sigma": DEFAULT_SIGMA,
+        "ordinal": DEFAULT_MU - 3 * DEFAULT_SIGMA,
+        "games": 0,
+        "provisional": True,
+    }
+
+
+def player_data(player: Player) -> PlayerData:
+    """The `player` object of API.md as plain data, for payloads built outside DRF serializers
+    (websocket messages, events); accounts.apis.PlayerSerializer answers with exactly this."""
+    return {
+        "id": str(player.pk),
+        "display_name": player.display_name,
+        "is_guest": player.is_guest,
+        "rating": player_rating(player),
+    }
+
+
+def me_extras(player: Player) -> MeExtras:
+    """What `GET /me/` adds to the player. Hook: the games app fills `active_game` (the id of the
+    player's waiting or active game) and the matchmaking app `ticket` (its serialized active
+    ticket); neither exists yet."""
+    return {"active_game": None, "ticket": None}
+
+
+def auth_token_get(*, raw: str) -> AuthToken | None:
+    """The unexpired token with this value, with its player, or None."""
+    return (
+        AuthToken.objects.select_related("player")
+        .filter(key_hash=AuthToken.hash(raw), expires_at__gt=timezone.now())
+        .first()
+    )
+
+
+def player_get_by_username(*, username: str) -> Player | None:
+    return Player.objects.filter(username__iexact=username).first()

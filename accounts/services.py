@@ -1,0 +1,208 @@
+"""Writes: guests, registration, login, tokens, websocket tickets and bans."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import uuid
+from datetime import datetime, timedelta
+from functools import partial
+
+from django.conf import settings
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import AuthToken, Player
+from accounts.selectors import player_get_by_username
+from accounts.signals import player_banned
+from config.errors import ApplicationError
+from config.redis import get_redis
+
+logger = logging.getLogger(__name__)
+
+_ADJECTIVES = (
+    "Brave", "Calm", "Clever", "Cosmic", "Daring", "Eager", "Fancy", "Gentle", "Happy", "Jolly",
+    "Lucky", "Mellow", "Merry", "Nimble", "Plucky", "Quick", "Quiet", "Sly", "Sunny", "Swift",
+    "Witty", "Zesty",
+)  # fmt: skip
+_ANIMALS = (
+    "Badger", "Camel", "Dolphin", "Falcon", "Fox", "Gecko", "Heron", "Ibex", "Koala", "Lemur",
+    "Lynx", "Marmot", "Otter", "Owl", "Panda", "Puffin", "Raven", "Seal", "Tiger", "Walrus",
+    "Wombat", "Yak",
+)  # fmt: skip
+
+_WS_TICKET_KEY = "yaniv:ws-ticket:{}"
+
+
+def guest_name_generate() -> str:
+    """A friendly name such as "Brave Otter 42"; not unique, display names never are."""
+    rng = secrets.SystemRandom()
+    return f"{rng.choice(_ADJECTIVES)} {rng.choice(_ANIMALS)} {rng.randint(10, 99)}"
+
+
+def _token_expiry(now: datetime) -> datetime:
+    return now + timedelta(days=settings.ACCOUNTS_TOKEN_TTL_DAYS)
+
+
+def auth_token_issue(*, player: Player, user_agent: str = "") -> str:
+    """A new bearer token for `player`; the raw value exists only in this return value."""
+    raw = secrets.token_urlsafe(32)
+    now = timezone.now()
+    AuthToken.objects.create(
+        player=player,
+        key_hash=AuthToken.hash(raw),
+        created_at=now,
+        last_used_at=now,
+        expires_at=_token_expiry(now),
+        user_agent=user_agent[:200],
+    )
+    return raw
+
+
+def auth_token_touch(*, token: AuthToken) -> None:
+    """Slide the expiry forward, but write at most once per ACCOUNTS_TOKEN_TOUCH_SECONDS: an
+    active client would otherwise turn every read into a write."""
+    now = timezone.now()
+    if now - token.last_used_at < timedelta(seconds=settings.ACCOUNTS_TOKEN_TOUCH_SECONDS):
+        return
+    token.last_used_at = now
+    token.expires_at = _token_expiry(now)
+    AuthToken.objects.filter(pk=token.pk).update(
+        last_used_at=token.last_used_at, expires_at=token.expires_at
+    )
+
+
+def auth_token_revoke(*, token: AuthToken) -> None:
+    AuthToken.objects.filter(pk=token.pk).delete()
+
+
+def auth_tokens_purge_expired() -> int:
+    deleted, _ = AuthToken.objects.filter(expires_at__lte=timezone.now()).delete()
+    return deleted
+
+
+@transaction.atomic
+def guest_create(*, display_name: str | None = None, user_agent: str = "") -> tuple[Player, str]:
+    """A new guest and its first token."""
+    player = Player.objects.create_user(display_name=display_name or guest_name_generate())
+    return player, auth_token_issue(player=player, user_agent=user_agent)
+
+
+def _username_taken() -> ApplicationError:
+    return ApplicationError("username_taken", "This username is already taken.", status=409)
+
+
+@transaction.atomic
+def player_register(*, player: Player, username: str, password: str) -> Player:
+    """The guest row becomes a registered account: same id, so its games and rating stay."""
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    if not player.is_guest:
+        raise ApplicationError(
+            "already_registered", "This account is already registered.", status=409
+        )
+    if player_get_by_username(username=username) is not None:
+        raise _username_taken()
+    player.username = username
+    try:
+        validate_password(password, user=player)
+    except DjangoValidationError as error:
+        raise ApplicationError(
+            "invalid_password",
+            " ".join(error.messages),
+            extra={"reasons": error.messages},
+        ) from error
+    player.set_password(password)
+    player.is_guest = False
+    try:
+        # A savepoint: a concurrent registration of the same name loses on the unique index.
+        with transaction.atomic():
+            player.save(update_fields=["username", "password", "is_guest"])
+    except IntegrityError as error:
+        raise _username_taken() from error
+    return player
+
+
+def player_login(*, username: str, password: str, user_agent: str = "") -> tuple[Player, str]:
+    """Check a username (any case) and password; a new token on success. The refusal never
+    says which part was wrong, and costs the same hashing time either way."""
+    player = player_get_by_username(username=username)
+    if player is None or not player.has_usable_password() or not player.is_active:
+        Player().set_password(password)  # as slow as a real check: no username probing by timing
+        player = None
+    elif not player.check_password(password):
+        player = None
+    if player is None:
+        raise ApplicationError("invalid_credentials", "Wrong username or password.")
+    if player.is_banned:
+        raise ApplicationError("banned", player.ban_message, status=403)
+    player.last_login = timezone.now()
+    player.save(update_fields=["last_login"])
+    return player, auth_token_issue(player=player, user_agent=user_agent)
+
+
+def player_update(*, player: Player, display_name: str) -> Player:
+    player.display_name = display_name
+    player.save(update_fields=["display_name"])
+    return player
+
+
+def _send_player_banned(
+    *, player: Player, reason: str, until: datetime | None, by: Player | None
+) -> None:
+    # send_robust: the ban is committed whatever a receiver does; a failing receiver is logged.
+    results = player_banned.send_robust(
+        sender=Player, player=player, reason=reason, until=until, by=by
+    )
+    for receiver, result in results:
+        if isinstance(result, Exception):
+            logger.error(
+                "player_banned receiver %r failed for %s", receiver, player.pk, exc_info=result
+            )
+
+
+@transaction.atomic
+def player_ban(
+    *, player: Player, reason: str, until: datetime | None = None, by: Player | None = None
+) -> Player:
+    """Ban now, until `until` (None: for good). Subscribers of `player_banned` (matchmaking,
+    games) are told after the commit."""
+    if until is not None and until <= timezone.now():
+        raise ApplicationError("invalid", "A ban must end in the future.")
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    player.banned_at = timezone.now()
+    player.banned_until = until
+    player.ban_reason = reason
+    player.banned_by = by
+    player.save(update_fields=["banned_at", "banned_until", "ban_reason", "banned_by"])
+    transaction.on_commit(
+        partial(_send_player_banned, player=player, reason=reason, until=until, by=by)
+    )
+    return player
+
+
+@transaction.atomic
+def player_unban(*, player: Player) -> Player:
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    player.banned_at = None
+    player.banned_until = None
+    player.ban_reason = ""
+    player.banned_by = None
+    player.save(update_fields=["banned_at", "banned_until", "ban_reason", "banned_by"])
+    return player
+
+
+def ws_ticket_issue(*, player: Player) -> tuple[str, datetime]:
+    """A single-use ticket for opening a websocket (tokens never go in URLs)."""
+    raw = secrets.token_urlsafe(32)
+    seconds = settings.ACCOUNTS_WS_TICKET_SECONDS
+    expires_at = timezone.now() + timedelta(seconds=seconds)
+    get_redis().set(_WS_TICKET_KEY.format(AuthToken.hash(raw)), str(player.pk), ex=seconds)
+    return raw, expires_at
+
+
+def ws_ticket_redeem(*, ticket: str) -> uuid.UUID | None:
+    """The player id a ticket was issued to, once: GETDEL makes two redemptions race-free."""
+    value = get_redis().getdel(_WS_TICKET_KEY.format(AuthToken.hash(ticket)))
+    return uuid.UUID(str(value)) if value else None

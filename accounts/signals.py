@@ -1,0 +1,10 @@
+"""Signals other apps subscribe to."""
+
+from __future__ import annotations
+
+from django.dispatch import Signal
+
+# Sent (sender=Player) after the commit that banned a player, with keyword arguments
+# `player`, `reason`, `until` (datetime or None: for good) and `by` (the staff Player or None).
+# Matchmaking cancels the player's tickets; games hand the player's active seats to the CPU.
+player_banned = Signal()

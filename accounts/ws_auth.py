@@ -1,0 +1,100 @@
+"""Who is on the other end of a websocket (API.md, Realtime auth).
+
+`PlayerAuthMiddleware` wraps the websocket router (config/asgi.py) and sets `scope["player"]`:
+the Player, or None when the connection is not authenticated. A connection authenticates with
+`?ticket=<ticket>` (from `POST /api/v1/auth/ws-ticket/`, single use) or, for clients that can
+set headers, `Authorization: Bearer <token>`.
+
+Consumers start `connect()` with `ws_require_player(self)`, which closes refused connections
+consistently: 4401 for a missing, bad, used or expired ticket or token, 4403 for a banned player
+(the websocket twin of REST's 403 `banned`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from rest_framework import exceptions
+
+from accounts.authentication import bearer_token, token_authenticate
+from accounts.models import Player
+from accounts.services import ws_ticket_redeem
+
+CLOSE_UNAUTHENTICATED = 4401
+CLOSE_BANNED = 4403
+
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+def _header(scope: Scope, name: bytes) -> bytes:
+    for key, value in scope.get("headers", ()):
+        if key.lower() == name:
+            return bytes(value)
+    return b""
+
+
+def _player_by_ticket(ticket: str) -> tuple[Player | None, int | None]:
+    player_id = ws_ticket_redeem(ticket=ticket)
+    player = Player.objects.filter(pk=player_id, is_active=True).first() if player_id else None
+    if player is None:
+        return None, CLOSE_UNAUTHENTICATED
+    if player.is_banned:
+        return None, CLOSE_BANNED
+    return player, None
+
+
+def _player_by_header(header: bytes) -> tuple[Player | None, int | None]:
+    try:
+        raw = bearer_token(header)
+        if raw is None:
+            return None, CLOSE_UNAUTHENTICATED
+        return token_authenticate(raw).player, None
+    except exceptions.PermissionDenied:
+        return None, CLOSE_BANNED
+    except exceptions.AuthenticationFailed:
+        return None, CLOSE_UNAUTHENTICATED
+
+
+def _authenticate(scope: Scope) -> tuple[Player | None, int | None]:
+    """(player, None) or (None, close code)."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    tickets = query.get("ticket")
+    if tickets:
+        return _player_by_ticket(tickets[0])
+    header = _header(scope, b"authorization")
+    if header:
+        return _player_by_header(header)
+    return None, CLOSE_UNAUTHENTICATED
+
+
+class PlayerAuthMiddleware:
+    def __init__(self, inner: ASGIApp) -> None:
+        self.inner = inner
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        outcome: tuple[Player | None, int | None] = await database_sync_to_async(_authenticate)(
+            scope
+        )
+        player, refusal = outcome
+        # A copy: the scope may be shared with whatever wraps this middleware.
+        scope = {**scope, "player": player, "player_refusal": refusal}
+        await self.inner(scope, receive, send)
+
+
+async def ws_require_player(consumer: Any) -> Player | None:
+    """The connection's player; or None after closing it with 4401 / 4403.
+
+    The socket is accepted before it is closed: a close during the handshake reaches the
+    client as a bare HTTP 403, without the close code that tells it why.
+    """
+    player: Player | None = consumer.scope.get("player")
+    if player is None:
+        await consumer.accept()
+        await consumer.close(code=consumer.scope.get("player_refusal") or CLOSE_UNAUTHENTICATED)
+    return player

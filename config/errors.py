@@ -1,0 +1,149 @@
+"""The one application error type, and the one place that turns errors into HTTP answers.
+
+Services raise `ApplicationError` (no HTTP knowledge beyond a suggested status); DRF's own
+exceptions (validation, authentication, throttling...) are reshaped here too, so that every 4xx
+body has at least `detail` (human text) and `code` (a stable, machine-readable string).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
+from rest_framework import exceptions, serializers
+from rest_framework.response import Response
+
+
+class ApplicationError(Exception):
+    """A refusal the client can act on: `code` is stable, `detail` explains, `extra` adds data.
+
+    `extra` is merged into the response body (e.g. `{"game": {...}}` with `stale_seq`); it must
+    not use the keys `detail` or `code`.
+    """
+
+    def __init__(
+        self,
+        code: str,
+        detail: str,
+        status: int = 400,
+        extra: Mapping[str, Any] | None = None,
+    ) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+        self.status = status
+        self.extra: dict[str, Any] = dict(extra or {})
+
+    def body(self) -> dict[str, Any]:
+        return {**self.extra, "detail": self.detail, "code": self.code}
+
+
+class ErrorSerializer(serializers.Serializer[Any]):
+    """The shape of every error body, for the OpenAPI schema. Some codes add keys of their own."""
+
+    detail = serializers.CharField()
+    code = serializers.CharField()
+    # The metaclass moves declared fields off the class, so this does not hide `.errors`.
+    errors = serializers.DictField(  # type: ignore[assignment]
+        child=serializers.ListField(child=serializers.CharField()),
+        required=False,
+        help_text="With `invalid`: messages per field (`non_field_errors` for the whole body).",
+    )
+
+
+# DRF's own codes are kept (`not_authenticated`, `permission_denied`, `throttled`...), except
+# where the contract names a different one: a body that does not parse is just invalid input.
+_CODE_OVERRIDES = {"parse_error": "invalid"}
+
+
+def _flatten(errors: Any, prefix: str = "") -> dict[str, list[str]]:
+    """`{"a": {"b": ["msg"]}}` -> `{"a.b": ["msg"]}`: clients show messages by field path."""
+    if isinstance(errors, Mapping):
+        flat: dict[str, list[str]] = {}
+        for key, value in errors.items():
+            path = f"{prefix}.{key}" if prefix else str(key)
+            flat.update(_flatten(value, path))
+        return flat
+    if isinstance(errors, list) and any(isinstance(item, Mapping | list) for item in errors):
+        flat = {}
+        for index, item in enumerate(errors):
+            flat.update(_flatten(item, f"{prefix}.{index}" if prefix else str(index)))
+        return flat
+    messages = errors if isinstance(errors, list) else [errors]
+    return {prefix or "non_field_errors": [str(message) for message in messages]}
+
+
+def _validation_body(exc: exceptions.ValidationError) -> dict[str, Any]:
+    errors = _flatten(exc.detail)
+    detail = "Invalid input."
+    for field, messages in errors.items():
+        if messages:
+            detail = messages[0] if field == "non_field_errors" else f"{field}: {messages[0]}"
+            break
+    return {"detail": detail, "code": "invalid", "errors": errors}
+
+
+def _api_exception_body(exc: exceptions.APIException) -> dict[str, Any]:
+    detail = exc.detail
+    if isinstance(detail, list | dict):
+        # Only ValidationError carries structured details in DRF; others may, if raised so.
+        return {"detail": str(exc.default_detail), "code": str(exc.default_code)}
+    code = getattr(detail, "code", None) or exc.default_code
+    return {"detail": str(detail), "code": _CODE_OVERRIDES.get(code, code)}
+
+
+def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | None:
+    """DRF's EXCEPTION_HANDLER. Anything not recognised stays a 500 (returns None)."""
+    # Imported here: rest_framework.views loads the authentication classes, which import the
+    # services that import this module.
+    from rest_framework.views import set_rollback
+
+    if isinstance(exc, ApplicationError):
+        set_rollback()
+        return Response(exc.body(), status=exc.status)
+
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    if not isinstance(exc, exceptions.APIException):
+        return None
+
+    headers: dict[str, str] = {}
+    auth_header = getattr(exc, "auth_header", None)
+    if auth_header:
+        headers["WWW-Authenticate"] = auth_header
+    if isinstance(exc, exceptions.Throttled):
+        # Retry-After is promised on every 429; a wait DRF could not compute is at least 1 s.
+        wait = getattr(exc, "wait", None)
+        headers["Retry-After"] = str(max(1, math.ceil(wait or 0)))
+
+    if isinstance(exc, exceptions.ValidationError):
+        body = _validation_body(exc)
+    else:
+        body = _api_exception_body(exc)
+    set_rollback()
+    return Response(body, status=exc.status_code, headers=headers)
+
+
+def _is_api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """`handler404`: JSON under /api/ (a URL no view matched), Django's page elsewhere."""
+    if _is_api(request):
+        return JsonResponse({"detail": "Not found.", "code": "not_found"}, status=404)
+    return defaults.page_not_found(request, exception)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """`handler500`: JSON under /api/, Django's page elsewhere."""
+    if _is_api(request):
+        body = {"detail": "Internal server error.", "code": "server_error"}
+        return JsonResponse(body, status=500)
+    return defaults.server_error(request)
