@@ -9,6 +9,7 @@ import pytest
 from celery.contrib.testing.worker import start_worker
 from rest_framework.test import APIClient
 
+from accounts.models import Player
 from accounts.services import guest_create
 from config.celery import app as celery_app
 from games.engine.cards import VALUE
@@ -17,10 +18,18 @@ from games.engine.cards import VALUE
 class Client:
     """A player's REST client, with the helpers a game client needs."""
 
-    def __init__(self, name: str) -> None:
-        self.player, token = guest_create(display_name=name)
+    def __init__(self, player: Player, token: str) -> None:
+        self.player, self.token = player, token
         self.api = APIClient()
         self.api.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
+
+    @classmethod
+    def guest(cls, name: str) -> Client:
+        return cls(*guest_create(display_name=name))
+
+    def another_connection(self) -> Client:
+        """The same player on a second connection (a second device, or a retry)."""
+        return Client(self.player, self.token)
 
     def post(self, path: str, body: dict[str, Any] | None = None, **headers: str) -> Any:
         return self.api.post(path, body or {}, format="json", headers=headers)
@@ -39,7 +48,7 @@ class Client:
 
 @pytest.fixture
 def make_client(db: None) -> Callable[[str], Client]:
-    return Client
+    return Client.guest
 
 
 @pytest.fixture(autouse=True)
