@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 import pytest
+from django.conf import settings
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
@@ -10,6 +12,16 @@ from accounts.models import Player
 from accounts.services import auth_token_issue
 from accounts.throttles import CACHE_KEY_PREFIX
 from config.redis import get_redis
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Give this run a database and Redis key space of its own, so that runs side by side
+    (and a `make run` on the same servers) never see each other's data."""
+    run = f"run{os.getpid()}"
+    database = settings.DATABASES["default"]
+    database.setdefault("TEST", {})["NAME"] = f"test_{database['NAME']}_{run}"
+    settings.CACHES["default"]["KEY_PREFIX"] = f"yaniv-test-{run}"
+    settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = f"yaniv-test-{run}"
 
 
 @pytest.fixture
