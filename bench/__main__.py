@@ -13,8 +13,10 @@ def main(argv: list[str]) -> int:
     names = argv or sorted(p.stem for p in HERE.glob("*.py") if not p.stem.startswith("_"))
     failed = []
     for index, name in enumerate(names, 1):
-        print(f"\n== [{index}/{len(names)}] bench/{name}.py ==", flush=True)
-        result = subprocess.run([sys.executable, str(HERE / f"{name}.py")], check=False)
+        print(f"\n== [{index}/{len(names)}] python -m bench.{name} ==", flush=True)
+        result = subprocess.run(
+            [sys.executable, "-m", f"bench.{name}"], cwd=HERE.parent, check=False
+        )
         if result.returncode != 0:
             failed.append(name)
     if not names:

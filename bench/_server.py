@@ -1,0 +1,132 @@
+"""Start the real server (uvicorn + Celery worker) for a benchmark, on the current servers.
+
+Benchmarks that talk HTTP use this unless given `--url`: they then measure exactly what
+`make run` serves, with DATABASE_URL / REDIS_URL as `make bench` sets them.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+
+
+def wait_healthy(url: str, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"{url}/healthz", timeout=2) as response:  # noqa: S310
+                if response.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"{url} did not become healthy")
+
+
+def spawn(name: str, command: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
+    log = open(ROOT / "var" / f"bench-{name}.log", "ab")  # noqa: SIM115 - lives with the process
+    return subprocess.Popen(
+        command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+    )
+
+
+def web_command(port: int, workers: int) -> list[str]:
+    return [
+        str(BIN / "uvicorn"),
+        "config.asgi:application",
+        "--port",
+        str(port),
+        "--workers",
+        str(workers),
+        "--loop",
+        "uvloop",
+        "--http",
+        "httptools",
+        "--no-access-log",
+        "--log-level",
+        "warning",
+    ]
+
+
+def worker_command(concurrency: int = 2) -> list[str]:
+    return [
+        str(BIN / "celery"),
+        "-A",
+        "config",
+        "worker",
+        "--loglevel",
+        "WARNING",
+        "--concurrency",
+        str(concurrency),
+        "--without-mingle",
+        "--without-gossip",
+    ]
+
+
+def beat_command() -> list[str]:
+    return [
+        str(BIN / "celery"),
+        "-A",
+        "config",
+        "beat",
+        "--loglevel",
+        "WARNING",
+        "--schedule",
+        str(ROOT / "var" / "bench-celerybeat-schedule"),
+    ]
+
+
+def stop(process: subprocess.Popen[bytes], sig: int = signal.SIGTERM) -> None:
+    if process.poll() is None:
+        os.killpg(process.pid, sig)
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+@dataclass
+class Server:
+    url: str
+    env: dict[str, str]
+    processes: dict[str, subprocess.Popen[bytes]]
+
+    def restart(self, role: str, command: list[str]) -> None:
+        self.processes[role] = spawn(role, command, self.env)
+
+
+@contextmanager
+def running_server(
+    port: int, *, web_workers: int = 2, beat: bool = False, env_extra: dict[str, str] | None = None
+) -> Iterator[Server]:
+    """The web server, a worker (and beat), migrated and healthy."""
+    (ROOT / "var").mkdir(exist_ok=True)
+    env = {**os.environ, "YANIV_CPU_THINK_SECONDS": "0", **(env_extra or {})}
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
+    )
+    processes = {
+        "web": spawn("web", web_command(port, web_workers), env),
+        "worker": spawn("worker", worker_command(), env),
+    }
+    if beat:
+        processes["beat"] = spawn("beat", beat_command(), env)
+    server = Server(f"http://127.0.0.1:{port}", env, processes)
+    try:
+        wait_healthy(server.url)
+        yield server
+    finally:
+        for process in server.processes.values():
+            stop(process)

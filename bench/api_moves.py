@@ -1,0 +1,219 @@
+"""Moves over HTTP under load (issue: games over REST and websockets).
+
+N concurrent clients (default 64) each play private games against a CPU seat, as a real
+client does: they listen on the game's websocket and POST their move when it is their turn.
+Reported: moves/s and the p50/p95/p99 latency of `POST .../actions/`, next to the same
+figures for `GET /healthz` on the same server (the ceiling); then the latency of one table's
+moves early in a game and after 500 moves, to show it does not grow with game length.
+
+    python -m bench.api_moves [--clients 64] [--seconds 20] [--url http://host:port]
+
+Without --url it starts the server itself (uvicorn with 2 workers + a Celery worker) on the
+servers of DATABASE_URL / REDIS_URL, as `make bench` sets them, with the per-player and
+guest-creation rate limits raised: this measures capacity, not the abuse limits.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import time
+from contextlib import AbstractContextManager, nullcontext
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+from bench._server import running_server
+from games.engine.cards import VALUE
+
+LIMITS = {"THROTTLE_RATE_PLAYER": "100000/min", "THROTTLE_RATE_GUEST_CREATE": "100000/hour"}
+
+
+def percentiles(samples: list[float]) -> tuple[float, float, float]:
+    if len(samples) < 2:
+        value = samples[0] if samples else float("nan")
+        return value, value, value
+    cuts = statistics.quantiles(samples, n=100, method="inclusive")
+    return cuts[49], cuts[94], cuts[98]
+
+
+def move_for(game: dict[str, Any]) -> dict[str, Any]:
+    you = game["you"]
+    if you["can_call_yaniv"]:
+        return {"seq": game["seq"], "type": "yaniv"}
+    card = max(you["hand"], key=VALUE.__getitem__)
+    return {"seq": game["seq"], "type": "play", "cards": [card], "draw": "stock"}
+
+
+async def guest(http: httpx.AsyncClient, name: str) -> dict[str, str]:
+    response = await http.post("/api/v1/auth/guest/", json={"display_name": name})
+    response.raise_for_status()
+    return {"Authorization": f"Bearer {response.json()['token']}"}
+
+
+async def healthz_ceiling(url: str, clients: int, seconds: float) -> dict[str, Any]:
+    latencies: list[float] = []
+    stop = time.monotonic() + seconds
+
+    async def hammer(http: httpx.AsyncClient) -> None:
+        while time.monotonic() < stop:
+            started = time.perf_counter()
+            response = await http.get("/healthz")
+            latencies.append(time.perf_counter() - started)
+            response.raise_for_status()
+
+    limits = httpx.Limits(max_connections=clients)
+    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30) as http:
+        begun = time.monotonic()
+        await asyncio.gather(*(hammer(http) for _ in range(clients)))
+        elapsed = time.monotonic() - begun
+    return {"requests": len(latencies), "rate": len(latencies) / elapsed, "lat": latencies}
+
+
+class Player:
+    def __init__(self, url: str, http: httpx.AsyncClient, headers: dict[str, str]) -> None:
+        self.url, self.http, self.headers = url, http, headers
+        self.latencies: list[float] = []
+        self.errors = 0
+
+    async def play_games(self, stop: float) -> None:
+        while time.monotonic() < stop:
+            game = (
+                await self.http.post(
+                    "/api/v1/games/", json={"max_players": 2}, headers=self.headers
+                )
+            ).json()
+            await self.http.post(f"/api/v1/games/{game['id']}/cpu/", headers=self.headers)
+            await self.play(game["id"], stop)
+
+    async def play(self, game_id: str, stop: float) -> None:
+        ws_url = self.url.replace("http", "ws", 1) + f"/ws/v1/games/{game_id}/"
+        async with connect(ws_url, additional_headers=self.headers) as socket:
+            await socket.recv()  # the waiting table
+            await self.http.post(f"/api/v1/games/{game_id}/start/", headers=self.headers)
+            acted_at = -1
+            while time.monotonic() < stop:
+                game = json.loads(await asyncio.wait_for(socket.recv(), 30))["game"]
+                if game["status"] != "active":
+                    return
+                mine = game["turn"] and game["turn"]["seat"] == game["you"]["seat"]
+                if not mine or game["seq"] <= acted_at:
+                    continue
+                acted_at = game["seq"]
+                started = time.perf_counter()
+                response = await self.http.post(
+                    f"/api/v1/games/{game_id}/actions/", json=move_for(game), headers=self.headers
+                )
+                self.latencies.append(time.perf_counter() - started)
+                if response.status_code != 200:
+                    self.errors += 1
+            await self.http.post(f"/api/v1/games/{game_id}/leave/", headers=self.headers)
+
+
+async def moves_under_load(url: str, clients: int, seconds: float) -> dict[str, Any]:
+    limits = httpx.Limits(max_connections=clients * 2)
+    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30) as http:
+        players = [Player(url, http, await guest(http, f"bench{i}")) for i in range(clients)]
+        begun = time.monotonic()
+        await asyncio.gather(*(p.play_games(begun + seconds) for p in players))
+        elapsed = time.monotonic() - begun
+    latencies = [sample for p in players for sample in p.latencies]
+    return {
+        "requests": len(latencies),
+        "rate": len(latencies) / elapsed,
+        "lat": latencies,
+        "errors": sum(p.errors for p in players),
+    }
+
+
+async def latency_by_length(url: str, moves: int) -> dict[int, list[float]]:
+    """One two-player table of humans whose game cannot end quickly (Yaniv only at 0)."""
+    by_move: dict[int, list[float]] = {}
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        host, other = await guest(http, "long-a"), await guest(http, "long-b")
+        rules = {"call_limit": 0, "ending": "out_over_200"}
+        game = (
+            await http.post("/api/v1/games/", json={"max_players": 2, "rules": rules}, headers=host)
+        ).json()
+        await http.post(
+            f"/api/v1/games/{game['id']}/join/",
+            json={"invite_code": game["invite_code"]},
+            headers=other,
+        )
+        game = (await http.post(f"/api/v1/games/{game['id']}/start/", headers=host)).json()
+        players = {0: host, 1: other}
+        views = {0: game}
+        for move in range(1, moves + 1):
+            turn = views[0]["turn"]["seat"]
+            view = (await http.get(f"/api/v1/games/{game['id']}/", headers=players[turn])).json()
+            started = time.perf_counter()
+            response = await http.post(
+                f"/api/v1/games/{game['id']}/actions/", json=move_for(view), headers=players[turn]
+            )
+            by_move[move] = [time.perf_counter() - started]
+            response.raise_for_status()
+            views[0] = response.json()
+            if views[0]["status"] != "active":
+                break
+        await http.post(f"/api/v1/games/{game['id']}/leave/", headers=host)
+    return by_move
+
+
+def row(name: str, result: dict[str, Any]) -> str:
+    p50, p95, p99 = (1000 * value for value in percentiles(result["lat"]))
+    count, rate = result["requests"], result["rate"]
+    return f"| {name} | {count} | {rate:.0f} | {p50:.1f} | {p95:.1f} | {p99:.1f} |"
+
+
+def window(by_move: dict[int, list[float]], low: int, high: int) -> str:
+    samples = [s * 1000 for m, values in by_move.items() if low <= m <= high for s in values]
+    if not samples:
+        return f"| moves {low}-{high} | (game ended before) | | |"
+    p50, p95, _ = percentiles(samples)
+    return f"| moves {low}-{high} | {len(samples)} | {p50:.1f} | {p95:.1f} |"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clients", type=int, default=64)
+    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--long-moves", type=int, default=520)
+    parser.add_argument("--url", help="an already running server (default: start one)")
+    parser.add_argument("--port", type=int, default=8765)
+    args = parser.parse_args()
+
+    server: AbstractContextManager[Any]
+    server = nullcontext() if args.url else running_server(args.port, env_extra=LIMITS)
+    with server as started:
+        url = args.url or started.url
+        print(f"healthz ceiling: {args.clients} clients for {args.seconds:.0f} s ...", flush=True)
+        ceiling = asyncio.run(healthz_ceiling(url, args.clients, args.seconds))
+        print(
+            f"moves: {args.clients} clients against CPU seats for {args.seconds:.0f} s ...",
+            flush=True,
+        )
+        moves = asyncio.run(moves_under_load(url, args.clients, args.seconds))
+        print(f"one long game: {args.long_moves} moves ...", flush=True)
+        by_move = asyncio.run(latency_by_length(url, args.long_moves))
+
+    print("\n| endpoint | requests | per second | p50 ms | p95 ms | p99 ms |")
+    print("|---|---|---|---|---|---|")
+    print(row("GET /healthz (ceiling)", ceiling))
+    print(row("POST .../actions/", moves))
+    share = 100 * moves["rate"] / ceiling["rate"]
+    print(
+        f"\nmove throughput = {share:.0f}% of the healthz ceiling; {moves['errors']} non-200 moves"
+    )
+    print("\n| game length | moves | p50 ms | p95 ms |\n|---|---|---|---|")
+    print(window(by_move, 1, 20))
+    print(window(by_move, 250, 270))
+    print(window(by_move, 500, 520))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
