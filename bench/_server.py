@@ -130,3 +130,13 @@ def running_server(
     finally:
         for process in server.processes.values():
             stop(process)
+
+
+@contextmanager
+def serving(url: str | None, port: int, env_extra: dict[str, str]) -> Iterator[str]:
+    """`url` when given (a server someone runs), else a server of our own for the duration."""
+    if url:
+        yield url
+        return
+    with running_server(port, env_extra=env_extra) as server:
+        yield server.url

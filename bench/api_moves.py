@@ -21,13 +21,12 @@ import json
 import statistics
 import sys
 import time
-from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
 
-from bench._server import running_server
+from bench._server import serving
 from games.engine.cards import VALUE
 
 LIMITS = {"THROTTLE_RATE_PLAYER": "100000/min", "THROTTLE_RATE_GUEST_CREATE": "100000/hour"}
@@ -186,10 +185,7 @@ def main() -> int:
     parser.add_argument("--port", type=int, default=8765)
     args = parser.parse_args()
 
-    server: AbstractContextManager[Any]
-    server = nullcontext() if args.url else running_server(args.port, env_extra=LIMITS)
-    with server as started:
-        url = args.url or started.url
+    with serving(args.url, args.port, LIMITS) as url:
         print(f"healthz ceiling: {args.clients} clients for {args.seconds:.0f} s ...", flush=True)
         ceiling = asyncio.run(healthz_ceiling(url, args.clients, args.seconds))
         print(
