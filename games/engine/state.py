@@ -27,6 +27,7 @@ Event = dict[str, Any]
 # Codes from JSON are equal to, but not the same objects as, the interned codes; mapping them
 # back on load keeps the hot comparisons on identity.
 _CANONICAL: dict[str, str] = {code: code for code in VALUE}
+_new_state = tuple.__new__
 
 
 class Play(NamedTuple):
@@ -93,32 +94,28 @@ class RoundResult(NamedTuple):
         )
 
 
-class GameState:
-    __slots__ = (
-        "group",
-        "group_seat",
-        "hands",
-        "known",
-        "last_round",
-        "next_seat",
-        "out_round",
-        "pile",
-        "players",
-        "round",
-        "rules",
-        "standings",
-        "starter",
-        "stock",
-        "stock_pos",
-        "totals",
-        "turn",
-    )
+class Table(NamedTuple):
+    """What stays the same for a whole round: the rules, the seats and the scores."""
 
     rules: Rules
     players: int
     round: int
     """1-based number of the current (or, once finished, the last) round."""
     starter: int
+    totals: tuple[int, ...]
+    out_round: tuple[int | None, ...]
+    """Per seat, the round in which it was eliminated, or None while it plays."""
+    last_round: RoundResult | None
+    standings: Standings | None
+    """Final (seat, place) pairs once the game is over."""
+    next_seat: tuple[int, ...]
+    """Derived from ``out_round``: the active seat clockwise after each seat."""
+
+
+class GameState(NamedTuple):
+    """One game between two actions. Build it with ``start_game``, advance it with ``apply``."""
+
+    table: Table
     turn: int | None
     """The seat to act; None once the game is over."""
     hands: tuple[tuple[str, ...], ...]
@@ -134,18 +131,42 @@ class GameState:
     """Who discarded ``group``; None for the face-up card of the deal."""
     known: tuple[tuple[str, ...], ...]
     """Per seat, the cards it took face up from the discard this round and still holds."""
-    totals: tuple[int, ...]
-    out_round: tuple[int | None, ...]
-    """Per seat, the round in which it was eliminated, or None while it plays."""
-    last_round: RoundResult | None
-    standings: Standings | None
-    """Final (seat, place) pairs once the game is over."""
-    next_seat: tuple[int, ...]
-    """Derived from ``out_round``: the active seat clockwise after each seat."""
+
+    @property
+    def rules(self) -> Rules:
+        return self.table.rules
+
+    @property
+    def players(self) -> int:
+        return self.table.players
+
+    @property
+    def round(self) -> int:
+        return self.table.round
+
+    @property
+    def starter(self) -> int:
+        return self.table.starter
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        return self.table.totals
+
+    @property
+    def out_round(self) -> tuple[int | None, ...]:
+        return self.table.out_round
+
+    @property
+    def last_round(self) -> RoundResult | None:
+        return self.table.last_round
+
+    @property
+    def standings(self) -> Standings | None:
+        return self.table.standings
 
     @property
     def finished(self) -> bool:
-        return self.standings is not None
+        return self.table.standings is not None
 
     @property
     def stock_count(self) -> int:
@@ -153,22 +174,23 @@ class GameState:
 
     @property
     def active_seats(self) -> tuple[int, ...]:
-        return tuple(seat for seat, out in enumerate(self.out_round) if out is None)
+        return tuple(seat for seat, out in enumerate(self.table.out_round) if out is None)
 
     def hand_total(self, seat: int) -> int:
         return hand_total(self.hands[seat])
 
     def can_call_yaniv(self, seat: int) -> bool:
-        return seat == self.turn and self.hand_total(seat) <= self.rules.call_limit
+        return seat == self.turn and self.hand_total(seat) <= self.table.rules.call_limit
 
     def to_dict(self) -> dict[str, Any]:
         """The whole state as plain JSON types; ``GameState.from_dict`` reads it back."""
+        table = self.table
         return {
             "format": STATE_FORMAT,
-            "rules": self.rules.to_dict(),
-            "players": self.players,
-            "round": self.round,
-            "starter": self.starter,
+            "rules": table.rules.to_dict(),
+            "players": table.players,
+            "round": table.round,
+            "starter": table.starter,
             "turn": self.turn,
             "hands": [list(hand) for hand in self.hands],
             "stock": list(self.stock[self.stock_pos :]),
@@ -176,10 +198,10 @@ class GameState:
             "group": list(self.group),
             "group_seat": self.group_seat,
             "known": [list(cards) for cards in self.known],
-            "totals": list(self.totals),
-            "out_round": list(self.out_round),
-            "last_round": None if self.last_round is None else self.last_round.to_dict(),
-            "standings": standings_list(self.standings),
+            "totals": list(table.totals),
+            "out_round": list(table.out_round),
+            "last_round": None if table.last_round is None else table.last_round.to_dict(),
+            "standings": standings_list(table.standings),
         }
 
     @classmethod
@@ -187,37 +209,35 @@ class GameState:
         """Load what ``to_dict`` wrote. The service's own data: checked for shape, not replayed."""
         if data.get("format") != STATE_FORMAT:
             raise ValueError(f"not a {STATE_FORMAT} state")
-        state = cls()
-        state.rules = Rules.from_dict(data["rules"])
-        state.players = int(data["players"])
-        state.round = int(data["round"])
-        state.starter = int(data["starter"])
-        state.turn = None if data["turn"] is None else int(data["turn"])
-        state.hands = tuple(_cards(hand) for hand in data["hands"])
-        state.stock = _cards(data["stock"])
-        state.stock_pos = 0
-        state.pile = _cards(data["pile"])
-        state.group = _cards(data["group"])
-        state.group_seat = None if data["group_seat"] is None else int(data["group_seat"])
-        state.known = tuple(_cards(cards) for cards in data["known"])
-        state.totals = tuple(int(total) for total in data["totals"])
-        state.out_round = tuple(None if out is None else int(out) for out in data["out_round"])
+        players = int(data["players"])
+        out_round = tuple(None if out is None else int(out) for out in data["out_round"])
         last_round = data["last_round"]
-        state.last_round = None if last_round is None else RoundResult.from_dict(last_round)
         standings = data["standings"]
-        state.standings = (
-            None
+        table = Table(
+            rules=Rules.from_dict(data["rules"]),
+            players=players,
+            round=int(data["round"]),
+            starter=int(data["starter"]),
+            totals=tuple(int(total) for total in data["totals"]),
+            out_round=out_round,
+            last_round=None if last_round is None else RoundResult.from_dict(last_round),
+            standings=None
             if standings is None
-            else tuple((int(entry["seat"]), int(entry["place"])) for entry in standings)
+            else tuple((int(entry["seat"]), int(entry["place"])) for entry in standings),
+            next_seat=_next_seats(out_round),
         )
-        state.next_seat = _next_seats(state.out_round)
-        if not (
-            len(state.hands)
-            == len(state.known)
-            == len(state.totals)
-            == len(state.out_round)
-            == state.players
-        ):
+        state = cls(
+            table=table,
+            turn=None if data["turn"] is None else int(data["turn"]),
+            hands=tuple(_cards(hand) for hand in data["hands"]),
+            stock=_cards(data["stock"]),
+            stock_pos=0,
+            pile=_cards(data["pile"]),
+            group=_cards(data["group"]),
+            group_seat=None if data["group_seat"] is None else int(data["group_seat"]),
+            known=tuple(_cards(cards) for cards in data["known"]),
+        )
+        if not len(state.hands) == len(state.known) == len(table.totals) == players:
             raise ValueError("per-seat lists do not match the number of players")
         return state
 
@@ -251,48 +271,38 @@ def start_game(players: int, rules: Rules, rng: Rng) -> tuple[GameState, list[Ev
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ValueError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}")
     starter = rng.randrange(players)
-    state, event = _deal(rules, players, 1, starter, (0,) * players, (None,) * players, None, rng)
+    out_round: tuple[int | None, ...] = (None,) * players
+    table = Table(rules, players, 1, starter, (0,) * players, out_round, None, None, ())
+    state, event = _deal(table, rng)
     return state, [event]
 
 
-def _deal(
-    rules: Rules,
-    players: int,
-    round_number: int,
-    starter: int,
-    totals: tuple[int, ...],
-    out_round: tuple[int | None, ...],
-    last_round: RoundResult | None,
-    rng: Rng,
-) -> tuple[GameState, Event]:
-    deck = list(full_deck(rules.jokers))
+def _deal(table: Table, rng: Rng) -> tuple[GameState, Event]:
+    """The first state of the round that ``table`` describes: a fresh deck, dealt."""
+    players = table.players
+    out_round = table.out_round
+    table = table._replace(next_seat=_next_seats(out_round))
+    deck = list(full_deck(table.rules.jokers))
     rng.shuffle(deck)
-    seats = [seat for seat in clockwise(starter, players) if out_round[seat] is None]
+    seats = [seat for seat in clockwise(table.starter, players) if out_round[seat] is None]
     hands: list[tuple[str, ...]] = [()] * players
     dealt = len(seats) * HAND_SIZE
     # One card at a time round-robin from the starter: seat k of the order gets every
     # len(seats)-th card starting at index k.
     for index, seat in enumerate(seats):
         hands[seat] = tuple(deck[index : dealt : len(seats)])
-    state = GameState()
-    state.rules = rules
-    state.players = players
-    state.round = round_number
-    state.starter = starter
-    state.turn = starter
-    state.hands = tuple(hands)
-    state.stock = tuple(deck[dealt + 1 :])
-    state.stock_pos = 0
-    state.pile = ()
-    state.group = (deck[dealt],)
-    state.group_seat = None
-    state.known = ((),) * players
-    state.totals = totals
-    state.out_round = out_round
-    state.last_round = last_round
-    state.standings = None
-    state.next_seat = _next_seats(out_round)
-    event = {"type": "round_started", "round": round_number, "starter": starter, "deck": deck}
+    state = GameState(
+        table=table,
+        turn=table.starter,
+        hands=tuple(hands),
+        stock=tuple(deck[dealt + 1 :]),
+        stock_pos=0,
+        pile=(),
+        group=(deck[dealt],),
+        group_seat=None,
+        known=((),) * players,
+    )
+    event = {"type": "round_started", "round": table.round, "starter": table.starter, "deck": deck}
     return state, event
 
 
@@ -302,7 +312,8 @@ def apply(state: GameState, action: Action, rng: Rng) -> tuple[GameState, list[E
     empties it and deals the next round when this action ends one."""
     # Replay runs every recorded action through here, so the common path (a play) is kept
     # inline and allocation-light: only what changes is copied.
-    if state.standings is not None:
+    table = state.table
+    if table.standings is not None:
         raise IllegalMove(Reason.GAME_OVER)
     seat = action[0]
     if seat != state.turn:
@@ -316,7 +327,8 @@ def apply(state: GameState, action: Action, rng: Rng) -> tuple[GameState, list[E
             index = hand.index(cards[0])
         except ValueError:
             raise IllegalMove(_missing_reason(cards[0])) from None
-        kept = hand[:index] + hand[index + 1 :]
+        kept = list(hand)
+        del kept[index]
     else:
         kept = _discard_group(hand, cards)
 
@@ -333,17 +345,20 @@ def apply(state: GameState, action: Action, rng: Rng) -> tuple[GameState, list[E
         if mine:
             still = tuple([card for card in mine if card not in cards])
             if len(still) != len(mine):
-                known = (*known[:seat], still, *known[seat + 1 :])
+                known = _with_seat(known, seat, still)
     else:
         if draw == group[0]:
             drawn = group[0]
+            pile = state.pile + group[1:]
         elif draw == group[-1]:
             drawn = group[-1]
+            pile = state.pile + group[:-1]
         else:
             raise IllegalMove(Reason.UNTAKEABLE_DRAW)
-        pile = state.pile + tuple([card for card in group if card is not drawn])
-        still = (*[card for card in mine if card not in cards], drawn) if mine else (drawn,)
-        known = (*known[:seat], still, *known[seat + 1 :])
+        if mine:
+            mine = tuple([card for card in mine if card not in cards])
+        known = _with_seat(known, seat, (*mine, drawn))
+    kept.append(drawn)
 
     events: list[Event] = [
         {"type": "played", "seat": seat, "cards": list(cards), "draw": draw, "drawn": drawn}
@@ -356,33 +371,35 @@ def apply(state: GameState, action: Action, rng: Rng) -> tuple[GameState, list[E
         pile = ()
         events.append({"type": "reshuffled", "stock": fresh})
 
-    hands = state.hands
-    new = GameState()
-    new.rules = state.rules
-    new.players = state.players
-    new.round = state.round
-    new.starter = state.starter
-    new.turn = state.next_seat[seat]
-    new.hands = (*hands[:seat], (*kept, drawn), *hands[seat + 1 :])
-    new.stock = stock
-    new.stock_pos = stock_pos
-    new.pile = pile
-    new.group = tuple(cards)
-    new.group_seat = seat
-    new.known = known
-    new.totals = state.totals
-    new.out_round = state.out_round
-    new.last_round = state.last_round
-    new.standings = None
-    new.next_seat = state.next_seat
-    return new, events
+    return _new_state(
+        GameState,
+        (
+            table,
+            table.next_seat[seat],
+            _with_seat(state.hands, seat, tuple(kept)),
+            stock,
+            stock_pos,
+            pile,
+            tuple(cards),
+            seat,
+            known,
+        ),
+    ), events
 
 
 def _missing_reason(card: object) -> Reason:
     return Reason.CARD_NOT_IN_HAND if is_card(card) else Reason.UNKNOWN_CARD
 
 
-def _discard_group(hand: tuple[str, ...], cards: Sequence[str]) -> tuple[str, ...]:
+def _with_seat(
+    per_seat: tuple[tuple[str, ...], ...], seat: int, cards: tuple[str, ...]
+) -> tuple[tuple[str, ...], ...]:
+    changed = list(per_seat)
+    changed[seat] = cards
+    return tuple(changed)
+
+
+def _discard_group(hand: tuple[str, ...], cards: Sequence[str]) -> list[str]:
     """What stays in ``hand`` once the multi-card group ``cards`` is laid; checks the group."""
     for card in cards:
         if card not in hand:
@@ -392,22 +409,23 @@ def _discard_group(hand: tuple[str, ...], cards: Sequence[str]) -> tuple[str, ..
     reason = group_error(cards)
     if reason is not None:
         raise IllegalMove(reason)
-    return tuple([card for card in hand if card not in cards])
+    return [card for card in hand if card not in cards]
 
 
 def _call_yaniv(state: GameState, seat: int, rng: Rng) -> tuple[GameState, list[Event]]:
-    rules = state.rules
+    table = state.table
+    rules = table.rules
     hands = tuple(
         None if out is not None else hand
-        for hand, out in zip(state.hands, state.out_round, strict=True)
+        for hand, out in zip(state.hands, table.out_round, strict=True)
     )
     hand_totals = tuple(None if hand is None else hand_total(hand) for hand in hands)
     caller_total = hand_totals[seat]
     if caller_total is None or caller_total > rules.call_limit:
         raise IllegalMove(Reason.YANIV_ABOVE_LIMIT)
-    score = score_round(rules, seat, hand_totals, state.totals, state.out_round, state.round)
+    score = score_round(rules, seat, hand_totals, table.totals, table.out_round, table.round)
     result = RoundResult(
-        state.round,
+        table.round,
         seat,
         score.outcome,
         hands,
@@ -422,26 +440,22 @@ def _call_yaniv(state: GameState, seat: int, rng: Rng) -> tuple[GameState, list[
         {"type": "round_ended", **result.to_dict()},
     ]
     if score.next_starter is None:
-        new = GameState()
-        for name in GameState.__slots__:
-            setattr(new, name, getattr(state, name))
-        new.turn = None
-        new.totals = score.totals
-        new.out_round = score.out_round
-        new.last_round = result
-        new.standings = score.standings
-        new.next_seat = _next_seats(score.out_round)
+        table = table._replace(
+            totals=score.totals,
+            out_round=score.out_round,
+            last_round=result,
+            standings=score.standings,
+            next_seat=_next_seats(score.out_round),
+        )
         events.append({"type": "game_ended", "standings": standings_list(score.standings)})
-        return new, events
-    new, dealt = _deal(
-        rules,
-        state.players,
-        state.round + 1,
-        score.next_starter,
-        score.totals,
-        score.out_round,
-        result,
-        rng,
+        return state._replace(table=table, turn=None), events
+    table = table._replace(
+        round=table.round + 1,
+        starter=score.next_starter,
+        totals=score.totals,
+        out_round=score.out_round,
+        last_round=result,
     )
+    new, dealt = _deal(table, rng)
     events.append(dealt)
     return new, events
