@@ -64,8 +64,9 @@ class RatingSerializer(serializers.Serializer[RatingData]):
 
 
 class PlayerSerializer(serializers.Serializer[Player]):
-    """The `player` object (API.md): the one representation of a player in every response."""
+    """A player, as every response shows one."""
 
+    # The one representation of a player (API.md `player`); other apps nest this serializer.
     id = serializers.UUIDField(read_only=True)
     display_name = serializers.CharField(read_only=True)
     is_guest = serializers.BooleanField(read_only=True)
@@ -77,8 +78,9 @@ class PlayerSerializer(serializers.Serializer[Player]):
 
 
 class MeSerializer(PlayerSerializer):
-    """The caller's `player`, plus what they are doing now (context `extras`: a MeExtras)."""
+    """The caller's `player`, plus what they are doing now."""
 
+    # Built from the context's `extras` (a MeExtras), which the view reads once.
     active_game = serializers.UUIDField(allow_null=True, read_only=True)
     ticket = serializers.DictField(
         allow_null=True, read_only=True, help_text="The active matchmaking ticket, or null."
@@ -122,7 +124,8 @@ class LoginInputSerializer(serializers.Serializer[dict[str, Any]]):
 
 
 class MeUpdateInputSerializer(serializers.Serializer[dict[str, Any]]):
-    display_name = DisplayNameField()
+    # Optional, as in any PATCH: what is absent stays as it is.
+    display_name = DisplayNameField(required=False)
 
 
 class WsTicketOutputSerializer(serializers.Serializer[dict[str, Any]]):

@@ -142,9 +142,10 @@ def player_login(*, username: str, password: str, user_agent: str = "") -> tuple
     return player, auth_token_issue(player=player, user_agent=user_agent)
 
 
-def player_update(*, player: Player, display_name: str) -> Player:
-    player.display_name = display_name
-    player.save(update_fields=["display_name"])
+def player_update(*, player: Player, display_name: str | None = None) -> Player:
+    if display_name is not None:
+        player.display_name = display_name
+        player.save(update_fields=["display_name"])
     return player
 
 

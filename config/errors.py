@@ -43,7 +43,7 @@ class ApplicationError(Exception):
 
 
 class ErrorSerializer(serializers.Serializer[Any]):
-    """The shape of every error body, for the OpenAPI schema. Some codes add keys of their own."""
+    """Every error body. Some codes add keys of their own (`stale_seq` adds `game`...)."""
 
     detail = serializers.CharField()
     code = serializers.CharField()

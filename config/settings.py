@@ -163,6 +163,8 @@ REST_FRAMEWORK = {
     # Proxies in front of the server whose X-Forwarded-For entries are trusted; with 0 the
     # client address is REMOTE_ADDR, so a client cannot dodge per-IP limits with that header.
     "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
+    # The API parses only JSON, so that is what test clients send unless told otherwise.
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 if DEBUG:
     REST_FRAMEWORK["DEFAULT_RENDERER_CLASSES"].append(

@@ -24,14 +24,19 @@ def pytest_configure(config: pytest.Config) -> None:
     settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = f"yaniv-test-{run}"
 
 
-@pytest.fixture
-def clear_throttles() -> None:
-    """Reset every rate-limit counter, and nothing else in Redis (a dev server may share it):
-    counters outlive a test, so without this a suite would trip limits meant for clients."""
+def clear_throttle_counters() -> None:
+    """Reset every rate-limit counter, and nothing else in Redis (a dev server may share it)."""
     redis = get_redis()
     keys = list(redis.scan_iter(match=cache.make_key(f"{CACHE_KEY_PREFIX}*"), count=1000))
     if keys:
         redis.delete(*keys)
+
+
+@pytest.fixture
+def clear_throttles() -> None:
+    """Counters outlive a test (they are in Redis): without this, a suite would trip the
+    limits meant for clients. The API client fixtures use it."""
+    clear_throttle_counters()
 
 
 @pytest.fixture

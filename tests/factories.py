@@ -8,6 +8,8 @@ Create with `PlayerFactory.create(...)`: mypy then knows the result is a Player.
 
 from __future__ import annotations
 
+from functools import cache
+
 import factory
 from django.contrib.auth.hashers import make_password
 from django.utils import timezone
@@ -16,6 +18,12 @@ from factory.declarations import LazyFunction, Sequence, Trait
 from accounts.models import Player
 
 PASSWORD = "Correct-Horse-Battery-9"
+
+
+@cache
+def _password_hash() -> str:
+    # Argon2 is slow on purpose; one hash (one salt) serves every registered test player.
+    return make_password(PASSWORD)
 
 
 class PlayerFactory(factory.django.DjangoModelFactory[Player]):
@@ -30,7 +38,7 @@ class PlayerFactory(factory.django.DjangoModelFactory[Player]):
         registered = Trait(
             is_guest=False,
             username=Sequence(lambda n: f"player{n}"),
-            password=LazyFunction(lambda: make_password(PASSWORD)),
+            password=LazyFunction(lambda: _password_hash()),
         )
         banned = Trait(banned_at=LazyFunction(timezone.now), ban_reason="Cheating.")
 

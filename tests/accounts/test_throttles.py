@@ -1,0 +1,121 @@
+"""Abuse limits: guests per address, logins per address and per username, calls per player."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+from django.conf import settings
+from django.core.cache import cache
+from django.test import override_settings
+
+from config.redis import get_redis
+from tests.conftest import clear_throttle_counters
+from tests.factories import PASSWORD, PlayerFactory
+
+GUEST = "/api/v1/auth/guest/"
+LOGIN = "/api/v1/auth/login/"
+ME = "/api/v1/me/"
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def rates() -> Iterator[Callable[..., None]]:
+    """`rates(scope="2/min", ...)`: lower limits for this test."""
+    overrides: list[override_settings] = []
+
+    def set_rates(**scopes: str) -> None:
+        rest_framework = {**settings.REST_FRAMEWORK}
+        rest_framework["DEFAULT_THROTTLE_RATES"] = {
+            **rest_framework["DEFAULT_THROTTLE_RATES"],
+            **scopes,
+        }
+        override = override_settings(REST_FRAMEWORK=rest_framework)
+        override.enable()
+        overrides.append(override)
+
+    yield set_rates
+    for override in reversed(overrides):
+        override.disable()
+
+
+def _assert_throttled(response) -> None:
+    assert response.status_code == 429
+    assert response.json()["code"] == "throttled"
+    assert int(response["Retry-After"]) >= 1
+
+
+def test_guest_creation_is_limited_per_address(api_client, rates) -> None:
+    rates(guest_create="2/hour")
+
+    ok = [api_client.post(GUEST, REMOTE_ADDR="10.0.0.1").status_code for _ in range(2)]
+    refused = api_client.post(GUEST, REMOTE_ADDR="10.0.0.1")
+    # A forged X-Forwarded-For does not make a new address: no proxy is trusted by default.
+    forged = api_client.post(GUEST, REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="1.2.3.4")
+    elsewhere = api_client.post(GUEST, REMOTE_ADDR="10.0.0.2")
+
+    assert ok == [201, 201]
+    _assert_throttled(refused)
+    assert 3000 < int(refused["Retry-After"]) <= 3600
+    _assert_throttled(forged)
+    assert elsewhere.status_code == 201
+
+
+def test_logins_are_limited_per_address(api_client, rates) -> None:
+    rates(login_ip="2/min")
+
+    statuses = [
+        api_client.post(LOGIN, {"username": f"u{i}", "password": "x"}).status_code for i in range(2)
+    ]
+    refused = api_client.post(LOGIN, {"username": "u3", "password": "x"})
+    elsewhere = api_client.post(LOGIN, {"username": "u4", "password": "x"}, REMOTE_ADDR="10.9.9.9")
+
+    assert statuses == [400, 400]
+    _assert_throttled(refused)
+    assert elsewhere.json()["code"] == "invalid_credentials"
+
+
+def test_logins_are_limited_per_username_from_any_address(api_client, rates) -> None:
+    PlayerFactory.create(registered=True, username="dana")
+    rates(login_username="2/min")
+
+    for address in ("10.0.0.1", "10.0.0.2"):
+        api_client.post(LOGIN, {"username": "dana", "password": "guess"}, REMOTE_ADDR=address)
+    # Even the right password, in another case, from a third address, waits.
+    refused = api_client.post(
+        LOGIN, {"username": "DANA", "password": PASSWORD}, REMOTE_ADDR="10.0.0.3"
+    )
+    other_account = api_client.post(
+        LOGIN, {"username": "noa", "password": "x"}, REMOTE_ADDR="10.0.0.3"
+    )
+
+    _assert_throttled(refused)
+    assert other_account.json()["code"] == "invalid_credentials"
+
+
+def test_calls_are_limited_per_player(client_for, rates) -> None:
+    rates(player="3/min")
+    first, second = PlayerFactory.create(), PlayerFactory.create()
+    client = client_for(first)
+
+    statuses = [client.get(ME).status_code for _ in range(3)]
+    refused = client.get(ME)
+
+    assert statuses == [200, 200, 200]
+    _assert_throttled(refused)
+    assert client_for(second).get(ME).status_code == 200
+
+
+def test_clearing_resets_the_counters_and_nothing_else(api_client, rates) -> None:
+    rates(guest_create="1/hour")
+    assert api_client.post(GUEST).status_code == 201
+    assert api_client.post(GUEST).status_code == 429
+    cache.set("unrelated", "kept", 60)
+    get_redis().set("not-even-the-cache", "kept", ex=60)
+
+    clear_throttle_counters()
+
+    assert api_client.post(GUEST).status_code == 201
+    assert cache.get("unrelated") == "kept"
+    assert get_redis().get("not-even-the-cache") == "kept"
