@@ -1,0 +1,73 @@
+"""Ratings: each player's current rating, and a history row per player and rated game.
+
+The history is the source of truth (recompute_ratings rebuilds from games and checks against
+both tables); `Rating` is the latest history row of a player, kept for fast reads.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from games.models import Game
+
+
+class Rating(models.Model):
+    """A player's rating now. No row: the player has no rated game (OpenSkill's defaults)."""
+
+    player = models.OneToOneField(
+        settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.CASCADE, related_name="rating"
+    )
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    # mu - 3*sigma, stored so that the leaderboard reads it off an index.
+    ordinal = models.FloatField()
+    games = models.PositiveIntegerField(help_text="Rated games played.")
+
+    class Meta:
+        indexes = [
+            # The leaderboard's order, ties broken by id so that pages never overlap.
+            models.Index(fields=["-ordinal", "player"], name="rating_leaderboard_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: {self.ordinal:.2f} ({self.mu:.2f} ± {self.sigma:.2f})"
+
+
+class RatingChange(models.Model):
+    """What one rated game did to one player's rating."""
+
+    id = models.BigAutoField(primary_key=True)
+    # The (player, game) constraint below indexes the player column already.
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="rating_changes",
+        db_index=False,
+    )
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")
+    seat = models.PositiveSmallIntegerField()
+    place = models.PositiveSmallIntegerField()
+    # The game's finished_at: games are rated in this order (then by game id), and a void
+    # replays the games after this point.
+    at = models.DateTimeField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "game"], name="rating_change_once_per_game"),
+        ]
+        indexes = [
+            models.Index(fields=["player", "at", "game"], name="rating_change_player_idx"),
+            models.Index(fields=["at", "game"], name="rating_change_order_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} in {self.game_id}: {self.mu_before:.2f} -> {self.mu:.2f}"
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
