@@ -4,3 +4,11 @@ from django.apps import AppConfig
 class MatchmakingConfig(AppConfig):
     name = "matchmaking"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from accounts.signals import player_banned
+        from matchmaking.receivers import cancel_banned_players_tickets
+
+        player_banned.connect(
+            cancel_banned_players_tickets, dispatch_uid="matchmaking.cancel_banned_players_tickets"
+        )

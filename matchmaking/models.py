@@ -1,0 +1,63 @@
+"""Matchmaking tickets: a player waiting for a ranked table, and what became of the wait."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+# The table sizes a ranked game can have.
+PLAYER_COUNTS = (2, 3, 4, 5)
+
+
+class TicketStatus(models.TextChoices):
+    SEARCHING = "searching"
+    MATCHED = "matched"
+    CANCELLED = "cancelled"
+    EXPIRED = "expired"
+
+
+class Ticket(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tickets"
+    )
+    status = models.CharField(
+        max_length=10, choices=TicketStatus.choices, default=TicketStatus.SEARCHING
+    )
+    # Sorted, without duplicates: the table sizes the player accepts.
+    player_counts = ArrayField(models.PositiveSmallIntegerField())
+    created_at = models.DateTimeField(default=timezone.now)
+    # When the ticket left `searching` (matched, cancelled or expired); null while it waits.
+    ended_at = models.DateTimeField(null=True, blank=True)
+    game = models.ForeignKey(
+        "games.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player"],
+                condition=Q(status="searching"),
+                name="ticket_one_searching_per_player",
+            ),
+            models.CheckConstraint(
+                condition=Q(player_counts__len__gte=1, player_counts__contained_by=PLAYER_COUNTS),
+                name="ticket_player_counts_valid",
+            ),
+        ]
+        # The pass reads the queue, and expires its oldest, every second.
+        indexes = [
+            models.Index(
+                fields=["created_at"],
+                name="ticket_searching_idx",
+                condition=Q(status="searching"),
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"ticket {self.id} ({self.status})"

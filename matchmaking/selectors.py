@@ -1,0 +1,72 @@
+"""Reads about tickets: the `ticket` object of API.md, a player's tickets, and the queue."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TypedDict
+from uuid import UUID
+
+from django.db.models import Exists, OuterRef, Q
+
+from accounts.models import Player
+from config.errors import ApplicationError
+from games.models import Seat
+from matchmaking import pairing
+from matchmaking.models import Ticket, TicketStatus
+from ratings.selectors import player_ratings
+
+
+class TicketData(TypedDict):
+    id: str
+    status: str
+    player_counts: list[int]
+    created_at: str
+    game_id: str | None
+
+
+def ticket_data(ticket: Ticket) -> TicketData:
+    """The `ticket` object, for REST answers, `GET /me/` and socket messages alike."""
+    return {
+        "id": str(ticket.pk),
+        "status": ticket.status,
+        "player_counts": list(ticket.player_counts),
+        "created_at": ticket.created_at.isoformat(),
+        "game_id": None if ticket.game_id is None else str(ticket.game_id),
+    }
+
+
+def ticket_get(*, player: Player, ticket_id: UUID | str) -> Ticket:
+    """One of the player's own tickets; another player's is as unknown as a missing one."""
+    ticket = Ticket.objects.filter(pk=ticket_id, player=player).first()
+    if ticket is None:
+        raise ApplicationError("not_found", "No such ticket.", 404)
+    return ticket
+
+
+def player_searching_ticket(player: Player) -> TicketData | None:
+    ticket = Ticket.objects.filter(player=player, status=TicketStatus.SEARCHING).first()
+    return None if ticket is None else ticket_data(ticket)
+
+
+def queue(*, now: datetime) -> list[pairing.Ticket]:
+    """Every ticket the pass may seat, as the pairing sees it: two queries, however long the
+    queue.
+
+    Left out: players at a table (they could not take a seat) and banned players (their
+    tickets are being cancelled)."""
+    tickets = list(
+        Ticket.objects.filter(status=TicketStatus.SEARCHING)
+        .exclude(Exists(Seat.objects.filter(player=OuterRef("player"), live=True)))
+        .filter(Q(player__banned_at__isnull=True) | Q(player__banned_until__lte=now))
+        .values_list("pk", "player_id", "player_counts", "created_at")
+    )
+    ratings = player_ratings(player_id for _, player_id, _, _ in tickets)
+    return [
+        pairing.Ticket(
+            key=str(ticket_id),
+            rating=ratings[player_id]["ordinal"],
+            sizes=frozenset(player_counts),
+            waited=(now - created_at).total_seconds(),
+        )
+        for ticket_id, player_id, player_counts, created_at in tickets
+    ]

@@ -1,0 +1,202 @@
+"""Every write to a ticket, and the matchmaking pass that turns tickets into ranked games.
+
+Ticket changes reach the player's `ws /ws/v1/me/` after the commit that made them (STYLE.md);
+a pass is requested after the commit that queued a ticket, and the beat runs one every second.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from uuid import UUID
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import IntegrityError, connection, transaction
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from accounts.models import Player
+from config.errors import ApplicationError
+from games.models import Seat
+from games.notify import player_group, send_to_group
+from games.services import game_begin_ranked
+from matchmaking import pairing, selectors
+from matchmaking.models import Ticket, TicketStatus
+
+logger = logging.getLogger(__name__)
+
+# The advisory lock every pass takes for its transaction, so that passes never overlap however
+# many workers run them: "YANIVMM" in ASCII, a key no other lock in this database uses.
+PASS_LOCK_KEY = 0x59414E49564D4D
+TRIGGER_FLAG = "matchmaking:pass-requested"
+
+
+def _notify(ticket: Ticket) -> None:
+    message = {
+        "type": "me.message",
+        "message": {"type": "ticket", "ticket": selectors.ticket_data(ticket)},
+    }
+    group = player_group(ticket.player_id)
+    transaction.on_commit(lambda: send_to_group(group, message))
+
+
+def request_pass() -> None:
+    """Run a pass now rather than at the next beat: a new ticket may complete a table. At most
+    one request a second goes out; the beat covers any ticket a request missed."""
+    from matchmaking import tasks  # tasks import this module
+
+    if cache.add(TRIGGER_FLAG, value=True, timeout=1):
+        tasks.matchmaking_pass.delay()
+
+
+# Tickets --------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def ticket_create(*, player: Player, player_counts: list[int]) -> Ticket:
+    # The player's row lock orders this against a ban (player_ban takes it too) and against a
+    # second request of the same player: either this ticket commits before the ban, and the
+    # ban's receiver cancels it, or the ban is seen here.
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    if player.is_banned:
+        raise ApplicationError("banned", player.ban_message, 403)
+    if Ticket.objects.filter(player=player, status=TicketStatus.SEARCHING).exists():
+        raise ApplicationError(
+            "already_queued", "You are already searching: cancel that ticket first.", 409
+        )
+    if Seat.objects.filter(player=player, live=True).exists():
+        raise ApplicationError(
+            "in_game", "You are already at a table: finish or leave it first.", 409
+        )
+    ticket = Ticket.objects.create(player=player, player_counts=sorted(set(player_counts)))
+    _notify(ticket)
+    # robust: a lost request only delays the match to the next beat.
+    transaction.on_commit(request_pass, robust=True)
+    return ticket
+
+
+@transaction.atomic
+def ticket_cancel(*, player: Player, ticket_id: UUID | str) -> Ticket:
+    """Stop searching. Cancelling a ticket that already ended (cancelled or expired) is a no-op;
+    a matched one is refused: the game has begun."""
+    selectors.ticket_get(player=player, ticket_id=ticket_id)
+    ticket = Ticket.objects.select_for_update().get(pk=ticket_id)
+    if ticket.status == TicketStatus.MATCHED:
+        raise ApplicationError(
+            "already_matched",
+            "This ticket was matched: the game has begun.",
+            409,
+            extra={"ticket": selectors.ticket_data(ticket)},
+        )
+    if ticket.status == TicketStatus.SEARCHING:
+        _end_searching(Ticket.objects.filter(pk=ticket.pk), TicketStatus.CANCELLED)
+        ticket.refresh_from_db()
+    return ticket
+
+
+@transaction.atomic
+def player_tickets_cancel(*, player: Player) -> int:
+    """Cancel the player's search (on a ban); the number of tickets cancelled."""
+    return len(_end_searching(Ticket.objects.filter(player=player), TicketStatus.CANCELLED))
+
+
+@transaction.atomic
+def tickets_cancel(*, ticket_ids: list[UUID]) -> int:
+    """Cancel these tickets where they still search (staff); the number cancelled."""
+    return len(_end_searching(Ticket.objects.filter(pk__in=ticket_ids), TicketStatus.CANCELLED))
+
+
+def _end_searching(
+    tickets: QuerySet[Ticket],
+    status: TicketStatus,
+    *,
+    now: datetime | None = None,
+    skip_locked: bool = False,
+) -> list[Ticket]:
+    """Move the searching ones of `tickets` to `status`, locked in pk order (one lock order
+    everywhere, so two of these never deadlock), and tell their players after the commit."""
+    now = now or timezone.now()
+    ended = list(
+        tickets.filter(status=TicketStatus.SEARCHING)
+        .select_for_update(skip_locked=skip_locked)
+        .order_by("pk")
+    )
+    Ticket.objects.filter(pk__in=[ticket.pk for ticket in ended]).update(
+        status=status, ended_at=now
+    )
+    for ticket in ended:
+        ticket.status, ticket.ended_at = status, now
+        _notify(ticket)
+    return ended
+
+
+# The pass -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PassResult:
+    expired: int
+    games: list[UUID]
+
+
+@transaction.atomic
+def matchmaking_pass(*, now: datetime | None = None) -> PassResult | None:
+    """Expire stale tickets, pair the queue, and start a ranked game for each table; None when
+    another pass is running. At most YANIV_MATCHMAKING_TABLES_PER_PASS games per pass, the
+    longest waiters' first, so the transaction (and the ticket locks) stay short."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [PASS_LOCK_KEY])
+        row = cursor.fetchone()
+    if not (row and row[0]):
+        return None
+    now = now or timezone.now()
+    expired = _end_searching(
+        Ticket.objects.filter(
+            created_at__lte=now - timedelta(seconds=settings.YANIV_TICKET_EXPIRY_SECONDS)
+        ),
+        TicketStatus.EXPIRED,
+        now=now,
+        # A ticket being cancelled right now ends either way.
+        skip_locked=True,
+    )
+    queue = selectors.queue(now=now)
+    waited = {ticket.key: ticket.waited for ticket in queue}
+    tables = pairing.pair(queue)
+    tables.sort(key=lambda table: -max(waited[key] for key in table.tickets))
+    games = []
+    for table in tables[: settings.YANIV_MATCHMAKING_TABLES_PER_PASS]:
+        game_id = _seat(table, now)
+        if game_id is not None:
+            games.append(game_id)
+    return PassResult(expired=len(expired), games=games)
+
+
+def _seat(table: pairing.Table, now: datetime) -> UUID | None:
+    """The ranked game of one table, its tickets matched to it; None (and nothing written)
+    when a ticket or a player changed since the queue was read."""
+    try:
+        # A savepoint: one table that fails leaves the rest of the pass standing.
+        with transaction.atomic():
+            tickets = list(
+                Ticket.objects.select_for_update(skip_locked=True, of=("self",))
+                .filter(pk__in=table.tickets, status=TicketStatus.SEARCHING)
+                .select_related("player")
+                .order_by("pk")
+            )
+            if len(tickets) != len(table.tickets):
+                return None  # cancelled, or being cancelled: the others wait for the next pass
+            game = game_begin_ranked(players=[ticket.player for ticket in tickets]).game
+            Ticket.objects.filter(pk__in=[ticket.pk for ticket in tickets]).update(
+                status=TicketStatus.MATCHED, game=game, ended_at=now
+            )
+            for ticket in tickets:
+                ticket.status, ticket.game, ticket.ended_at = TicketStatus.MATCHED, game, now
+                _notify(ticket)
+    except (ApplicationError, IntegrityError):
+        # A player sat down at another table after the queue was read: games refuse a second
+        # live seat. The savepoint undid this table; its tickets stay in the queue.
+        logger.info("matchmaking: table %s not seated", table.tickets, exc_info=True)
+        return None
+    return game.pk
