@@ -199,6 +199,9 @@ CELERY_TIMEZONE = "UTC"
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# When the broker connection drops, give running tasks back (they are idempotent) instead of
+# acking them on a dead connection, which kills the worker with kombu's Redis transport.
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_TASK_TIME_LIMIT = 60
 CELERY_TASK_SOFT_TIME_LIMIT = 50
 # Above the longest countdown (a 60 s turn deadline), or Redis would hand a delayed task to a
@@ -238,3 +241,22 @@ CELERY_BEAT_SCHEDULE["accounts.purge_expired_tokens"] = {
     "task": "accounts.tasks.purge_expired_tokens",
     "schedule": 3600.0,
 }
+
+# Matchmaking (matchmaking/): a pass every second pairs the queue (its policy is in
+# matchmaking/pairing.py); a ticket that waits this long expires.
+YANIV_TICKET_EXPIRY_SECONDS = env.int("YANIV_TICKET_EXPIRY_SECONDS", default=600)
+# Games started per pass at most, so that a pass's transaction (and its ticket locks) stays
+# short after a backlog; the rest are seated by the next passes.
+YANIV_MATCHMAKING_TABLES_PER_PASS = env.int("YANIV_MATCHMAKING_TABLES_PER_PASS", default=50)
+CELERY_BEAT_SCHEDULE["matchmaking.pass"] = {
+    "task": "matchmaking.tasks.matchmaking_pass",
+    "schedule": 1.0,
+    # A pass that waited this long in the queue is superseded by the next beat's.
+    "options": {"expires": 2},
+}
+
+# Ratings (ratings/): a player is provisional while their sigma is above this. Everyone starts
+# at 25/3 ≈ 8.33; against established opponents sigma falls to 5.0 after about a dozen rated
+# games, whatever the table size, so "provisional" means roughly "fewer than 12 games", and a
+# provisional ordinal (mu - 3 sigma) still carries a margin of more than 15 points.
+YANIV_PROVISIONAL_SIGMA = env.float("YANIV_PROVISIONAL_SIGMA", default=5.0)

@@ -1,0 +1,119 @@
+"""The game and me websockets, through the real ASGI app and the Redis channel layer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from accounts.services import ws_ticket_issue
+from config.asgi import application
+from games.models import Event, Seat
+from tests.games.conftest import Client, simple_move
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _table(make_client, *, start: bool = True) -> tuple[Client, Client, dict[str, Any]]:
+    host, guest = make_client("Host"), make_client("Guest")
+    game = host.post("/api/v1/games/", {"max_players": 2}).json()
+    guest.post(f"/api/v1/games/{game['id']}/join/", {"invite_code": game["invite_code"]})
+    if start:
+        game = host.post(f"/api/v1/games/{game['id']}/start/").json()
+    return host, guest, game
+
+
+def _socket(path: str, client: Client | None = None, query: str = "") -> WebsocketCommunicator:
+    headers = [] if client is None else [(b"authorization", f"Bearer {client.token}".encode())]
+    return WebsocketCommunicator(application, f"{path}{query}", headers=headers)
+
+
+async def test_connect_receive_the_state_then_each_move(make_client) -> None:
+    host, guest, game = await database_sync_to_async(_table)(make_client)
+    ticket, _ = await database_sync_to_async(ws_ticket_issue)(player=guest.player)
+    socket = _socket(f"/ws/v1/games/{game['id']}/", query=f"?ticket={ticket}")
+    connected, _ = await socket.connect()
+    assert connected
+    first = await socket.receive_json_from(timeout=5)
+    assert first["type"] == "game"
+    assert first["event"] is None
+    assert first["game"]["you"]["seat"] == 1
+    assert first["game"]["seq"] == 0
+
+    mover = host if game["turn"]["seat"] == 0 else guest
+    view = await database_sync_to_async(mover.game)(game["id"])
+    response = await database_sync_to_async(mover.act)(view, **simple_move(view))
+    assert response.status_code == 200
+    message = await socket.receive_json_from(timeout=5)
+    assert message["event"]["type"] == "played"
+    assert message["event"]["seq"] == 1
+    assert message["game"]["seq"] == 1
+    assert message["event"]["cards"] == response.json()["discard"]["cards"]
+    await socket.disconnect()
+
+
+@pytest.mark.parametrize("query", ["", "?ticket=not-a-ticket"])
+async def test_a_bad_or_missing_ticket_closes_with_4401(make_client, query) -> None:
+    _, _, game = await database_sync_to_async(_table)(make_client)
+    socket = _socket(f"/ws/v1/games/{game['id']}/", query=query)
+    await socket.connect()
+    assert await socket.receive_output(timeout=5) == {"type": "websocket.close", "code": 4401}
+
+
+async def test_a_ticket_works_once(make_client) -> None:
+    _, guest, game = await database_sync_to_async(_table)(make_client)
+    ticket, _ = await database_sync_to_async(ws_ticket_issue)(player=guest.player)
+    first = _socket(f"/ws/v1/games/{game['id']}/", query=f"?ticket={ticket}")
+    assert (await first.connect())[0]
+    await first.disconnect()
+    second = _socket(f"/ws/v1/games/{game['id']}/", query=f"?ticket={ticket}")
+    await second.connect()
+    assert await second.receive_output(timeout=5) == {"type": "websocket.close", "code": 4401}
+
+
+async def test_strangers_may_not_watch_a_private_game(make_client) -> None:
+    _, _, game = await database_sync_to_async(_table)(make_client)
+    stranger = await database_sync_to_async(make_client)("Stranger")
+    socket = _socket(f"/ws/v1/games/{game['id']}/", stranger)
+    connected, _ = await socket.connect()
+    assert connected  # accepted first, so that the close code reaches the client
+    assert await socket.receive_output(timeout=5) == {"type": "websocket.close", "code": 4403}
+
+
+async def test_opening_the_socket_returns_an_away_player(make_client) -> None:
+    _, guest, game = await database_sync_to_async(_table)(make_client)
+
+    def make_away() -> None:
+        seat = Seat.objects.get(game_id=game["id"], player=guest.player)
+        seat.away = True
+        seat.save(update_fields=["away"])
+
+    await database_sync_to_async(make_away)()
+    socket = _socket(f"/ws/v1/games/{game['id']}/", guest)
+    assert (await socket.connect())[0]
+    first = await socket.receive_json_from(timeout=5)
+    assert first["game"]["seats"][1]["away"] is False
+    returned = await database_sync_to_async(
+        Event.objects.filter(game_id=game["id"], type="player_returned").count
+    )()
+    assert returned == 1
+    await socket.disconnect()
+
+
+async def test_me_socket_says_your_turn(make_client) -> None:
+    host, guest, game = await database_sync_to_async(_table)(make_client, start=False)
+    sockets = {}
+    for client in (host, guest):
+        sockets[client.player.pk] = _socket("/ws/v1/me/", client)
+        assert (await sockets[client.player.pk].connect())[0]
+    started = await database_sync_to_async(host.post)(f"/api/v1/games/{game['id']}/start/")
+    turn = started.json()["turn"]["seat"]
+    first = (host, guest)[turn]
+    message = await sockets[first.player.pk].receive_json_from(timeout=5)
+    assert message == {"type": "your_turn", "game_id": game["id"]}
+    other = (host, guest)[1 - turn]
+    assert await sockets[other.player.pk].receive_nothing(timeout=0.2)
+    for socket in sockets.values():
+        await socket.disconnect()
