@@ -124,6 +124,7 @@ def player_register(*, player: Player, username: str, password: str) -> Player:
     return player
 
 
+@transaction.atomic
 def player_login(*, username: str, password: str, user_agent: str = "") -> tuple[Player, str]:
     """Check a username (any case) and password; a new token on success. The refusal never
     says which part was wrong, and costs the same hashing time either way."""
@@ -142,6 +143,7 @@ def player_login(*, username: str, password: str, user_agent: str = "") -> tuple
     return player, auth_token_issue(player=player, user_agent=user_agent)
 
 
+@transaction.atomic
 def player_update(*, player: Player, display_name: str | None = None) -> Player:
     if display_name is not None:
         player.display_name = display_name

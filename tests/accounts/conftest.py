@@ -1,5 +1,5 @@
 """Every API response in these tests is recorded, and after each test scanned for secrets: no
-password hash, and no token or ticket (nor its SHA-256) other than the one it just issued."""
+password hash, no token or ticket other than the one it just issued, and no token's SHA-256."""
 
 from __future__ import annotations
 
@@ -103,6 +103,7 @@ def _responses_leak_no_secrets(
     secrets = set(issued_secrets).union(*(own for _, own in bodies))
     for text, own in bodies:
         assert not PASSWORD_HASH.search(text), text
-        for secret in secrets - own:
-            assert secret not in text, text
+        for secret in secrets:
             assert hashlib.sha256(secret.encode()).hexdigest() not in text, text
+            if secret not in own:
+                assert secret not in text, text

@@ -28,6 +28,7 @@ from accounts.ws_auth import (
 from tests.factories import PlayerFactory
 
 TICKET = "/api/v1/auth/ws-ticket/"
+IN_MEMORY_LAYER = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 
 class WhoAmIConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
@@ -156,3 +157,26 @@ async def test_a_banned_player_is_refused_with_4403(player, token) -> None:
 
     assert await _connect(f"?ticket={ticket}") == CLOSE_BANNED
     assert await _connect(headers=_bearer(token)) == CLOSE_BANNED
+
+
+@pytest.mark.parametrize(("banned", "code"), [(False, CLOSE_UNAUTHENTICATED), (True, CLOSE_BANNED)])
+async def test_the_project_stack_authenticates_websockets(player, banned: bool, code: int) -> None:
+    """config.asgi wraps every websocket route in the middleware (here `ws/v1/me/`)."""
+    from config.asgi import application as project
+
+    ticket = "made-up"
+    if banned:
+        ticket, _ = ws_ticket_issue(player=player)
+        await database_sync_to_async(player_ban)(player=player, reason="Cheating.")
+    communicator = WebsocketCommunicator(
+        project, f"/ws/v1/me/?ticket={ticket}", headers=[(b"origin", b"http://localhost")]
+    )
+
+    # In memory: tearing down a Redis channel layer's pending receive can take seconds.
+    with override_settings(CHANNEL_LAYERS=IN_MEMORY_LAYER):
+        connected, _ = await communicator.connect()
+        closed = await communicator.receive_output(timeout=5)
+        await communicator.disconnect()
+
+    assert connected
+    assert closed == {"type": "websocket.close", "code": code}
