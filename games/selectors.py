@@ -13,7 +13,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from accounts.apis import PlayerSerializer
+from accounts.selectors import player_data
 from accounts.models import Player
 from games.engine.state import GameState
 from games.engine.view import view
@@ -23,7 +23,7 @@ Payload = dict[str, Any]
 
 
 def game_seats(game: Game) -> list[Seat]:
-    return list(game.seats.select_related("player").order_by("seat"))
+    return list(game.seats.select_related("player__rating").order_by("seat"))
 
 
 def viewer_seat(seats: list[Seat], player: Player | None) -> int | None:
@@ -89,7 +89,7 @@ def _seat_payload(seat: Seat, engine: Payload | None) -> Payload:
     public = None if engine is None else engine["seats"][seat.seat]
     return {
         "seat": seat.seat,
-        "player": None if seat.player is None else PlayerSerializer(seat.player).data,
+        "player": None if seat.player is None else player_data(seat.player),
         "is_cpu": seat.is_cpu,
         "away": seat.away,
         "left": seat.left,
