@@ -112,6 +112,8 @@ def running_server(
     port: int, *, web_workers: int = 2, beat: bool = False, env_extra: dict[str, str] | None = None
 ) -> Iterator[Server]:
     """The web server, a worker (and beat), migrated and healthy."""
+    # A SIGTERM (a `timeout`, a CI limit) must still stop what we started.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     (ROOT / "var").mkdir(exist_ok=True)
     env = {**os.environ, "YANIV_CPU_THINK_SECONDS": "0", **(env_extra or {})}
     subprocess.run(

@@ -1,0 +1,233 @@
+"""Turn deadlines under faults (issue: turn limits that survive crashes).
+
+Starts the real processes (web, Celery worker, Celery beat) with a 2-second ranked turn limit,
+seats idle guests at ranked tables (nobody ever moves: every turn is a deadline to enforce),
+then, one after the other: (a) kills the worker with SIGKILL and starts it again, (b) restarts
+Redis, (c) terminates every database connection. After each fault it measures how long it
+takes until no game is overdue any more, and at the end checks that every game finished, that
+each game's action seqs are gapless and unique, and that every record replays to the stored
+standings.
+
+    python -m bench.faults [--games 20] [--players 3]
+
+It needs a Redis it may restart, so it runs one of its own (embedded, port 63899, data under
+var/bench-redis); PostgreSQL is the one of DATABASE_URL.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import time
+from datetime import timedelta
+from pathlib import Path
+
+from bench._server import Server, worker_command
+from config.devservers import Redis
+
+BENCH_REDIS = Redis(
+    data_dir=Path(__file__).resolve().parent.parent / "var" / "bench-redis", port=63899
+)
+TURN_SECONDS = 2
+ENV = {
+    "REDIS_URL": BENCH_REDIS.url,
+    "YANIV_RANKED_TURN_SECONDS": str(TURN_SECONDS),
+    "YANIV_CPU_THINK_SECONDS": "0.5",
+    "YANIV_SWEEP_SECONDS": "1",
+    "THROTTLE_RATE_GUEST_CREATE": "100000/hour",
+}
+
+
+def setup_django() -> None:
+    os.environ.update(ENV)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+
+
+def create_games(count: int, players: int) -> list[str]:
+    from django.db import transaction
+
+    from accounts.services import guest_create
+    from games.services import game_begin_ranked
+
+    ids = []
+    for index in range(count):
+        seated = [guest_create(display_name=f"idle {index}.{seat}")[0] for seat in range(players)]
+        with transaction.atomic():
+            ids.append(str(game_begin_ranked(players=seated).game.pk))
+    return ids
+
+
+def overdue(ids: list[str], slack: float) -> int:
+    """Active games whose turn is overdue by more than `slack` seconds."""
+    from django.db import close_old_connections
+    from django.utils import timezone
+
+    from games.models import Game, GameStatus
+
+    close_old_connections()
+    limit = timezone.now() - timedelta(seconds=slack)
+    return Game.objects.filter(
+        pk__in=ids, status=GameStatus.ACTIVE, turn_deadline__lt=limit
+    ).count()
+
+
+def active(ids: list[str]) -> int:
+    from games.models import Game, GameStatus
+
+    return Game.objects.filter(pk__in=ids, status=GameStatus.ACTIVE).count()
+
+
+def recovery_seconds(ids: list[str], since: float, slack: float = 1.0, limit: float = 120) -> float:
+    """Seconds from `since` until nothing is overdue by more than `slack` (a deadline, plus
+    the sweeper's period, is enforced)."""
+    time.sleep(slack)
+    while overdue(ids, slack):
+        if time.monotonic() - since > limit:
+            return float("inf")
+        time.sleep(0.2)
+    return time.monotonic() - since
+
+
+def supervise(server: Server, crashes: list[str], fault: str) -> None:
+    """Restart a worker that died, as docker compose's restart policy would, and count it."""
+    worker = server.processes["worker"]
+    if worker.poll() is not None:
+        crashes.append(fault)
+        server.restart("worker", worker_command())
+
+
+def drop_database_connections() -> int:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        row = cursor.fetchone()
+    return int(row[0]) if row else 0
+
+
+def abort_leftovers(ids: list[str]) -> None:
+    """Games that did not finish must not keep a later run's worker busy."""
+    from games.models import Game, GameStatus
+
+    Game.objects.filter(pk__in=ids, status=GameStatus.ACTIVE).update(
+        status=GameStatus.ABORTED, turn_deadline=None
+    )
+
+
+def check_games(ids: list[str]) -> dict[str, int]:
+    from games.apis import game_record
+    from games.engine.record import replay
+    from games.models import Event, Game, GameStatus
+    from games.selectors import game_seats
+
+    problems = {"unfinished": 0, "seq gaps or duplicates": 0, "record mismatch": 0}
+    for game in Game.objects.filter(pk__in=ids):
+        if game.status != GameStatus.FINISHED:
+            problems["unfinished"] += 1
+            continue
+        seqs = list(
+            Event.objects.filter(game=game, type__in=("played", "yaniv_called"))
+            .order_by("id")
+            .values_list("seq", flat=True)
+        )
+        if seqs != list(range(1, game.seq + 1)):
+            problems["seq gaps or duplicates"] += 1
+        summary = replay(game_record(game, game_seats(game)))
+        stored = game.state["standings"] if game.state else None
+        if summary.get("standings") != stored:
+            problems["record mismatch"] += 1
+    return problems
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--port", type=int, default=8766)
+    parser.add_argument("--outage", type=float, default=5.0, help="seconds each fault lasts")
+    args = parser.parse_args()
+
+    if not BENCH_REDIS.is_running():
+        BENCH_REDIS.start()
+    setup_django()
+    from bench._server import running_server, stop
+
+    figures: list[tuple[str, str]] = []
+    crashes: list[str] = []
+    with running_server(args.port, beat=True, env_extra=ENV) as server:
+        ids = create_games(args.games, args.players)
+        print(
+            f"{len(ids)} ranked games of {args.players} idle players, turn limit {TURN_SECONDS} s",
+            flush=True,
+        )
+        figures.append(
+            (
+                "steady state: overdue games cleared in (s)",
+                f"{recovery_seconds(ids, time.monotonic()):.1f}",
+            )
+        )
+
+        print("(a) SIGKILL the worker ...", flush=True)
+        os.killpg(server.processes["worker"].pid, signal.SIGKILL)
+        time.sleep(args.outage)
+        server.restart("worker", worker_command())
+        since = time.monotonic()
+        figures.append(
+            (
+                "(a) worker killed: recovered after restart in (s)",
+                f"{recovery_seconds(ids, since):.1f}",
+            )
+        )
+
+        print("(b) restart Redis ...", flush=True)
+        BENCH_REDIS.stop()
+        time.sleep(args.outage)
+        BENCH_REDIS.start()
+        since = time.monotonic()
+        time.sleep(2)
+        supervise(server, crashes, "redis")
+        figures.append(
+            ("(b) Redis restarted: recovered in (s)", f"{recovery_seconds(ids, since):.1f}")
+        )
+
+        print("(c) drop every database connection ...", flush=True)
+        dropped = drop_database_connections()
+        since = time.monotonic()
+        time.sleep(2)
+        supervise(server, crashes, "db")
+        figures.append(
+            (
+                f"(c) {dropped} DB connections dropped: recovered in (s)",
+                f"{recovery_seconds(ids, since):.1f}",
+            )
+        )
+
+        print("waiting for every game to finish ...", flush=True)
+        began = time.monotonic()
+        while active(ids) and time.monotonic() - began < 600:
+            print(f"  {active(ids)} games still active", flush=True)
+            time.sleep(5)
+            supervise(server, crashes, "late")
+        figures.append(("worker crashes (restarted by the bench)", ", ".join(crashes) or "none"))
+        for name, count in check_games(ids).items():
+            figures.append((name, str(count)))
+        abort_leftovers(ids)
+        stop(server.processes["beat"])
+    BENCH_REDIS.stop()
+
+    print("\n| measure | value |\n|---|---|")
+    for name, value in figures:
+        print(f"| {name} | {value} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
