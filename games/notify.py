@@ -6,11 +6,13 @@ events and projects them for its own viewer, so no hidden card ever travels thro
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
+import threading
 from typing import Any
 from uuid import UUID
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 from django.dispatch import Signal
@@ -32,15 +34,57 @@ def player_group(player_id: UUID | str) -> str:
     return f"player.{player_id}"
 
 
+class _Sender:
+    """One event loop per process, in a thread, that sends channel-layer messages in order.
+
+    `async_to_sync` would run each send on a new loop, and channels_redis keeps its Redis
+    connections per loop: every move would open and close connections. Sends are fire and
+    forget: a socket push is a courtesy (clients refetch on a gap), never a reason to fail or
+    slow down a move. One queue, one sender: order kept, one connection busy at a time.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._queue: asyncio.Queue[tuple[str, dict[str, Any]]] | None = None
+        self._pid = 0
+
+    def _start(self) -> tuple[asyncio.AbstractEventLoop, asyncio.Queue[Any]]:
+        with self._lock:
+            # A forked worker child inherits the attributes but not the thread.
+            if self._loop is None or self._queue is None or self._pid != os.getpid():
+                loop = asyncio.new_event_loop()
+                queue: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
+                threading.Thread(
+                    target=loop.run_until_complete,
+                    args=(self._drain(queue),),
+                    name="channel-sender",
+                    daemon=True,
+                ).start()
+                self._loop, self._queue, self._pid = loop, queue, os.getpid()
+            return self._loop, self._queue
+
+    @staticmethod
+    async def _drain(queue: asyncio.Queue[tuple[str, dict[str, Any]]]) -> None:
+        layer = get_channel_layer()
+        while True:
+            group, message = await queue.get()
+            try:
+                if layer is not None:
+                    await layer.group_send(group, message)
+            except Exception:
+                logger.exception("could not notify %s", group)
+
+    def send(self, group: str, message: dict[str, Any]) -> None:
+        loop, queue = self._start()
+        loop.call_soon_threadsafe(queue.put_nowait, (group, message))
+
+
+_sender = _Sender()
+
+
 def send_to_group(group: str, message: dict[str, Any]) -> None:
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    try:
-        async_to_sync(layer.group_send)(group, message)
-    except Exception:
-        # A socket push is a courtesy: clients refetch on a gap. Never fail a move for it.
-        logger.exception("could not notify %s", group)
+    _sender.send(group, message)
 
 
 def game_changed(game_id: UUID | str) -> None:
