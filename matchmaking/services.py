@@ -81,8 +81,9 @@ def ticket_create(*, player: Player, player_counts: list[int]) -> Ticket:
 def ticket_cancel(*, player: Player, ticket_id: UUID | str) -> Ticket:
     """Stop searching. Cancelling a ticket that already ended (cancelled or expired) is a no-op;
     a matched one is refused: the game has begun."""
-    selectors.ticket_get(player=player, ticket_id=ticket_id)
-    ticket = Ticket.objects.select_for_update().get(pk=ticket_id)
+    ticket = Ticket.objects.select_for_update().filter(pk=ticket_id, player=player).first()
+    if ticket is None:
+        raise ApplicationError("not_found", "No such ticket.", 404)
     if ticket.status == TicketStatus.MATCHED:
         raise ApplicationError(
             "already_matched",
@@ -91,8 +92,9 @@ def ticket_cancel(*, player: Player, ticket_id: UUID | str) -> Ticket:
             extra={"ticket": selectors.ticket_data(ticket)},
         )
     if ticket.status == TicketStatus.SEARCHING:
-        _end_searching(Ticket.objects.filter(pk=ticket.pk), TicketStatus.CANCELLED)
-        ticket.refresh_from_db()
+        ticket.status, ticket.ended_at = TicketStatus.CANCELLED, timezone.now()
+        ticket.save(update_fields=["status", "ended_at"])
+        _notify(ticket)
     return ticket
 
 
