@@ -19,8 +19,8 @@ from django.utils import timezone
 
 from accounts.models import Player
 from config.errors import ApplicationError
-from games.models import Seat
 from games.notify import player_group, send_to_group
+from games.selectors import player_active_game_id
 from games.services import game_begin_ranked
 from matchmaking import pairing, selectors
 from matchmaking.models import Ticket, TicketStatus
@@ -66,7 +66,7 @@ def ticket_create(*, player: Player, player_counts: list[int]) -> Ticket:
         raise ApplicationError(
             "already_queued", "You are already searching: cancel that ticket first.", 409
         )
-    if Seat.objects.filter(player=player, live=True).exists():
+    if player_active_game_id(player) is not None:
         raise ApplicationError(
             "in_game", "You are already at a table: finish or leave it first.", 409
         )
