@@ -36,16 +36,24 @@ def legal_groups(hand: Sequence[str]) -> list[tuple[str, ...]]:
 
 def _runs(ranks: dict[int, str], jokers: list[str]) -> list[tuple[str, ...]]:
     runs: list[tuple[str, ...]] = []
-    longest = len(ranks) + len(jokers)
-    for low in range(1, _KING - _MIN_RUN + 2):
-        for high in range(low + _MIN_RUN - 1, min(_KING, low + longest - 1) + 1):
+    spare = len(jokers)
+    if len(ranks) + spare < _MIN_RUN:
+        return runs
+    lowest, highest = min(ranks), max(ranks)
+    # A window of ranks low..high must hold a natural card and need no more jokers than held.
+    for low in range(max(1, lowest - spare), highest + 1):
+        for high in range(max(low + _MIN_RUN - 1, lowest), min(_KING, highest + spare) + 1):
+            width = high - low + 1
+            held = sum(rank in ranks for rank in range(low, high + 1))
+            if width - held > spare:
+                break
             # Each position holds its natural card (when held) or a joker; None marks a joker.
             options: list[tuple[str | None, ...]] = [
                 (ranks[rank], None) if rank in ranks else (None,) for rank in range(low, high + 1)
             ]
             for pattern in product(*options):
                 wild = pattern.count(None)
-                if wild > len(jokers) or wild == len(pattern):
+                if wild > spare or wild == width:
                     continue
                 for chosen in permutations(jokers, wild):
                     fill = iter(chosen)

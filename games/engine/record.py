@@ -5,6 +5,7 @@ through the engine's randomness seam: a scripted ``Rng`` that hands back the rec
 after checking that it is a permutation of exactly the cards the engine asked it to shuffle.
 """
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -26,6 +27,8 @@ from games.engine.state import (
 RECORD_FORMAT = "yaniv-record/1"
 _EXTRA_KEYS = ("at", "by")
 _new_play = tuple.__new__
+_NO_DECK = object()
+"""What a script holds when no deal is due (a record's deck may be any JSON, even null)."""
 
 
 def record_from_events(
@@ -76,30 +79,41 @@ class _ScriptFault(Exception):
 
 
 class _Script:
-    """An ``Rng`` that plays back a record: the first starter and one queued order at a time."""
+    """An ``Rng`` that plays back a record.
 
-    __slots__ = ("order", "reason", "starter")
+    A deal takes the deck queued in ``deck``. A reshuffle takes the record's reshuffle entry
+    right after the action being applied (``actions[at]``): looking it up only when the
+    engine shuffles keeps the per-action cost of replay to one attribute store.
+    """
 
-    def __init__(self, starter: int) -> None:
+    __slots__ = ("actions", "at", "deck", "reshuffled_at", "starter")
+
+    def __init__(self, starter: int, deck: object) -> None:
         self.starter = starter
-        self.order: object = None
-        self.reason = Reason.MISSING_RESHUFFLE
-
-    def expect(self, order: object, reason: Reason) -> None:
-        """The order of the next shuffle, and what to call it when it does not fit."""
-        self.order = order
-        self.reason = reason
+        self.deck = deck
+        self.actions: list[Any] = []
+        self.at = -1
+        self.reshuffled_at = -1
 
     def randrange(self, stop: int, /) -> int:
         return self.starter
 
     def shuffle(self, x: list[Any], /) -> None:
-        order = self.order
-        if order is None:
+        deck = self.deck
+        if deck is not _NO_DECK:
+            self.deck = _NO_DECK
+            if not isinstance(deck, list) or not _same_cards(deck, x):
+                raise _ScriptFault(Reason.BAD_DECK)
+            x[:] = deck
+            return
+        following = self.at + 1
+        entry = self.actions[following] if following < len(self.actions) else None
+        if type(entry) is not dict or "reshuffle" not in entry:
             raise _ScriptFault(Reason.MISSING_RESHUFFLE)
-        self.order = None
+        order = entry["reshuffle"]
         if not isinstance(order, list) or not _same_cards(order, x):
-            raise _ScriptFault(self.reason)
+            raise _ScriptFault(Reason.BAD_RESHUFFLE)
+        self.reshuffled_at = following
         x[:] = order
 
 
@@ -110,6 +124,15 @@ def _same_cards(order: list[Any], cards: list[str]) -> bool:
     except TypeError:  # unhashable junk in the record
         return False
     return len(seen) == len(order) == len(cards) and seen.issuperset(cards)
+
+
+def replay_text(text: str | bytes) -> dict[str, Any]:
+    """Replay JSON text holding a record or a scenario wrapper (what ``replay_record`` reads)."""
+    try:
+        document = json.loads(text)
+    except ValueError as error:
+        return {"error": f"invalid JSON: {error}", "round": 0, "action": 0}
+    return replay_document(document)
 
 
 def replay_document(document: object) -> dict[str, Any]:
@@ -151,8 +174,7 @@ def _replay(record: object) -> dict[str, Any]:
     starter = rounds[0].get("starter")
     if type(starter) is not int or not 0 <= starter < players:
         raise _Fault(Reason.WRONG_STARTER, 0, 0)
-    script = _Script(starter)
-    script.expect(rounds[0].get("deck"), Reason.BAD_DECK)
+    script = _Script(starter, rounds[0].get("deck"))
     try:
         state, _ = start_game(players, rules, script)
     except _ScriptFault as fault:
@@ -180,40 +202,30 @@ def _replay_round(
     summary: list[dict[str, Any]],
 ) -> GameState:
     actions: list[Any] = rounds[round_index]["actions"]
-    count = len(actions)
-    index = 0
-    while index < count:
-        entry = actions[index]
+    script.actions = actions
+    script.reshuffled_at = -1
+    for index, entry in enumerate(actions):
         try:
             # tuple.__new__ skips the NamedTuple's Python-level constructor: the same Play,
             # and this line runs once per recorded action.
             play = _new_play(Play, (entry["seat"], entry["discard"], entry["draw"]))
         except (KeyError, TypeError):
-            break
+            if index == script.reshuffled_at:
+                continue  # the reshuffle that the play before it used
+            state = _replay_other(state, script, rules, rounds, round_index, index, summary)
+            if index + 1 < len(actions):
+                reason = Reason.GAME_OVER if state.finished else Reason.ROUND_ALREADY_ENDED
+                raise _Fault(reason, round_index, index + 1) from None
+            return state
         if type(play.cards) is not list:
             raise _Fault(Reason.MALFORMED_ACTION, round_index, index)
-        following: Any = actions[index + 1] if index + 1 < count else None
-        reshuffles = type(following) is dict and "reshuffle" in following
-        if reshuffles:
-            script.expect(following["reshuffle"], Reason.BAD_RESHUFFLE)
+        script.at = index
         try:
             state, _ = apply(state, play, script)
         except IllegalMove as illegal:
             raise _Fault(illegal.reason, round_index, index) from illegal
         except _ScriptFault as fault:
             raise _Fault(fault.reason, round_index, index + 1) from fault
-        if reshuffles:
-            if script.order is not None:
-                raise _Fault(Reason.UNEXPECTED_RESHUFFLE, round_index, index + 1)
-            index += 2
-        else:
-            index += 1
-    else:
-        return state
-    state = _replay_other(state, script, rules, rounds, round_index, index, summary)
-    if index + 1 < count:
-        reason = Reason.GAME_OVER if state.finished else Reason.ROUND_ALREADY_ENDED
-        raise _Fault(reason, round_index, index + 1)
     return state
 
 
@@ -235,15 +247,14 @@ def _replay_other(
     has_next = round_index + 1 < len(rounds)
     # Without a next round in the record the next deal is unknown, and nothing reported
     # depends on it: any permutation will do.
-    deck = rounds[round_index + 1].get("deck") if has_next else list(full_deck(rules.jokers))
-    script.expect(deck, Reason.BAD_DECK)
+    script.deck = rounds[round_index + 1].get("deck") if has_next else list(full_deck(rules.jokers))
     try:
         state, events = apply(state, CallYaniv(entry["seat"]), script)
     except IllegalMove as illegal:
         raise _Fault(illegal.reason, round_index, index) from illegal
     except _ScriptFault as fault:
         raise _Fault(fault.reason, round_index + 1, 0) from fault
-    script.order = None
+    script.deck = _NO_DECK
     _summarise(events, summary)
     if has_next and not state.finished:
         starter = rounds[round_index + 1].get("starter")

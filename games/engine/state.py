@@ -27,7 +27,7 @@ Event = dict[str, Any]
 # Codes from JSON are equal to, but not the same objects as, the interned codes; mapping them
 # back on load keeps the hot comparisons on identity.
 _CANONICAL: dict[str, str] = {code: code for code in VALUE}
-_new_state = tuple.__new__
+_blank = object.__new__
 
 
 class Play(NamedTuple):
@@ -112,8 +112,25 @@ class Table(NamedTuple):
     """Derived from ``out_round``: the active seat clockwise after each seat."""
 
 
-class GameState(NamedTuple):
-    """One game between two actions. Build it with ``start_game``, advance it with ``apply``."""
+class GameState:
+    """One game between two actions. Build it with ``start_game``, advance it with ``apply``.
+
+    A value: nothing changes a state once built (``replace`` makes a changed copy).
+    """
+
+    # A slotted class rather than a NamedTuple: Python 3.11 specialises slot reads and
+    # writes, and apply reads and writes these once per action.
+    __slots__ = (
+        "group",
+        "group_seat",
+        "hands",
+        "known",
+        "pile",
+        "stock",
+        "stock_pos",
+        "table",
+        "turn",
+    )
 
     table: Table
     turn: int | None
@@ -131,6 +148,33 @@ class GameState(NamedTuple):
     """Who discarded ``group``; None for the face-up card of the deal."""
     known: tuple[tuple[str, ...], ...]
     """Per seat, the cards it took face up from the discard this round and still holds."""
+
+    def __init__(
+        self,
+        table: Table,
+        turn: int | None,
+        hands: tuple[tuple[str, ...], ...],
+        stock: tuple[str, ...],
+        stock_pos: int,
+        pile: tuple[str, ...],
+        group: tuple[str, ...],
+        group_seat: int | None,
+        known: tuple[tuple[str, ...], ...],
+    ) -> None:
+        self.table = table
+        self.turn = turn
+        self.hands = hands
+        self.stock = stock
+        self.stock_pos = stock_pos
+        self.pile = pile
+        self.group = group
+        self.group_seat = group_seat
+        self.known = known
+
+    def replace(self, **changes: Any) -> "GameState":
+        """A copy with some attributes changed, like ``dataclasses.replace``."""
+        fields = {name: getattr(self, name) for name in self.__slots__}
+        return GameState(**{**fields, **changes})
 
     @property
     def rules(self) -> Rules:
@@ -312,16 +356,17 @@ def apply(state: GameState, action: Action, rng: Rng) -> tuple[GameState, list[E
     empties it and deals the next round when this action ends one."""
     # Replay runs every recorded action through here, so the common path (a play) is kept
     # inline and allocation-light: only what changes is copied.
-    table = state.table
-    if table.standings is not None:
+    turn = state.turn
+    if turn is None:
         raise IllegalMove(Reason.GAME_OVER)
     seat = action[0]
-    if seat != state.turn:
+    if seat != turn:
         raise IllegalMove(Reason.NOT_YOUR_TURN)
     if type(action) is not Play:
         return _call_yaniv(state, seat, rng)
     cards = action[1]
-    hand = state.hands[seat]
+    hands = state.hands
+    hand = hands[seat]
     if len(cards) == 1:
         try:
             index = hand.index(cards[0])
@@ -336,28 +381,25 @@ def apply(state: GameState, action: Action, rng: Rng) -> tuple[GameState, list[E
     group = state.group
     stock = state.stock
     stock_pos = state.stock_pos
+    pile = state.pile
     known = state.known
-    mine = known[seat]
     if draw == STOCK:
         drawn = stock[stock_pos]
         stock_pos += 1
-        pile = state.pile + group
-        if mine:
-            still = tuple([card for card in mine if card not in cards])
-            if len(still) != len(mine):
-                known = _with_seat(known, seat, still)
+        pile += group
+        if known[seat]:
+            known = _forget(known, seat, cards, None)
     else:
         if draw == group[0]:
             drawn = group[0]
-            pile = state.pile + group[1:]
+            rest = group[1:]
         elif draw == group[-1]:
             drawn = group[-1]
-            pile = state.pile + group[:-1]
+            rest = group[:-1]
         else:
             raise IllegalMove(Reason.UNTAKEABLE_DRAW)
-        if mine:
-            mine = tuple([card for card in mine if card not in cards])
-        known = _with_seat(known, seat, (*mine, drawn))
+        pile += rest
+        known = _forget(known, seat, cards, drawn)
     kept.append(drawn)
 
     events: list[Event] = [
@@ -371,31 +413,37 @@ def apply(state: GameState, action: Action, rng: Rng) -> tuple[GameState, list[E
         pile = ()
         events.append({"type": "reshuffled", "stock": fresh})
 
-    return _new_state(
-        GameState,
-        (
-            table,
-            table.next_seat[seat],
-            _with_seat(state.hands, seat, tuple(kept)),
-            stock,
-            stock_pos,
-            pile,
-            tuple(cards),
-            seat,
-            known,
-        ),
-    ), events
+    changed = list(hands)
+    changed[seat] = tuple(kept)
+    new = _blank(GameState)
+    new.table = table = state.table
+    new.turn = table.next_seat[seat]
+    new.hands = tuple(changed)
+    new.stock = stock
+    new.stock_pos = stock_pos
+    new.pile = pile
+    new.group = tuple(cards)
+    new.group_seat = seat
+    new.known = known
+    return new, events
 
 
 def _missing_reason(card: object) -> Reason:
     return Reason.CARD_NOT_IN_HAND if is_card(card) else Reason.UNKNOWN_CARD
 
 
-def _with_seat(
-    per_seat: tuple[tuple[str, ...], ...], seat: int, cards: tuple[str, ...]
+def _forget(
+    known: tuple[tuple[str, ...], ...], seat: int, laid: Sequence[str], taken: str | None
 ) -> tuple[tuple[str, ...], ...]:
-    changed = list(per_seat)
-    changed[seat] = cards
+    """``known`` once ``seat`` has laid ``laid`` and taken ``taken`` face up (None: stock)."""
+    mine = known[seat]
+    still = tuple([card for card in mine if card not in laid]) if mine else mine
+    if taken is not None:
+        still += (taken,)
+    elif len(still) == len(mine):
+        return known
+    changed = list(known)
+    changed[seat] = still
     return tuple(changed)
 
 
@@ -448,7 +496,7 @@ def _call_yaniv(state: GameState, seat: int, rng: Rng) -> tuple[GameState, list[
             next_seat=_next_seats(score.out_round),
         )
         events.append({"type": "game_ended", "standings": standings_list(score.standings)})
-        return state._replace(table=table, turn=None), events
+        return state.replace(table=table, turn=None), events
     table = table._replace(
         round=table.round + 1,
         starter=score.next_starter,

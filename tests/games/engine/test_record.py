@@ -1,13 +1,20 @@
 """Records: export from engine events, replay, and every way a record can be wrong."""
 
 import copy
+import json
 from functools import cache
 from typing import Any
 
 import pytest
 
 from games.engine.cards import hand_total
-from games.engine.record import RECORD_FORMAT, record_from_events, replay, replay_document
+from games.engine.record import (
+    RECORD_FORMAT,
+    record_from_events,
+    replay,
+    replay_document,
+    replay_text,
+)
 from games.engine.rules import Rules
 from games.engine.state import Event
 from tests.games.engine.support import random_game
@@ -172,6 +179,10 @@ def test_a_deck_that_is_not_a_permutation(round_index: int) -> None:
     assert error(record) == ("deck not a permutation", round_index, 0)
     record["rounds"][round_index]["deck"] = "AS"
     assert error(record) == ("deck not a permutation", round_index, 0)
+    record["rounds"][round_index]["deck"] = None
+    assert error(record) == ("deck not a permutation", round_index, 0)
+    del record["rounds"][round_index]["deck"]
+    assert error(record) == ("deck not a permutation", round_index, 0)
 
 
 def test_a_deck_without_jokers_when_they_are_in_play() -> None:
@@ -310,3 +321,16 @@ def test_extra_action_keys_are_ignored() -> None:
                 action["at"] = "2026-01-01T00:00:00Z"
                 action["by"] = "player"
     assert replay(record) == replay(base())
+
+
+def test_replay_text_reads_records_and_scenario_wrappers() -> None:
+    record = base()
+    assert replay_text(json.dumps(record)) == replay(record)
+    assert replay_text(json.dumps({"record": record, "expect": None}).encode()) == replay(record)
+
+
+@pytest.mark.parametrize("text", ["", "{", "not json", b"\xff"])
+def test_replay_text_reports_bad_json(text: str | bytes) -> None:
+    result = replay_text(text)
+    assert result["error"].startswith("invalid JSON")
+    assert (result["round"], result["action"]) == (0, 0)

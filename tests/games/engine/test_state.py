@@ -165,7 +165,7 @@ def test_an_empty_stock_is_reshuffled_at_once_from_the_pile_under_the_new_group(
     state, _ = apply(state, Play(2, ["5H", "6H", "7H"], STOCK), random.Random(0))
     # Leave one card in the stock; the rest goes to the pile (every card stays in play).
     last = state.stock[-1:]
-    state = state._replace(
+    state = state.replace(
         stock=last, stock_pos=0, pile=state.pile + state.stock[state.stock_pos : -1]
     )
     under = list(state.pile + state.group)
@@ -186,7 +186,7 @@ def test_an_empty_stock_is_reshuffled_at_once_from_the_pile_under_the_new_group(
 
 def test_taking_from_the_discard_never_reshuffles() -> None:
     state, _, _ = start(HANDS, face_up="3S")
-    state = state._replace(
+    state = state.replace(
         stock=state.stock[-1:],
         stock_pos=0,
         pile=state.stock[:-1],
@@ -198,7 +198,7 @@ def test_taking_from_the_discard_never_reshuffles() -> None:
 
 def test_the_reshuffled_order_comes_from_the_rng() -> None:
     state, _, _ = start(HANDS, face_up="3S")
-    state = state._replace(stock=state.stock[-1:], stock_pos=0, pile=state.stock[:-1])
+    state = state.replace(stock=state.stock[-1:], stock_pos=0, pile=state.stock[:-1])
     first, _ = apply(state, Play(0, ["KH"], STOCK), random.Random(1))
     second, _ = apply(state, Play(0, ["KH"], STOCK), random.Random(2))
     assert sorted(first.stock) == sorted(second.stock)
@@ -212,7 +212,7 @@ def test_yaniv_may_be_called_at_or_below_the_limit_only() -> None:
     assert state.hand_total(0) == 8
     state, _ = apply(state, Play(1, ["QD", "QS"], STOCK), random.Random(0))
     assert illegal(state, CallYaniv(0)) == Reason.YANIV_ABOVE_LIMIT
-    seven = state._replace(table=state.table._replace(rules=Rules(call_limit=8)))
+    seven = state.replace(table=state.table._replace(rules=Rules(call_limit=8)))
     assert seven.can_call_yaniv(0)
     after, events = apply(seven, CallYaniv(0), random.Random(0))
     assert [event["type"] for event in events] == ["yaniv_called", "round_ended", "round_started"]

@@ -1,0 +1,155 @@
+"""Engine benchmark: ``python bench/engine.py [--games N] [--seed S]``.
+
+Plays seeded random legal games (2-5 players, a spread of house rules), exports their records,
+then times, in CPU seconds of this one process: whole random games, record replay (the figure
+that matters for ``replay_record`` and for re-checking stored games), live ``apply``,
+legal-move generation, state save/load (the service does one of each per move) and a seat's
+view. Prints a table.
+"""
+
+import argparse
+import gc
+import json
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from games.engine.cards import hand_total
+from games.engine.moves import legal_groups, legal_moves
+from games.engine.record import record_from_events, replay
+from games.engine.rules import Rules
+from games.engine.state import Action, CallYaniv, Event, GameState, Play, apply, start_game
+from games.engine.view import view
+
+RULE_SETS = [
+    Rules(),
+    Rules(call_limit=7),
+    Rules(call_limit=7, assaf_scores="zero", exact_scores="halve_50"),
+    Rules(jokers=0, ending="out_over_200"),
+    Rules(ending="first_over_100", assaf_penalty=25),
+]
+TARGET_REPLAY = 300_000
+
+
+def choose(state: GameState, rng: random.Random) -> Action:
+    """A random legal move, greedy half the time so that rounds end."""
+    assert state.turn is not None
+    moves = legal_moves(state, state.turn)
+    if isinstance(moves[0], CallYaniv) and rng.random() < 0.7:
+        return moves[0]
+    if rng.random() < 0.5:
+        plays = [move for move in moves if isinstance(move, Play)]
+        best = max(hand_total(move.cards) for move in plays)
+        return rng.choice([move for move in plays if hand_total(move.cards) == best])
+    return rng.choice(moves)
+
+
+def play_game(seed: int) -> tuple[int, Rules, list[Event], list[tuple[GameState, Action]]]:
+    rng = random.Random(seed)
+    players = 2 + seed % 4
+    rules = RULE_SETS[seed % len(RULE_SETS)]
+    state, events = start_game(players, rules, rng)
+    steps: list[tuple[GameState, Action]] = []
+    while not state.finished:
+        action = choose(state, rng)
+        steps.append((state, action))
+        state, happened = apply(state, action, rng)
+        events.extend(happened)
+    return players, rules, events, steps
+
+
+def best_of(runs: int, work: Callable[[], object]) -> float:
+    """The least CPU time of ``runs`` runs: CPU time, so that other busy processes on the
+    machine do not count against the engine."""
+    best = float("inf")
+    for _ in range(runs):
+        started = time.process_time()
+        work()
+        best = min(best, time.process_time() - started)
+    return best
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=1)
+    options = parser.parse_args()
+
+    started = time.process_time()
+    games = [play_game(options.seed * 1_000_003 + index) for index in range(options.games)]
+    generation = time.process_time() - started
+    records: list[dict[str, Any]] = json.loads(
+        json.dumps(
+            [record_from_events(rules, players, events) for players, rules, events, _ in games]
+        )
+    )
+    actions = sum(len(entry["actions"]) for record in records for entry in record["rounds"])
+    rounds = sum(len(record["rounds"]) for record in records)
+    steps = [step for *_, game_steps in games for step in game_steps]
+    # Hundreds of thousands of kept states would make every cyclic collection walk them all;
+    # a service holds one state at a time, so keep them out of the collector's sight.
+    gc.collect()
+    gc.freeze()
+
+    def replay_all() -> None:
+        for record in records:
+            result = replay(record)
+            if "error" in result:
+                raise SystemExit(f"replay failed: {result}")
+
+    replay_seconds = best_of(3, replay_all)
+
+    # Live apply over the same positions, each with the action that was played there.
+    def apply_all() -> None:
+        rng = random.Random(0)
+        for state, action in steps:
+            apply(state, action, rng)
+
+    apply_seconds = best_of(3, apply_all)
+    sample = steps[:: max(1, len(steps) // 20_000)]
+    moves_seconds = best_of(
+        3, lambda: [legal_moves(s, s.turn) for s, _ in sample if s.turn is not None]
+    )
+    groups_seconds = best_of(3, lambda: [legal_groups(s.hands[s.turn or 0]) for s, _ in sample])
+    moves_per_state = sum(
+        len(legal_moves(s, s.turn)) for s, _ in sample if s.turn is not None
+    ) / len(sample)
+    saved = [state.to_dict() for state, _ in sample]
+    save_seconds = best_of(3, lambda: [json.dumps(state.to_dict()) for state, _ in sample])
+    texts = [json.dumps(data) for data in saved]
+    load_seconds = best_of(3, lambda: [GameState.from_dict(json.loads(text)) for text in texts])
+    view_seconds = best_of(3, lambda: [view(state, state.turn) for state, _ in sample])
+
+    replay_rate = actions / replay_seconds
+    per = 1e6 / len(sample)
+    rows = [
+        ("games generated (random legal play)", f"{len(games)}"),
+        ("  rounds / recorded actions", f"{rounds} / {actions}"),
+        ("random games per second (choose + apply)", f"{len(games) / generation:,.0f}"),
+        ("replay throughput, actions/s", f"{replay_rate:,.0f}"),
+        ("  target", f"{TARGET_REPLAY:,} ({'met' if replay_rate >= TARGET_REPLAY else 'NOT met'})"),
+        ("replay, us per action", f"{1e6 / replay_rate:.2f}"),
+        ("live apply, actions/s", f"{len(steps) / apply_seconds:,.0f}"),
+        ("legal_moves, us per position", f"{moves_seconds * per:.1f}"),
+        ("  moves per position (mean)", f"{moves_per_state:.1f}"),
+        ("legal_groups, us per hand", f"{groups_seconds * per:.1f}"),
+        ("state to_dict + json.dumps, us", f"{save_seconds * per:.1f}"),
+        ("json.loads + GameState.from_dict, us", f"{load_seconds * per:.1f}"),
+        ("view (seat to act), us", f"{view_seconds * per:.1f}"),
+    ]
+    width = max(len(name) for name, _ in rows)
+    print(f"| {'engine (one core)'.ljust(width)} | result |")
+    print(f"|{'-' * (width + 2)}|--------|")
+    for name, value in rows:
+        print(f"| {name.ljust(width)} | {value} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
