@@ -5,6 +5,8 @@ from __future__ import annotations
 import uuid
 from typing import Any, TypedDict
 
+from django.conf import settings
+from django.core.exceptions import ObjectDoesNotExist
 from django.utils import timezone
 
 from accounts.models import AuthToken, Player
@@ -35,14 +37,21 @@ class MeExtras(TypedDict):
 
 
 def player_rating(player: Player) -> RatingData:
-    """The `rating` of a `player` object. Hook: the ratings app replaces this body with a read of
-    its rating rows; until then every player has the OpenSkill defaults."""
+    """The `rating` of a `player` object: the player's rating row (ratings app), or the
+    OpenSkill defaults before their first rated game. Lists of players read the rows along
+    with them (`select_related("rating")`, `"player__rating"`) instead of one query each."""
+    try:
+        row = player.rating
+    except ObjectDoesNotExist:
+        mu, sigma, ordinal, games = DEFAULT_MU, DEFAULT_SIGMA, DEFAULT_MU - 3 * DEFAULT_SIGMA, 0
+    else:
+        mu, sigma, ordinal, games = row.mu, row.sigma, row.ordinal, row.games
     return {
-        "mu": DEFAULT_MU,
-        "sigma": DEFAULT_SIGMA,
-        "ordinal": DEFAULT_MU - 3 * DEFAULT_SIGMA,
-        "games": 0,
-        "provisional": True,
+        "mu": mu,
+        "sigma": sigma,
+        "ordinal": ordinal,
+        "games": games,
+        "provisional": sigma > settings.YANIV_PROVISIONAL_SIGMA,
     }
 
 
@@ -59,9 +68,12 @@ def player_data(player: Player) -> PlayerData:
 
 def me_extras(player: Player) -> MeExtras:
     """What `GET /me/` adds to the player. Hook: the games app fills `active_game` (the id of the
-    player's waiting or active game) and the matchmaking app `ticket` (its serialized active
-    ticket); neither exists yet."""
-    return {"active_game": None, "ticket": None}
+    player's waiting or active game) and the matchmaking app `ticket` (its searching ticket)."""
+    # Imported here: matchmaking builds on this module.
+    from matchmaking.selectors import player_searching_ticket
+
+    ticket = player_searching_ticket(player)
+    return {"active_game": None, "ticket": None if ticket is None else dict(ticket)}
 
 
 def auth_token_get(*, raw: str) -> AuthToken | None:
