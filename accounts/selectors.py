@@ -69,11 +69,15 @@ def player_data(player: Player) -> PlayerData:
 def me_extras(player: Player) -> MeExtras:
     """What `GET /me/` adds to the player. Hook: the games app fills `active_game` (the id of the
     player's waiting or active game) and the matchmaking app `ticket` (its searching ticket)."""
-    # Imported here: matchmaking builds on this module.
+    # Imported here: games and matchmaking build on this module.
+    from games.selectors import player_active_game_id
     from matchmaking.selectors import player_searching_ticket
 
     ticket = player_searching_ticket(player)
-    return {"active_game": None, "ticket": None if ticket is None else dict(ticket)}
+    return {
+        "active_game": player_active_game_id(player),
+        "ticket": None if ticket is None else dict(ticket),
+    }
 
 
 def auth_token_get(*, raw: str) -> AuthToken | None:

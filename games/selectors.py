@@ -10,11 +10,12 @@ the engine's own view (games/engine/view.py), which already holds only what a se
 from __future__ import annotations
 
 from typing import Any
+from uuid import UUID
 
 from django.db.models import QuerySet
 
-from accounts.selectors import player_data
 from accounts.models import Player
+from accounts.selectors import player_data
 from games.engine.state import GameState
 from games.engine.view import view
 from games.models import Event, Game, GameStatus, Seat
@@ -164,9 +165,9 @@ def game_events(game: Game, after: int) -> QuerySet[Event]:
     return game.events.filter(seq__gt=after).order_by("id")
 
 
-def player_active_game_id(player: Player) -> str | None:
-    seat = Seat.objects.filter(player=player, live=True).values_list("game_id", flat=True).first()
-    return None if seat is None else str(seat)
+def player_active_game_id(player: Player) -> UUID | None:
+    """The player's waiting or active table, if any (there is at most one)."""
+    return Seat.objects.filter(player=player, live=True).values_list("game_id", flat=True).first()
 
 
 def player_finished_games(player: Player) -> QuerySet[Seat]:

@@ -94,6 +94,15 @@ def test_join_errors(make_client) -> None:
     )
 
 
+def test_me_shows_the_active_game_until_it_is_left(make_client) -> None:
+    host = make_client("Host")
+    assert host.get("/api/v1/me/").json()["active_game"] is None
+    game = host.post("/api/v1/games/", {"max_players": 2}).json()
+    assert host.get("/api/v1/me/").json()["active_game"] == game["id"]
+    host.post(f"/api/v1/games/{game['id']}/leave/")
+    assert host.get("/api/v1/me/").json()["active_game"] is None
+
+
 def test_invite_code_is_shown_to_the_host_only(make_client) -> None:
     host, guest, game = _two_player_game(make_client)
     assert host.game(game["id"])["invite_code"] is not None
