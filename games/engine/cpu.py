@@ -1,0 +1,395 @@
+"""The CPU player (RULES.md §10): legal, sensible Yaniv from one seat's view alone.
+
+``choose_action`` decides from exactly what ``view(state, seat)`` shows that seat, so it
+cannot use hidden cards even by accident; ``cpu_action`` is the service's entry point and
+builds that view itself.
+
+How it plays, in short:
+
+* **Yaniv.** It estimates the chance of an Assaf from each opponent's hand count, the cards
+  it is known to hold (taken face up) and the values still unseen, skewed towards low cards
+  the longer the round has gone on (players keep their low cards). It calls when that risk
+  is small enough for the stakes: what an Assaf would cost it, whether it would knock it
+  out, whether waiting could knock it out instead, and the exact-score drops.
+* **Discard and draw.** Every distinct group is tried with every draw. A resulting hand is
+  scored by its total less part of the best group it could shed next turn, so pairs, sets
+  and runs kept for later count for what they will shed; a stock draw is scored as the
+  average over the unseen cards, each tried against the hand (so a pair or a near-run kept
+  counts the chance that the draw grows it). A discard end that would help the next player
+  (a low card, or one matching what they visibly collect) costs a little.
+"""
+
+from collections.abc import Iterable, Sequence
+from functools import cache
+from itertools import accumulate
+from math import exp
+from typing import Any
+
+from games.engine.cards import JOKERS, RANK, RANKS, SUIT, SUITS, VALUE, full_deck
+from games.engine.moves import legal_groups
+from games.engine.rng import Rng
+from games.engine.state import STOCK, Action, CallYaniv, GameState, Play
+from games.engine.view import View, view
+
+_KING = 13
+_MAX_VALUE = 10
+_KNOCK_OUT_LIMITS = {"out_over_100": 100, "out_over_200": 200, "first_over_100": 100}
+
+# A hand is scored (lower is better) as its total, less _SHED_WEIGHT times the best group it
+# could shed next turn (1 would look only at what is left after that discard; less keeps the
+# total itself, which a call is judged on, in play), plus _CARD_COST per card (a hand of many
+# cards cannot get low however well it draws), less _CALLABLE_BONUS when its total allows a call.
+_SHED_WEIGHT = 1.0
+_CARD_COST = 1.0
+_CALLABLE_BONUS = 2.0
+# Cost per point of help a discard end gives the next player.
+_GIFT_WEIGHT = 0.25
+# Per-card skew of an opponent's unknown cards towards low values, per turn they have played
+# (fitted on simulated games: players keep their low cards).
+_SKEW_PER_TURN = 0.04
+_SKEW_MAX = 0.25
+# What waiting instead of calling is expected to cost, in points: the CPU calls when the
+# expected cost of an Assaf is below it. The longer the round, the likelier an opponent calls
+# first, so waiting costs more.
+_WAIT_COST = 7.0
+_WAIT_COST_PER_TURN = 0.5
+# What being knocked out by an Assaf costs on top of its points.
+_KNOCK_OUT_COST = 100.0
+# One call in this many breaks a stalemate of certain Assafs (see _should_call).
+_STALEMATE_ODDS = 20
+_EPSILON = 1e-9
+
+
+def cpu_action(state: GameState, seat: int, rng: Rng) -> Action:
+    """The CPU's action for ``seat``, whose turn it is; it sees only that seat's view."""
+    return choose_action(view(state, seat), rng)
+
+
+def choose_action(seen: View, rng: Rng) -> Action:
+    """The CPU's action from ``seen``, the ``view`` of its own seat on its turn.
+
+    ``rng`` breaks ties between equally good moves, so a seeded rng gives the same choice.
+    """
+    you = seen["you"]
+    if seen["status"] != "active" or you is None or seen["turn"] != you["seat"]:
+        raise ValueError("the CPU can only act for the seat whose turn it is")
+    table = _Table(seen)
+    if you["can_call_yaniv"] and _should_call(table, rng):
+        return CallYaniv(table.seat)
+    return _best_play(table, rng)
+
+
+class _Table:
+    """What the view says, digested once per decision."""
+
+    def __init__(self, seen: View) -> None:
+        you = seen["you"]
+        rules = seen["rules"]
+        self.seat: int = you["seat"]
+        self.hand: tuple[str, ...] = tuple(you["hand"])
+        self.total: int = you["hand_total"]
+        self.rules: dict[str, Any] = rules
+        self.seats: list[dict[str, Any]] = seen["seats"]
+        self.takeable: tuple[str, ...] = tuple(seen["discard"]["takeable"])
+        self.stock_count: int = seen["stock_count"]
+        active = [entry["seat"] for entry in self.seats if not entry["eliminated"]]
+        self.opponents = [seat for seat in active if seat != self.seat]
+        # The next active seat clockwise is the only one who may take from our discard.
+        after = [seat for seat in active if seat > self.seat]
+        self.next_seat: int = (after or active)[0]
+
+        face_up = [*seen["pile"], *seen["discard"]["cards"]]
+        seen_cards = set(self.hand) | set(face_up)
+        for seat in self.opponents:
+            seen_cards.update(self.seats[seat]["known"])
+        self.unseen = [card for card in full_deck(rules["jokers"]) if card not in seen_cards]
+        self.unseen_set = set(self.unseen)
+        self.histogram = [0] * (_MAX_VALUE + 1)
+        for card in self.unseen:
+            self.histogram[VALUE[card]] += 1
+        # at_most[v]: how many unseen cards are worth v or less.
+        self.at_most = list(accumulate(self.histogram))
+        self.call_limit: int = rules["call_limit"]
+        count = len(self.unseen)
+        self.mean_unseen = sum(VALUE[card] for card in self.unseen) / count if count else 0.0
+
+        # Turns each player has had this round, roughly: every draw from the stock was a turn
+        # and so was every card still held after taking it face up. A reshuffle resets the
+        # count, which only makes the estimate of opponents' hands more cautious.
+        dealt = len(active) * 5 + 1
+        drawn = len(full_deck(rules["jokers"])) - dealt - self.stock_count
+        taken = sum(len(self.seats[seat]["known"]) for seat in active)
+        self.turns_each = max(0, drawn + taken) / len(active)
+
+
+# --- calling Yaniv ----------------------------------------------------------------------
+
+
+def _should_call(table: _Table, rng: Rng) -> bool:
+    total = table.total
+    rules = table.rules
+    me: int = table.seats[table.seat]["score"]
+    limit = _KNOCK_OUT_LIMITS[rules["ending"]]
+    after_assaf = _drop(me + total + rules["assaf_penalty"], rules["exact_scores"])
+    if after_assaf <= me:
+        # An exact-score drop turns the Assaf into a gain: nothing to lose by calling.
+        return True
+    if me + total > limit:
+        # Whoever else calls, we are out: calling is the only way to stay in.
+        return True
+    loss = float(after_assaf - me)
+    if after_assaf > limit:
+        loss += _KNOCK_OUT_COST
+    wait = _WAIT_COST + _WAIT_COST_PER_TURN * table.turns_each
+    if _assaf_risk(table, total) * loss <= wait:
+        return True
+    # An opponent whose whole hand is known and no higher makes the Assaf certain, and that
+    # can last for ever: with one card each, whoever holds a joker must throw it and the next
+    # player takes it, so neither joker holder can ever call. Now and then the CPU calls into
+    # the Assaf anyway, which ends the round.
+    return _certain_assaf(table, total) and rng.randrange(_STALEMATE_ODDS) == 0
+
+
+def _certain_assaf(table: _Table, total: int) -> bool:
+    for seat in table.opponents:
+        entry = table.seats[seat]
+        known = entry["known"]
+        if len(known) == entry["hand_count"] and sum(VALUE[card] for card in known) <= total:
+            return True
+    return False
+
+
+def _drop(total: int, mode: str) -> int:
+    if mode == "100_200":
+        return total // 2 if total in (100, 200) else total
+    if mode == "halve_50":
+        return total // 2 if total and total % 50 == 0 else total
+    return total
+
+
+def _assaf_risk(table: _Table, total: int) -> float:
+    """The chance that some opponent holds ``total`` or less."""
+    skew = min(_SKEW_MAX, _SKEW_PER_TURN * table.turns_each)
+    weights = [count * exp(-skew * value) for value, count in enumerate(table.histogram)]
+    norm = sum(weights)
+    card = [weight / norm for weight in weights] if norm else weights
+    safe = 1.0
+    for seat in table.opponents:
+        entry = table.seats[seat]
+        known = entry["known"]
+        room = total - sum(VALUE[code] for code in known)
+        unknown = entry["hand_count"] - len(known)
+        if room < 0:
+            continue
+        safe *= 1.0 - _at_most(card, unknown, room)
+    return 1.0 - safe
+
+
+def _at_most(card: Sequence[float], cards: int, room: int) -> float:
+    """P(the sum of ``cards`` independent values drawn from ``card`` is <= ``room``)."""
+    # Sums above ``room`` can never come back under it, so the table stops there.
+    sums = [1.0] + [0.0] * room
+    for _ in range(cards):
+        sums = [
+            sum(sums[low] * card[high - low] for low in range(max(0, high - _MAX_VALUE), high + 1))
+            for high in range(room + 1)
+        ]
+    return sum(sums)
+
+
+# --- discarding and drawing -------------------------------------------------------------
+
+
+def _best_play(table: _Table, rng: Rng) -> Play:
+    hand = table.hand
+    layouts: dict[frozenset[str], list[tuple[str, ...]]] = {}
+    for group in legal_groups(hand):
+        layouts.setdefault(frozenset(group), []).append(group)
+    takeable = list(dict.fromkeys(table.takeable))
+    stock_memo: dict[int, float] = {}
+    best: list[Play] = []
+    best_score = 0.0
+    for cards, laid in layouts.items():
+        rest = tuple(card for card in hand if card not in cards)
+        layout, gift = min(((group, _gift(table, group)) for group in laid), key=lambda x: x[1])
+        top = max(VALUE[card] for card in cards)
+        # Taking a card no lower than the highest one thrown, to no group, makes no progress;
+        # two CPUs could hand such a card back and forth for ever, so it is never done.
+        draws = [card for card in takeable if VALUE[card] < top or _joins(rest, card)]
+        if table.stock_count or not draws:
+            draws.append(STOCK)
+        for draw in draws:
+            if draw == STOCK:
+                score = _stock_score(table, rest, stock_memo)
+            else:
+                score = _score(table, (*rest, draw))
+            score += _GIFT_WEIGHT * gift
+            if not best or score < best_score - _EPSILON:
+                best, best_score = [Play(table.seat, layout, draw)], score
+            elif score <= best_score + _EPSILON:
+                best.append(Play(table.seat, layout, draw))
+    return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+
+
+def _score(table: _Table, hand: Sequence[str]) -> float:
+    """Lower is better (see _SHED_WEIGHT)."""
+    total = sum(VALUE[card] for card in hand)
+    return (
+        total
+        - _SHED_WEIGHT * _best_shed(hand)
+        + _CARD_COST * len(hand)
+        - (_CALLABLE_BONUS if total <= table.call_limit else 0.0)
+    )
+
+
+def _stock_score(table: _Table, rest: tuple[str, ...], memo: dict[int, float]) -> float:
+    """The mean ``_score`` of ``rest`` plus one unseen card.
+
+    A card that cannot join a group with ``rest`` leaves the best shed at the larger of
+    ``rest``'s own and the card's value, which sums per value; only the few cards that can
+    join one (same rank, same suit close by, jokers) are tried one by one.
+    """
+    unseen = len(table.unseen)
+    if not unseen:
+        return _score(table, rest)
+    shed = _best_shed(rest)
+    if shed not in memo:
+        memo[shed] = sum(count * max(shed, value) for value, count in enumerate(table.histogram))
+    total_shed = memo[shed]
+    for card, joined in _joiners(rest, table.unseen_set).items():
+        total_shed += max(joined, shed) - max(shed, VALUE[card])
+    total = sum(VALUE[card] for card in rest)
+    room = table.call_limit - total
+    callable_ = table.at_most[min(room, _MAX_VALUE)] if room >= 0 else 0
+    return (
+        total
+        + table.mean_unseen
+        - _SHED_WEIGHT * total_shed / unseen
+        + _CARD_COST * (len(rest) + 1)
+        - _CALLABLE_BONUS * callable_ / unseen
+    )
+
+
+def _joins(rest: Sequence[str], card: str) -> bool:
+    """Whether ``card`` forms a set, or a run with another natural, with cards of ``rest``."""
+    rank = RANK[card]
+    if not rank:
+        return False
+    suit = SUIT[card]
+    jokers = 0
+    ranks: list[int] = []
+    for held in rest:
+        held_rank = RANK[held]
+        if not held_rank:
+            jokers += 1
+        elif held_rank == rank:
+            return True
+        elif SUIT[held] == suit:
+            ranks.append(held_rank)
+    for other in ranks:
+        span = abs(other - rank) + 1
+        between = sum(1 for held_rank in ranks if min(other, rank) < held_rank < max(other, rank))
+        missing = span - 2 - between
+        if missing <= jokers and span + jokers - missing >= 3:
+            return True
+    return False
+
+
+def _joiners(rest: Sequence[str], unseen: set[str]) -> dict[str, int]:
+    """For each unseen card that can form a set or run with cards of ``rest``: the best shed of
+    ``rest`` with it."""
+    jokers = sum(1 for card in rest if not RANK[card])
+    rank_values: dict[int, int] = {}
+    suits: dict[str, list[int]] = {}
+    for card in rest:
+        rank = RANK[card]
+        if rank:
+            rank_values[rank] = rank_values.get(rank, 0) + VALUE[card]
+            suits.setdefault(SUIT[card], []).append(rank)
+    joined: dict[str, int] = {}
+    for joker in JOKERS:
+        if joker in unseen:
+            joined[joker] = _best_shed((*rest, joker))
+    for rank, value in rank_values.items():
+        code = RANKS[rank - 1]
+        for suit in SUITS:
+            card = code + suit
+            if card in unseen:
+                joined[card] = value + VALUE[card]
+    reach = 1 + jokers
+    for suit, ranks in suits.items():
+        if len(ranks) + jokers < 2:
+            continue
+        # A run holding the new card and a natural of ``rest`` bridges the gap between them
+        # with jokers, so only cards within ``reach`` of a natural can do better than alone.
+        near = {
+            rank + step
+            for rank in ranks
+            for step in range(-reach, reach + 1)
+            if 1 <= rank + step <= _KING
+        }
+        for rank in near.difference(ranks):
+            card = RANKS[rank - 1] + suit
+            if card in unseen:
+                run = _best_run(tuple(sorted([*ranks, rank])), jokers)
+                joined[card] = max(joined.get(card, 0), run)
+    return joined
+
+
+def _best_shed(hand: Iterable[str]) -> int:
+    """The highest value of any one group in ``hand`` (a single, a set or a run)."""
+    best = 0
+    jokers = 0
+    rank_values: dict[int, int] = {}
+    suits: dict[str, list[int]] = {}
+    for card in hand:
+        rank = RANK[card]
+        if not rank:
+            jokers += 1
+            continue
+        rank_values[rank] = rank_values.get(rank, 0) + VALUE[card]
+        suits.setdefault(SUIT[card], []).append(rank)
+    if rank_values:
+        best = max(rank_values.values())
+    for ranks in suits.values():
+        if len(ranks) + jokers >= 3:
+            best = max(best, _best_run(tuple(sorted(ranks)), jokers))
+    return best
+
+
+@cache
+def _best_run(ranks: tuple[int, ...], jokers: int) -> int:
+    """The highest value of a run from these ascending ranks of one suit and ``jokers`` jokers;
+    0 if there is none. Cached: there are only a few thousand such hands."""
+    best = 0
+    for low in range(len(ranks)):
+        value = 0
+        for high in range(low, len(ranks)):
+            value += min(ranks[high], _MAX_VALUE)
+            span = ranks[high] - ranks[low] + 1
+            gaps = span - (high - low + 1)
+            if gaps > jokers:
+                break
+            # Jokers left over extend the run at either end; A..K always leaves room.
+            if span + jokers - gaps >= 3:
+                best = max(best, value)
+    return best
+
+
+def _gift(table: _Table, group: Sequence[str]) -> float:
+    """How much the ends of ``group``, laid this way, would help the next player."""
+    known = table.seats[table.next_seat]["known"]
+    ends = {group[0], group[-1]}
+    help_ = 0.0
+    for card in ends:
+        value = VALUE[card]
+        gain = max(0.0, table.mean_unseen - value)
+        rank, suit = RANK[card], SUIT[card]
+        for held in known:
+            if not RANK[held] or not rank:
+                continue
+            if RANK[held] == rank or (SUIT[held] == suit and abs(RANK[held] - rank) <= 2):
+                # It would join a group they are collecting and leave with it.
+                gain = max(gain, value + max(0.0, table.mean_unseen - value))
+        help_ = max(help_, gain)
+    return help_
