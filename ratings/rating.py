@@ -18,7 +18,7 @@ issue #155). tests/ratings/test_rating.py proves both numerically.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from openskill.models import BradleyTerryPart
 
@@ -27,8 +27,7 @@ MAX_PLAYERS = 5
 _MODEL = BradleyTerryPart(window_size=MAX_PLAYERS - 1)
 
 
-@dataclass(frozen=True, slots=True)
-class Skill:
+class Skill(NamedTuple):
     """What OpenSkill believes about a player: skill `mu` with uncertainty `sigma`."""
 
     mu: float

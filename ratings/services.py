@@ -17,8 +17,9 @@ from uuid import UUID
 
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import Q
+from django.db.models import Model, Q
 from django.utils import timezone
+from psycopg import sql
 
 from games import notify
 from games.models import Event, Game, GameStatus, Seat
@@ -28,7 +29,7 @@ from ratings.rebuild import Replay
 
 # Any fixed number: the key of the advisory lock that every rating write takes.
 _RATINGS_LOCK = 0x7961_6E69_765F_7274
-_BATCH = 5000
+_BATCH = 10_000
 
 
 def ratings_lock() -> None:
@@ -275,37 +276,46 @@ def ratings_rebuild(*, progress: Callable[[int], None] | None = None) -> Replay:
     RatingChange.objects.all().delete()
     Rating.objects.all().delete()
     replay = Replay()
-    batch: list[RatingChange] = []
+    batch: list[tuple[object, ...]] = []
     for game in replay.run(progress):
         batch.extend(
-            RatingChange(
-                player_id=seat.player_id,
-                game_id=seat.game_id,
-                seat=seat.seat,
-                place=seat.place,
-                at=seat.at,
-                mu_before=old.mu,
-                sigma_before=old.sigma,
-                mu=new.mu,
-                sigma=new.sigma,
-            )
+            (seat.player_id, seat.game_id, seat.seat, seat.place, seat.at, *old, *new)
             for seat, old, new in zip(game.seats, game.before, game.after, strict=True)
         )
         if len(batch) >= _BATCH:
-            RatingChange.objects.bulk_create(batch)
+            _copy(RatingChange, _CHANGE_COLUMNS, batch)
             batch = []
-    RatingChange.objects.bulk_create(batch)
-    Rating.objects.bulk_create(
+    _copy(RatingChange, _CHANGE_COLUMNS, batch)
+    _copy(
+        Rating,
+        ("player_id", "mu", "sigma", "ordinal", "games"),
         (
-            Rating(
-                player_id=player_id,
-                mu=skill.mu,
-                sigma=skill.sigma,
-                ordinal=skill.ordinal,
-                games=replay.games[player_id],
-            )
+            (player_id, skill.mu, skill.sigma, skill.ordinal, replay.games[player_id])
             for player_id, skill in replay.skills.items()
         ),
-        batch_size=_BATCH,
     )
     return replay
+
+
+_CHANGE_COLUMNS = (
+    "player_id",
+    "game_id",
+    "seat",
+    "place",
+    "at",
+    "mu_before",
+    "sigma_before",
+    "mu",
+    "sigma",
+)
+
+
+def _copy(model: type[Model], columns: Sequence[str], rows: Iterable[Sequence[object]]) -> None:
+    """Insert rows with COPY: a rebuild writes hundreds of thousands of them, and COPY is many
+    times faster than INSERT (bulk_create) for that."""
+    statement = sql.SQL("COPY {} ({}) FROM STDIN").format(
+        sql.Identifier(model._meta.db_table), sql.SQL(", ").join(map(sql.Identifier, columns))
+    )
+    with connection.cursor() as cursor, cursor.cursor.copy(statement) as copy:
+        for row in rows:
+            copy.write_row(row)

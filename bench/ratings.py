@@ -1,0 +1,195 @@
+"""How fast are ratings? The pure update, the rating service on the database, and
+`recompute_ratings` over a long history of generated games.
+
+    python bench/ratings.py [--games 100000] [--service-games 2000] [--players 5000]
+
+Uses the PostgreSQL server of DATABASE_URL (and Redis of REDIS_URL, which the service notifies
+on commit), in a scratch database `bench_ratings_<pid>` that it creates, migrates and drops: the
+database DATABASE_URL names is not touched. Games are rows as the games app leaves them when a
+game ends (2 to 5 seats, some CPU seats, some shared places), generated with bulk inserts.
+The first `--service-games` are rated one by one through `ratings.services.game_rate`; the
+rest are marked rated without a rating, so that the first `recompute_ratings` finds them all
+missing, `--write` rebuilds the whole history, and a last check proves it equal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import random
+import sys
+import time
+import uuid
+from datetime import timedelta
+from pathlib import Path
+
+# Run as a script (`python bench/ratings.py`), the repository root is not on the path.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+import django
+
+from ratings.rating import MAX_PLAYERS, Skill, rate
+
+BATCH = 5000
+
+
+def places_for(players: int, rng: random.Random) -> list[int]:
+    """Standard competition places from random totals: ties happen, as in Yaniv endings."""
+    totals = [rng.randrange(12) for _ in range(players)]
+    return [1 + sum(other < total for other in totals) for total in totals]
+
+
+def bench_pure(calls: int, rng: random.Random) -> float:
+    games = []
+    for _ in range(calls):
+        players = rng.randint(2, MAX_PLAYERS)
+        skills = [Skill(rng.uniform(15, 35), rng.uniform(2, 8.4)) for _ in range(players)]
+        games.append((skills, places_for(players, rng)))
+    started = time.perf_counter()
+    for skills, places in games:
+        rate(skills, places)
+    return calls / (time.perf_counter() - started)
+
+
+def generate(games: int, players: int, rated_from: int, rng: random.Random) -> list[uuid.UUID]:
+    """`games` finished ranked games among `players` guests, a second apart; those from index
+    `rated_from` on are marked rated. Returns the game ids in the order they ended."""
+    from django.contrib.auth.hashers import make_password
+    from django.utils import timezone
+
+    from accounts.models import Player
+    from games.models import Game, GameStatus, Seat
+
+    unusable = make_password(None)  # guests: no password to log in with
+    people = Player.objects.bulk_create(
+        (Player(display_name=f"bench {n}", password=unusable) for n in range(players)),
+        batch_size=BATCH,
+    )
+    start = timezone.now() - timedelta(seconds=games)
+    ids: list[uuid.UUID] = []
+    for first in range(0, games, BATCH):
+        rows, seats = [], []
+        for index in range(first, min(games, first + BATCH)):
+            table = rng.randint(2, MAX_PLAYERS)
+            finished_at = start + timedelta(seconds=index)
+            game = Game(
+                id=uuid.uuid4(),
+                ranked=True,
+                status=GameStatus.FINISHED,
+                rules={},
+                max_players=table,
+                finished_at=finished_at,
+                rated_at=finished_at if index >= rated_from else None,
+            )
+            rows.append(game)
+            ids.append(game.id)
+            humans: list[Player | None] = list(rng.sample(people, table))
+            if table > 2 and rng.random() < 0.1:
+                humans[rng.randrange(table)] = None  # a CPU seat
+            for seat, (player, place) in enumerate(
+                zip(humans, places_for(table, rng), strict=True)
+            ):
+                seats.append(
+                    Seat(
+                        game=game,
+                        seat=seat,
+                        player=player,
+                        is_cpu=player is None,
+                        place=place,
+                        live=False,
+                    )
+                )
+        Game.objects.bulk_create(rows)
+        Seat.objects.bulk_create(seats)
+    return ids
+
+
+def timed_recompute(*args: str) -> tuple[float, bool, str]:
+    from django.core.management import CommandError, call_command
+
+    out = io.StringIO()
+    # The progress bar is for a terminal; in a log it would be a thousand redraws.
+    progress = sys.stderr if sys.stderr.isatty() else io.StringIO()
+    started = time.perf_counter()
+    try:
+        call_command("recompute_ratings", *args, stdout=out, stderr=progress)
+        equal = True
+    except CommandError:
+        equal = False
+    difference = next(
+        (line for line in out.getvalue().splitlines() if line.startswith("max difference")),
+        "",
+    )
+    return time.perf_counter() - started, equal, difference
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--service-games", type=int, default=2000)
+    parser.add_argument("--players", type=int, default=5000)
+    parser.add_argument("--pure-calls", type=int, default=20_000)
+    parser.add_argument("--seed", type=int, default=1)
+    options = parser.parse_args()
+    django.setup()
+    from django.conf import settings
+    from django.db import connection
+
+    from ratings import services
+
+    rng = random.Random(options.seed)
+    rows: list[tuple[str, str]] = []
+
+    pure = bench_pure(options.pure_calls, rng)
+    rows.append(("pure `rate` (2-5 players)", f"{pure:,.0f} games/s"))
+
+    database = settings.DATABASES["default"]
+    database.setdefault("TEST", {})["NAME"] = f"bench_ratings_{os.getpid()}"
+    original = database["NAME"]
+    started = time.perf_counter()
+    connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
+    try:
+        rows.append(
+            ("scratch database created and migrated", f"{time.perf_counter() - started:.1f} s")
+        )
+        started = time.perf_counter()
+        ids = generate(options.games, options.players, options.service_games, rng)
+        elapsed = time.perf_counter() - started
+        rows.append((f"generate {options.games:,} games (bulk inserts)", f"{elapsed:.1f} s"))
+
+        started = time.perf_counter()
+        for game_id in ids[: options.service_games]:
+            services.game_rate(game_id=game_id)
+        elapsed = time.perf_counter() - started
+        each = elapsed / options.service_games * 1000
+        rows.append(
+            (
+                f"`game_rate` service, {options.service_games:,} games, one transaction each",
+                f"{options.service_games / elapsed:,.0f} games/s ({each:.2f} ms each)",
+            )
+        )
+
+        for label, args in (
+            ("`recompute_ratings` (check; most games found missing)", ()),
+            ("`recompute_ratings --write` (check, then rebuild all)", ("--write",)),
+            ("`recompute_ratings` (check again)", ()),
+        ):
+            elapsed, equal, difference = timed_recompute(*args)
+            verdict = "equal" if equal else "differs"
+            rows.append(
+                (f"{label}, {options.games:,} games", f"{elapsed:.1f} s, {verdict}, {difference}")
+            )
+    finally:
+        connection.creation.destroy_test_db(original, verbosity=0)
+
+    width = max(len(name) for name, _ in rows)
+    print(f"| {'ratings'.ljust(width)} | result |")
+    print(f"|{'-' * (width + 2)}|--------|")
+    for name, result in rows:
+        print(f"| {name.ljust(width)} | {result} |")
+
+
+if __name__ == "__main__":
+    main()
