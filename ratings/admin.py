@@ -33,7 +33,7 @@ class RatingAdmin(_ReadOnly, admin.ModelAdmin[Rating]):
 @admin.register(RatingChange)
 class RatingChangeAdmin(_ReadOnly, admin.ModelAdmin[RatingChange]):
     list_display = ("at", "player", "game", "place", "mu_before", "mu", "sigma")
-    list_select_related = ("player",)
+    list_select_related = ("player", "game")
     ordering = ("-at",)
     search_fields = ("player__username", "player__display_name", "game__id")
     date_hierarchy = "at"

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from datetime import timedelta
 from typing import Any
@@ -26,11 +27,11 @@ def players(db: None) -> list[Player]:
 def make_game(db: None) -> Callable[..., Game]:
     """`make_game([(player or None for a CPU, place), ...])`: a finished game's rows, as the
     games app leaves them; each game ends a minute after the one made before it."""
-    clock = iter(timezone.now() - timedelta(days=1) + timedelta(minutes=n) for n in range(10**6))
+    start, minutes = timezone.now() - timedelta(days=1), itertools.count()
 
     def make(places: Places, *, ranked: bool = True, **fields: Any) -> Game:
         fields.setdefault("status", GameStatus.FINISHED)
-        fields.setdefault("finished_at", next(clock))
+        fields.setdefault("finished_at", start + timedelta(minutes=next(minutes)))
         game = Game.objects.create(ranked=ranked, rules={}, max_players=len(places), **fields)
         Seat.objects.bulk_create(
             Seat(
