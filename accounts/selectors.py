@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from accounts.models import AuthToken, Player
 
-# OpenSkill's defaults (Plackett-Luce): what a player who never played a rated game has.
+# OpenSkill's defaults: what a player who never played a rated game has.
 DEFAULT_MU = 25.0
 DEFAULT_SIGMA = 25.0 / 3.0
 

@@ -218,6 +218,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "schedule": env.float("YANIV_SWEEP_SECONDS", default=2.0),
         "options": {"expires": 10},
     },
+    # Every finished ranked game is rated exactly once, even when its own task was lost.
+    "rate-pending-games": {
+        "task": "ratings.tasks.rate_pending_games",
+        "schedule": 60.0,
+        "options": {"expires": 60},
+    },
 }
 
 # Game settings (API.md, Operations).

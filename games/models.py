@@ -57,6 +57,12 @@ class Game(models.Model):
                 condition=Q(status="active", turn_deadline__isnull=False),
             ),
             models.Index(fields=["status", "-finished_at"], name="game_status_finished_idx"),
+            # Finished ranked games still waiting for their rating (ratings' pending sweep).
+            models.Index(
+                fields=["finished_at"],
+                name="game_unrated_idx",
+                condition=Q(status="finished", ranked=True, rated_at__isnull=True),
+            ),
         ]
 
     def __str__(self) -> str:

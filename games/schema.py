@@ -89,6 +89,15 @@ class GameSchema(_Shape):
     finished_at = serializers.DateTimeField(allow_null=True)
 
 
+class RatedSchema(_Shape):
+    seat = serializers.IntegerField()
+    player_id = serializers.UUIDField()
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    ordinal = serializers.FloatField()
+    delta = serializers.FloatField(help_text="The change of ordinal this game made.")
+
+
 class EventSchema(_Shape):
     seq = serializers.IntegerField()
     at = serializers.DateTimeField()
@@ -115,6 +124,7 @@ class EventSchema(_Shape):
     drawn = serializers.CharField(required=False, help_text="Only to the seat that drew it.")
     stock_count = serializers.IntegerField(required=False)
     standings = PlaceSchema(many=True, required=False)
+    ratings = RatedSchema(many=True, required=False, help_text="With `rated`.")
 
 
 class RecordSchema(_Shape):

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from celery import shared_task
 from django.db import OperationalError
+from django.utils import timezone
 
 from ratings import services
+from ratings.selectors import pending_games
+
+PENDING_GRACE = timedelta(seconds=30)
 
 
 # A lock wait cut short or a lost connection: the next attempt finds the work still to do (or
@@ -30,3 +36,17 @@ def rate_game(game_id: str) -> bool:
 )
 def unrate_game(game_id: str) -> bool:
     return services.game_unrate(game_id=game_id)
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def rate_pending_games() -> int:
+    """Beat: rate finished ranked games whose own task was lost (a worker killed before it
+    ran). Games that ended only moments ago are left to their task."""
+    settled = timezone.now() - PENDING_GRACE
+    ids = list(
+        pending_games()
+        .filter(finished_at__lt=settled)
+        .order_by("finished_at", "id")
+        .values_list("id", flat=True)[:100]
+    )
+    return sum(services.game_rate(game_id=game_id) for game_id in ids)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from django.db import transaction
+from django.utils import timezone
 
 from games.models import Event, Game
 from games.notify import game_finished_signal
@@ -62,3 +63,16 @@ def test_only_ranked_games_queue_a_rating(make_game, players, monkeypatch) -> No
     game_finished_signal.send(sender=Game, game_id=ranked.pk)
 
     assert queued == [str(ranked.pk)]
+
+
+def test_the_pending_sweep_rates_games_whose_task_was_lost(players, make_game) -> None:
+    a, b, c, d = players[:4]
+    lost = make_game([(a, 1), (b, 2)])
+    just_ended = make_game([(c, 1), (d, 2)], finished_at=timezone.now())
+
+    assert tasks.rate_pending_games() == 1
+    lost.refresh_from_db()
+    just_ended.refresh_from_db()
+    assert lost.rated_at is not None
+    assert just_ended.rated_at is None  # its own task is still on its way
+    assert tasks.rate_pending_games() == 0
