@@ -93,7 +93,12 @@ class Seat(models.Model):
     class Meta:
         ordering = ["seat"]
         constraints = [
-            models.UniqueConstraint(fields=["game", "seat"], name="seat_unique_in_game"),
+            # Checked at the end of each statement: closing a gap renumbers seats in one UPDATE.
+            models.UniqueConstraint(
+                fields=["game", "seat"],
+                name="seat_unique_in_game",
+                deferrable=models.Deferrable.IMMEDIATE,
+            ),
             models.UniqueConstraint(
                 fields=["player"],
                 condition=Q(live=True, player__isnull=False),

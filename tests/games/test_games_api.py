@@ -309,6 +309,18 @@ def test_leave_before_the_start_frees_the_seat(make_client) -> None:
     assert closed.json()["status"] == "aborted"
 
 
+def test_leaving_a_waiting_table_closes_the_gap(make_client) -> None:
+    host, *others = (make_client(name) for name in ("Host", "B", "C", "D"))
+    game = host.post("/api/v1/games/", {"max_players": 4}).json()
+    for other in others:
+        other.post(f"/api/v1/games/{game['id']}/join/", {"invite_code": game["invite_code"]})
+    assert others[0].post(f"/api/v1/games/{game['id']}/leave/").status_code == 200
+    seats = host.game(game["id"])["seats"]
+    assert [seat["seat"] for seat in seats] == [0, 1, 2]
+    names = [seat["player"]["display_name"] for seat in seats]
+    assert names == ["Host", "C", "D"]
+
+
 def test_leave_hands_the_seat_to_the_cpu(make_client) -> None:
     _, guest, game = _two_player_game(make_client)
     response = guest.post(f"/api/v1/games/{game['id']}/leave/")
