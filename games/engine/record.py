@@ -208,7 +208,8 @@ def _replay_round(
         try:
             # tuple.__new__ skips the NamedTuple's Python-level constructor: the same Play,
             # and this line runs once per recorded action.
-            play = _new_play(Play, (entry["seat"], entry["discard"], entry["draw"]))
+            cards = entry["discard"]
+            play = _new_play(Play, (entry["seat"], cards, entry["draw"]))
         except (KeyError, TypeError):
             if index == script.reshuffled_at:
                 continue  # the reshuffle that the play before it used
@@ -217,7 +218,7 @@ def _replay_round(
                 reason = Reason.GAME_OVER if state.finished else Reason.ROUND_ALREADY_ENDED
                 raise _Fault(reason, round_index, index + 1) from None
             return state
-        if type(play.cards) is not list:
+        if type(cards) is not list:
             raise _Fault(Reason.MALFORMED_ACTION, round_index, index)
         script.at = index
         try:

@@ -28,6 +28,9 @@ Event = dict[str, Any]
 # back on load keeps the hot comparisons on identity.
 _CANONICAL: dict[str, str] = {code: code for code in VALUE}
 _blank = object.__new__
+# Searching ``shown`` before each append would cost more than the append itself; repeats and
+# cards since laid are dropped instead whenever it grows this long, which keeps it bounded.
+_SHOWN_LIMIT = 32
 
 
 class Play(NamedTuple):
@@ -108,8 +111,6 @@ class Table(NamedTuple):
     last_round: RoundResult | None
     standings: Standings | None
     """Final (seat, place) pairs once the game is over."""
-    next_seat: tuple[int, ...]
-    """Derived from ``out_round``: the active seat clockwise after each seat."""
 
 
 class GameState:
@@ -124,8 +125,9 @@ class GameState:
         "group",
         "group_seat",
         "hands",
-        "known",
+        "next_seat",
         "pile",
+        "shown",
         "stock",
         "stock_pos",
         "table",
@@ -146,8 +148,12 @@ class GameState:
     """The last discarded group in laid order (at the deal: the face-up card)."""
     group_seat: int | None
     """Who discarded ``group``; None for the face-up card of the deal."""
-    known: tuple[tuple[str, ...], ...]
-    """Per seat, the cards it took face up from the discard this round and still holds."""
+    shown: tuple[str, ...]
+    """Cards taken face up from the discard this round: whoever holds one holds it in public
+    (``known``). A reshuffle removes what it sends back to the stock, the one way such a card
+    could reach a hand unseen. Appended to without a search (``_SHOWN_LIMIT``)."""
+    next_seat: tuple[int, ...]
+    """Derived from ``table.out_round``: the active seat clockwise after each seat."""
 
     def __init__(
         self,
@@ -159,7 +165,7 @@ class GameState:
         pile: tuple[str, ...],
         group: tuple[str, ...],
         group_seat: int | None,
-        known: tuple[tuple[str, ...], ...],
+        shown: tuple[str, ...],
     ) -> None:
         self.table = table
         self.turn = turn
@@ -169,12 +175,20 @@ class GameState:
         self.pile = pile
         self.group = group
         self.group_seat = group_seat
-        self.known = known
+        self.shown = shown
+        self.next_seat = _next_seats(table.out_round)
 
     def replace(self, **changes: Any) -> "GameState":
         """A copy with some attributes changed, like ``dataclasses.replace``."""
-        fields = {name: getattr(self, name) for name in self.__slots__}
+        fields = {name: getattr(self, name) for name in self.__slots__ if name != "next_seat"}
         return GameState(**{**fields, **changes})
+
+    @property
+    def known(self) -> tuple[tuple[str, ...], ...]:
+        """Per seat, the cards it took face up from the discard this round and still holds."""
+        return tuple(
+            tuple(dict.fromkeys(card for card in self.shown if card in hand)) for hand in self.hands
+        )
 
     @property
     def rules(self) -> Rules:
@@ -268,7 +282,6 @@ class GameState:
             standings=None
             if standings is None
             else tuple((int(entry["seat"]), int(entry["place"])) for entry in standings),
-            next_seat=_next_seats(out_round),
         )
         state = cls(
             table=table,
@@ -279,9 +292,9 @@ class GameState:
             pile=_cards(data["pile"]),
             group=_cards(data["group"]),
             group_seat=None if data["group_seat"] is None else int(data["group_seat"]),
-            known=tuple(_cards(cards) for cards in data["known"]),
+            shown=_cards([card for cards in data["known"] for card in cards]),
         )
-        if not len(state.hands) == len(state.known) == len(table.totals) == players:
+        if not len(state.hands) == len(data["known"]) == len(table.totals) == players:
             raise ValueError("per-seat lists do not match the number of players")
         return state
 
@@ -316,7 +329,7 @@ def start_game(players: int, rules: Rules, rng: Rng) -> tuple[GameState, list[Ev
         raise ValueError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}")
     starter = rng.randrange(players)
     out_round: tuple[int | None, ...] = (None,) * players
-    table = Table(rules, players, 1, starter, (0,) * players, out_round, None, None, ())
+    table = Table(rules, players, 1, starter, (0,) * players, out_round, None, None)
     state, event = _deal(table, rng)
     return state, [event]
 
@@ -325,7 +338,6 @@ def _deal(table: Table, rng: Rng) -> tuple[GameState, Event]:
     """The first state of the round that ``table`` describes: a fresh deck, dealt."""
     players = table.players
     out_round = table.out_round
-    table = table._replace(next_seat=_next_seats(out_round))
     deck = list(full_deck(table.rules.jokers))
     rng.shuffle(deck)
     seats = [seat for seat in clockwise(table.starter, players) if out_round[seat] is None]
@@ -344,7 +356,7 @@ def _deal(table: Table, rng: Rng) -> tuple[GameState, Event]:
         pile=(),
         group=(deck[dealt],),
         group_seat=None,
-        known=((),) * players,
+        shown=(),
     )
     event = {"type": "round_started", "round": table.round, "starter": table.starter, "deck": deck}
     return state, event
@@ -356,12 +368,10 @@ def apply(state: GameState, action: Action, rng: Rng) -> tuple[GameState, list[E
     empties it and deals the next round when this action ends one."""
     # Replay runs every recorded action through here, so the common path (a play) is kept
     # inline and allocation-light: only what changes is copied.
-    turn = state.turn
-    if turn is None:
-        raise IllegalMove(Reason.GAME_OVER)
     seat = action[0]
-    if seat != turn:
-        raise IllegalMove(Reason.NOT_YOUR_TURN)
+    if seat != state.turn:
+        # Nobody's turn is the mark of a finished game.
+        raise IllegalMove(Reason.GAME_OVER if state.turn is None else Reason.NOT_YOUR_TURN)
     if type(action) is not Play:
         return _call_yaniv(state, seat, rng)
     cards = action[1]
@@ -382,13 +392,11 @@ def apply(state: GameState, action: Action, rng: Rng) -> tuple[GameState, list[E
     stock = state.stock
     stock_pos = state.stock_pos
     pile = state.pile
-    known = state.known
+    shown = state.shown
     if draw == STOCK:
         drawn = stock[stock_pos]
         stock_pos += 1
         pile += group
-        if known[seat]:
-            known = _forget(known, seat, cards, None)
     else:
         if draw == group[0]:
             drawn = group[0]
@@ -399,7 +407,9 @@ def apply(state: GameState, action: Action, rng: Rng) -> tuple[GameState, list[E
         else:
             raise IllegalMove(Reason.UNTAKEABLE_DRAW)
         pile += rest
-        known = _forget(known, seat, cards, drawn)
+        if len(shown) >= _SHOWN_LIMIT:
+            shown = _still_held(shown, hands)
+        shown += (drawn,)
     kept.append(drawn)
 
     events: list[Event] = [
@@ -411,20 +421,22 @@ def apply(state: GameState, action: Action, rng: Rng) -> tuple[GameState, list[E
         stock = tuple(fresh)
         stock_pos = 0
         pile = ()
+        shown = _still_held(shown, hands)
         events.append({"type": "reshuffled", "stock": fresh})
 
     changed = list(hands)
     changed[seat] = tuple(kept)
     new = _blank(GameState)
-    new.table = table = state.table
-    new.turn = table.next_seat[seat]
+    new.table = state.table
+    new.turn = state.next_seat[seat]
     new.hands = tuple(changed)
     new.stock = stock
     new.stock_pos = stock_pos
     new.pile = pile
     new.group = tuple(cards)
     new.group_seat = seat
-    new.known = known
+    new.shown = shown
+    new.next_seat = state.next_seat
     return new, events
 
 
@@ -432,19 +444,10 @@ def _missing_reason(card: object) -> Reason:
     return Reason.CARD_NOT_IN_HAND if is_card(card) else Reason.UNKNOWN_CARD
 
 
-def _forget(
-    known: tuple[tuple[str, ...], ...], seat: int, laid: Sequence[str], taken: str | None
-) -> tuple[tuple[str, ...], ...]:
-    """``known`` once ``seat`` has laid ``laid`` and taken ``taken`` face up (None: stock)."""
-    mine = known[seat]
-    still = tuple([card for card in mine if card not in laid]) if mine else mine
-    if taken is not None:
-        still += (taken,)
-    elif len(still) == len(mine):
-        return known
-    changed = list(known)
-    changed[seat] = still
-    return tuple(changed)
+def _still_held(shown: tuple[str, ...], hands: tuple[tuple[str, ...], ...]) -> tuple[str, ...]:
+    """``shown`` without repeats and without cards no hand holds any more."""
+    held = {card for hand in hands for card in hand}
+    return tuple(dict.fromkeys(card for card in shown if card in held))
 
 
 def _discard_group(hand: tuple[str, ...], cards: Sequence[str]) -> list[str]:
@@ -493,7 +496,6 @@ def _call_yaniv(state: GameState, seat: int, rng: Rng) -> tuple[GameState, list[
             out_round=score.out_round,
             last_round=result,
             standings=score.standings,
-            next_seat=_next_seats(score.out_round),
         )
         events.append({"type": "game_ended", "standings": standings_list(score.standings)})
         return state.replace(table=table, turn=None), events

@@ -3,6 +3,7 @@
 import json
 import random
 from collections import Counter
+from functools import partial
 from typing import Any
 
 from hypothesis import given, settings
@@ -61,10 +62,32 @@ def check_round_trip(state: GameState) -> None:
     assert GameState.from_dict(data).to_dict() == state.to_dict()
 
 
-def check_step(before: GameState, action: Action, after: GameState, events: list[Event]) -> None:
+class Pickups:
+    """What each seat took face up this round and still holds, followed from the events alone:
+    an oracle for ``GameState.known`` that shares no code with it."""
+
+    def __init__(self, players: int) -> None:
+        self.held: list[set[str]] = [set() for _ in range(players)]
+
+    def follow(self, events: list[Event]) -> None:
+        for event in events:
+            if event["type"] == "round_started":
+                self.held = [set() for _ in self.held]
+            elif event["type"] == "played":
+                mine = self.held[event["seat"]]
+                mine.difference_update(event["cards"])
+                if event["draw"] != "stock":
+                    mine.add(event["drawn"])
+
+
+def check_step(
+    pickups: Pickups, before: GameState, action: Action, after: GameState, events: list[Event]
+) -> None:
     assert events
     check_cards(after)
     assert all(total >= 0 for total in after.totals)
+    pickups.follow(events)
+    assert [set(cards) for cards in after.known] == pickups.held
     check_views(after)
     check_round_trip(after)
 
@@ -80,7 +103,7 @@ def test_random_games_keep_every_card_once_and_hide_what_is_hidden(
         rules,
         yaniv_chance=yaniv_chance,
         max_actions=MAX_ACTIONS // 2,
-        on_action=check_step,
+        on_action=partial(check_step, Pickups(players)),
     )
     check_cards(state)
 
