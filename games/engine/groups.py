@@ -18,25 +18,35 @@ def group_error(cards: Sequence[str]) -> Reason | None:
         return None
     if count == 0:
         return Reason.NO_CARDS
-    naturals = [(index, card) for index, card in enumerate(cards) if RANK[card]]
+    # One pass over the naturals: do they share a rank, a suit, and does each sit at the rank
+    # its position implies (position 0 standing for rank ``low``)?
+    naturals = 0
+    rank = low = 0
+    suit = ""
+    same_rank = same_suit = consecutive = True
+    for index, card in enumerate(cards):
+        card_rank = RANK[card]
+        if not card_rank:
+            continue
+        if naturals:
+            same_rank = same_rank and card_rank == rank
+            same_suit = same_suit and SUIT[card] == suit
+            consecutive = consecutive and card_rank == low + index
+        else:
+            rank, suit, low = card_rank, SUIT[card], card_rank - index
+        naturals += 1
     if not naturals:
         return Reason.JOKER_IN_SET
-    first_index, first = naturals[0]
-    rank = RANK[first]
-    if all(RANK[card] == rank for _, card in naturals):
-        if len(naturals) == count:
+    if same_rank:
+        if naturals == count:
             return None
         # A lone natural with jokers can still be a run (X1 5H X2 is 4-5-6); two of a rank
         # plus a joker, or any two-card group, can only be a set.
-        if count == 2 or len(naturals) > 1:
+        if count == 2 or naturals > 1:
             return Reason.JOKER_IN_SET
-    if count == 2:
+    if count == 2 or not same_suit:
         return Reason.INVALID_GROUP
-    suit = SUIT[first]
-    if any(SUIT[card] != suit for _, card in naturals):
-        return Reason.INVALID_GROUP
-    low = rank - first_index
-    if any(RANK[card] != low + index for index, card in naturals):
+    if not consecutive:
         return Reason.NOT_CONSECUTIVE
     if low < 1 or low + count - 1 > _KING:
         return Reason.RUN_OUT_OF_RANGE

@@ -52,13 +52,18 @@ def score_round(
     called = hand_totals[caller]
     if called is None:
         raise ValueError("the caller must be an active seat")
-    others = [
-        (seat, total)
-        for seat in clockwise(caller, players)[1:]
-        if (total := hand_totals[seat]) is not None
-    ]
-    lowest = min(total for _, total in others)
-    lowest_others = [seat for seat, total in others if total == lowest]
+    # The other active seats clockwise from the caller, and the lowest of them in that order.
+    lowest_others: list[int] = []
+    lowest = 0
+    for step in range(1, players):
+        seat = (caller + step) % players
+        total = hand_totals[seat]
+        if total is None:
+            continue
+        if not lowest_others or total < lowest:
+            lowest_others, lowest = [seat], total
+        elif total == lowest:
+            lowest_others.append(seat)
     outcome: Outcome = "assaf" if lowest <= called else "yaniv"
 
     points = list(hand_totals)
@@ -78,14 +83,14 @@ def score_round(
     new_out = list(out_round)
     eliminated: list[int] = []
     if rules.ending == "first_over_100":
-        over = any(total > _FIRST_OVER_LIMIT for total in new_totals)
+        over = max(new_totals) > _FIRST_OVER_LIMIT
     else:
         limit = _KNOCK_OUT_LIMITS[rules.ending]
         for seat in range(players):
             if new_out[seat] is None and new_totals[seat] > limit:
                 new_out[seat] = round_number
                 eliminated.append(seat)
-        over = sum(out is None for out in new_out) <= 1
+        over = new_out.count(None) <= 1
 
     if over:
         return RoundScore(
@@ -99,7 +104,8 @@ def score_round(
         )
     starter = caller if outcome == "yaniv" else lowest_others[0]
     # A starter who has just gone out hands the lead on to the next active seat clockwise.
-    starter = next(seat for seat in clockwise(starter, players) if new_out[seat] is None)
+    while new_out[starter] is not None:
+        starter = (starter + 1) % players
     return RoundScore(
         outcome,
         tuple(points),

@@ -70,7 +70,7 @@ class RoundResult(NamedTuple):
             "round": self.round,
             "caller": self.caller,
             "outcome": self.outcome,
-            "hands": {str(seat): list(hand) for seat, hand in enumerate(self.hands) if hand},
+            "hands": _shown_hands(self.hands),
             "hand_totals": list(self.hand_totals),
             "points": list(self.points),
             "totals": list(self.totals),
@@ -95,6 +95,14 @@ class RoundResult(NamedTuple):
             tuple(data["eliminated"]),
             data["next_starter"],
         )
+
+
+def _shown_hands(hands: tuple[tuple[str, ...] | None, ...]) -> dict[str, list[str]]:
+    shown = {}
+    for seat, hand in enumerate(hands):
+        if hand is not None:
+            shown[str(seat)] = list(hand)
+    return shown
 
 
 class Table(NamedTuple):
@@ -348,15 +356,15 @@ def _deal(table: Table, rng: Rng) -> tuple[GameState, Event]:
     for index, seat in enumerate(seats):
         hands[seat] = tuple(deck[index : dealt : len(seats)])
     state = GameState(
-        table=table,
-        turn=table.starter,
-        hands=tuple(hands),
-        stock=tuple(deck[dealt + 1 :]),
-        stock_pos=0,
-        pile=(),
-        group=(deck[dealt],),
-        group_seat=None,
-        shown=(),
+        table,
+        table.starter,
+        tuple(hands),
+        tuple(deck[dealt + 1 :]),
+        0,
+        (),
+        (deck[dealt],),
+        None,
+        (),
     )
     event = {"type": "round_started", "round": table.round, "starter": table.starter, "deck": deck}
     return state, event
@@ -466,11 +474,12 @@ def _discard_group(hand: tuple[str, ...], cards: Sequence[str]) -> list[str]:
 def _call_yaniv(state: GameState, seat: int, rng: Rng) -> tuple[GameState, list[Event]]:
     table = state.table
     rules = table.rules
-    hands = tuple(
-        None if out is not None else hand
-        for hand, out in zip(state.hands, table.out_round, strict=True)
-    )
-    hand_totals = tuple(None if hand is None else hand_total(hand) for hand in hands)
+    shown: list[tuple[str, ...] | None] = []
+    hand_totals: list[int | None] = []
+    for hand, out in zip(state.hands, table.out_round, strict=True):
+        active = out is None
+        shown.append(hand if active else None)
+        hand_totals.append(hand_total(hand) if active else None)
     caller_total = hand_totals[seat]
     if caller_total is None or caller_total > rules.call_limit:
         raise IllegalMove(Reason.YANIV_ABOVE_LIMIT)
@@ -479,8 +488,8 @@ def _call_yaniv(state: GameState, seat: int, rng: Rng) -> tuple[GameState, list[
         table.round,
         seat,
         score.outcome,
-        hands,
-        hand_totals,
+        tuple(shown),
+        tuple(hand_totals),
         score.points,
         score.totals,
         score.eliminated,
@@ -491,20 +500,27 @@ def _call_yaniv(state: GameState, seat: int, rng: Rng) -> tuple[GameState, list[
         {"type": "round_ended", **result.to_dict()},
     ]
     if score.next_starter is None:
-        table = table._replace(
-            totals=score.totals,
-            out_round=score.out_round,
-            last_round=result,
-            standings=score.standings,
+        table = Table(
+            rules,
+            table.players,
+            table.round,
+            table.starter,
+            score.totals,
+            score.out_round,
+            result,
+            score.standings,
         )
         events.append({"type": "game_ended", "standings": standings_list(score.standings)})
         return state.replace(table=table, turn=None), events
-    table = table._replace(
-        round=table.round + 1,
-        starter=score.next_starter,
-        totals=score.totals,
-        out_round=score.out_round,
-        last_round=result,
+    table = Table(
+        rules,
+        table.players,
+        table.round + 1,
+        score.next_starter,
+        score.totals,
+        score.out_round,
+        result,
+        None,
     )
     new, dealt = _deal(table, rng)
     events.append(dealt)
