@@ -14,6 +14,7 @@ JOKERS: tuple[str, ...] = ("X1", "X2")
 
 NATURALS: tuple[str, ...] = tuple(intern(rank + suit) for suit in SUITS for rank in RANKS)
 
+KING = 13
 # Rank for runs: A=1 .. K=13; a joker has no rank of its own (0).
 RANK: dict[str, int] = {code: RANKS.index(code[0]) + 1 for code in NATURALS}
 RANK.update(dict.fromkeys(JOKERS, 0))

@@ -2,10 +2,8 @@
 
 from collections.abc import Sequence
 
-from games.engine.cards import RANK, SUIT
+from games.engine.cards import KING, RANK, SUIT
 from games.engine.errors import Reason
-
-_KING = 13
 
 
 def group_error(cards: Sequence[str]) -> Reason | None:
@@ -48,7 +46,7 @@ def group_error(cards: Sequence[str]) -> Reason | None:
         return Reason.INVALID_GROUP
     if not consecutive:
         return Reason.NOT_CONSECUTIVE
-    if low < 1 or low + count - 1 > _KING:
+    if low < 1 or low + count - 1 > KING:
         return Reason.RUN_OUT_OF_RANGE
     return None
 

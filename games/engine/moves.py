@@ -3,11 +3,10 @@
 from collections.abc import Sequence
 from itertools import permutations, product
 
-from games.engine.cards import RANK, SUIT
+from games.engine.cards import KING, RANK, SUIT
 from games.engine.groups import takeable
 from games.engine.state import STOCK, Action, CallYaniv, GameState, Play
 
-_KING = 13
 _MIN_RUN = 3
 
 
@@ -42,7 +41,7 @@ def _runs(ranks: dict[int, str], jokers: list[str]) -> list[tuple[str, ...]]:
     lowest, highest = min(ranks), max(ranks)
     # A window of ranks low..high must hold a natural card and need no more jokers than held.
     for low in range(max(1, lowest - spare), highest + 1):
-        for high in range(max(low + _MIN_RUN - 1, lowest), min(_KING, highest + spare) + 1):
+        for high in range(max(low + _MIN_RUN - 1, lowest), min(KING, highest + spare) + 1):
             width = high - low + 1
             held = sum(rank in ranks for rank in range(low, high + 1))
             if width - held > spare:

@@ -206,9 +206,9 @@ def _replay_round(
     script.reshuffled_at = -1
     for index, entry in enumerate(actions):
         try:
+            cards = entry["discard"]
             # tuple.__new__ skips the NamedTuple's Python-level constructor: the same Play,
             # and this line runs once per recorded action.
-            cards = entry["discard"]
             play = _new_play(Play, (entry["seat"], cards, entry["draw"]))
         except (KeyError, TypeError):
             if index == script.reshuffled_at:

@@ -1,7 +1,7 @@
 """House rules of one game (RULES.md §9)."""
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any, Literal, cast
 
 from games.engine.errors import InvalidRules
@@ -56,7 +56,7 @@ class Rules:
         return cls(**cast(Mapping[str, Any], data))
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {field.name: getattr(self, field.name) for field in fields(self)}
 
 
 DEFAULT_RULES = Rules()

@@ -24,8 +24,8 @@ MAX_PLAYERS = 5
 Event = dict[str, Any]
 """A plain JSON-able dict with a ``type``; full information, for the service's log."""
 
-# Codes from JSON are equal to, but not the same objects as, the interned codes; mapping them
-# back on load keeps the hot comparisons on identity.
+# Loading maps each code to the interned one: unknown codes fail there, and the comparisons of
+# a loaded state's cards often succeed on identity alone.
 _CANONICAL: dict[str, str] = {code: code for code in VALUE}
 _blank = object.__new__
 # Searching ``shown`` before each append would cost more than the append itself; repeats and
@@ -474,11 +474,11 @@ def _discard_group(hand: tuple[str, ...], cards: Sequence[str]) -> list[str]:
 def _call_yaniv(state: GameState, seat: int, rng: Rng) -> tuple[GameState, list[Event]]:
     table = state.table
     rules = table.rules
-    shown: list[tuple[str, ...] | None] = []
+    hands_shown: list[tuple[str, ...] | None] = []
     hand_totals: list[int | None] = []
     for hand, out in zip(state.hands, table.out_round, strict=True):
         active = out is None
-        shown.append(hand if active else None)
+        hands_shown.append(hand if active else None)
         hand_totals.append(hand_total(hand) if active else None)
     caller_total = hand_totals[seat]
     if caller_total is None or caller_total > rules.call_limit:
@@ -488,7 +488,7 @@ def _call_yaniv(state: GameState, seat: int, rng: Rng) -> tuple[GameState, list[
         table.round,
         seat,
         score.outcome,
-        tuple(shown),
+        tuple(hands_shown),
         tuple(hand_totals),
         score.points,
         score.totals,

@@ -38,6 +38,7 @@ def view(state: GameState, seat: int | None) -> View:
             "can_call_yaniv": state.can_call_yaniv(seat),
         }
     finished = state.finished
+    known = state.known
     return {
         "status": "finished" if finished else "active",
         "rules": state.rules.to_dict(),
@@ -53,7 +54,7 @@ def view(state: GameState, seat: int | None) -> View:
                 "eliminated": state.out_round[index] is not None,
                 "out_round": state.out_round[index],
                 "hand_count": len(state.hands[index]),
-                "known": list(state.known[index]),
+                "known": list(known[index]),
             }
             for index in range(state.players)
         ],

@@ -43,4 +43,3 @@ def test_scenario_replays_as_expected(path: Path) -> None:
         assert set(mine) == set(theirs), f"round {number}"
         for field, value in theirs.items():
             assert mine[field] == value, f"round {number}: {field}"
-
