@@ -1,0 +1,15 @@
+"""The rules of Yaniv (shared/RULES.md) as pure Python: no Django, no I/O, no randomness of
+its own (every shuffle goes through the ``Rng`` passed in).
+
+- ``cards``: codes, values, ranks, decks.
+- ``rules``: ``Rules``, the house rules of a game (``from_dict`` raises ``InvalidRules``).
+- ``groups``: ``group_error`` (is this laid order a single, set or run?) and ``takeable``.
+- ``state``: ``GameState``, ``start_game``, ``apply`` with ``Play`` / ``CallYaniv``; the
+  events each call returns; ``to_dict`` / ``from_dict`` for storage.
+- ``scoring``: round scores, exact-score drops, elimination, next starter, standings.
+- ``view``: ``view(state, seat)``, all that a seat (or a stranger) may see.
+- ``moves``: ``legal_groups``, ``legal_draws``, ``legal_moves``.
+- ``record``: ``record_from_events``, ``replay`` (``yaniv-record/1``).
+- ``cpu``: the CPU player, deciding from a seat's ``view`` alone.
+- ``errors``: ``Reason`` (every refusal's stable text), ``IllegalMove``, ``InvalidRules``.
+"""

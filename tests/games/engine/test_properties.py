@@ -92,7 +92,7 @@ def check_step(
     check_round_trip(after)
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(**games)
 def test_random_games_keep_every_card_once_and_hide_what_is_hidden(
     seed: int, players: int, rules: Rules, yaniv_chance: float
@@ -108,7 +108,7 @@ def test_random_games_keep_every_card_once_and_hide_what_is_hidden(
     check_cards(state)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(**games)
 def test_every_generated_legal_move_is_accepted(
     seed: int, players: int, rules: Rules, yaniv_chance: float
@@ -135,7 +135,7 @@ def test_every_generated_legal_move_is_accepted(
     )
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(**games)
 def test_export_then_replay_gives_the_live_summary(
     seed: int, players: int, rules: Rules, yaniv_chance: float
