@@ -1,8 +1,9 @@
 """Game records (``yaniv-record/1``, API.md "Record"): export from events, and replay.
 
-Replay drives the very ``apply`` that live play uses. The record's decks and reshuffles enter
-through the engine's randomness seam: a scripted ``Rng`` that hands back the recorded order,
-after checking that it is a permutation of exactly the cards the engine asked it to shuffle.
+Replay drives the very code that live play uses: ``apply_play`` and ``apply_yaniv``, which
+``apply`` dispatches to. The record's decks and reshuffles enter through the engine's
+randomness seam: a scripted ``Rng`` that hands back the recorded order, after checking that
+it is a permutation of exactly the cards the engine asked it to shuffle.
 """
 
 import json
@@ -15,18 +16,16 @@ from games.engine.rules import Rules
 from games.engine.state import (
     MAX_PLAYERS,
     MIN_PLAYERS,
-    CallYaniv,
     Event,
     GameState,
-    Play,
-    apply,
+    apply_play,
+    apply_yaniv,
     standings_list,
     start_game,
 )
 
 RECORD_FORMAT = "yaniv-record/1"
 _EXTRA_KEYS = ("at", "by")
-_new_play = tuple.__new__
 _NO_DECK = object()
 """What a script holds when no deal is due (a record's deck may be any JSON, even null)."""
 
@@ -206,10 +205,7 @@ def _replay_round(
     script.reshuffled_at = -1
     for index, entry in enumerate(actions):
         try:
-            cards = entry["discard"]
-            # tuple.__new__ skips the NamedTuple's Python-level constructor: the same Play,
-            # and this line runs once per recorded action.
-            play = _new_play(Play, (entry["seat"], cards, entry["draw"]))
+            seat, cards, draw = entry["seat"], entry["discard"], entry["draw"]
         except (KeyError, TypeError):
             if index == script.reshuffled_at:
                 continue  # the reshuffle that the play before it used
@@ -222,7 +218,7 @@ def _replay_round(
             raise _Fault(Reason.MALFORMED_ACTION, round_index, index)
         script.at = index
         try:
-            state, _ = apply(state, play, script)
+            state, _ = apply_play(state, seat, cards, draw, script)
         except IllegalMove as illegal:
             raise _Fault(illegal.reason, round_index, index) from illegal
         except _ScriptFault as fault:
@@ -250,7 +246,7 @@ def _replay_other(
     # depends on it: any permutation will do.
     script.deck = rounds[round_index + 1].get("deck") if has_next else list(full_deck(rules.jokers))
     try:
-        state, events = apply(state, CallYaniv(entry["seat"]), script)
+        state, events = apply_yaniv(state, entry["seat"], script)
     except IllegalMove as illegal:
         raise _Fault(illegal.reason, round_index, index) from illegal
     except _ScriptFault as fault:

@@ -374,15 +374,19 @@ def apply(state: GameState, action: Action, rng: Rng) -> tuple[GameState, list[E
     """The state after ``action``, and what happened; raises ``IllegalMove`` and leaves
     ``state`` untouched when the rules forbid it. ``rng`` shuffles the stock when a draw
     empties it and deals the next round when this action ends one."""
-    # Replay runs every recorded action through here, so the common path (a play) is kept
-    # inline and allocation-light: only what changes is copied.
-    seat = action[0]
+    if isinstance(action, Play):
+        return apply_play(state, action.seat, action.cards, action.draw, rng)
+    return apply_yaniv(state, action.seat, rng)
+
+
+def apply_play(
+    state: GameState, seat: int, cards: Sequence[str], draw: str, rng: Rng
+) -> tuple[GameState, list[Event]]:
+    """``apply`` for ``Play(seat, cards, draw)``, taking the fields as they are: replay runs
+    every recorded action through here and builds no action object for it."""
+    # The common path is kept inline and allocation-light: only what changes is copied.
     if seat != state.turn:
-        # Nobody's turn is the mark of a finished game.
-        raise IllegalMove(Reason.GAME_OVER if state.turn is None else Reason.NOT_YOUR_TURN)
-    if type(action) is not Play:
-        return _call_yaniv(state, seat, rng)
-    cards = action[1]
+        raise _not_to_act(state)
     hands = state.hands
     hand = hands[seat]
     if len(cards) == 1:
@@ -395,7 +399,6 @@ def apply(state: GameState, action: Action, rng: Rng) -> tuple[GameState, list[E
     else:
         kept = _discard_group(hand, cards)
 
-    draw = action[2]
     group = state.group
     stock = state.stock
     stock_pos = state.stock_pos
@@ -471,7 +474,15 @@ def _discard_group(hand: tuple[str, ...], cards: Sequence[str]) -> list[str]:
     return [card for card in hand if card not in cards]
 
 
-def _call_yaniv(state: GameState, seat: int, rng: Rng) -> tuple[GameState, list[Event]]:
+def _not_to_act(state: GameState) -> IllegalMove:
+    # Nobody's turn is the mark of a finished game.
+    return IllegalMove(Reason.GAME_OVER if state.turn is None else Reason.NOT_YOUR_TURN)
+
+
+def apply_yaniv(state: GameState, seat: int, rng: Rng) -> tuple[GameState, list[Event]]:
+    """``apply`` for ``CallYaniv(seat)``."""
+    if seat != state.turn:
+        raise _not_to_act(state)
     table = state.table
     rules = table.rules
     hands_shown: list[tuple[str, ...] | None] = []
