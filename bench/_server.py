@@ -115,6 +115,8 @@ def running_server(
     # A SIGTERM (a `timeout`, a CI limit) must still stop what we started.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     (ROOT / "var").mkdir(exist_ok=True)
+    for log in (ROOT / "var").glob("bench-*.log"):
+        log.unlink()
     env = {**os.environ, "YANIV_CPU_THINK_SECONDS": "0", **(env_extra or {})}
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
