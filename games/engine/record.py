@@ -148,7 +148,11 @@ def replay(record: object) -> dict[str, Any]:
     try:
         return _replay(record)
     except _Fault as fault:
-        return {"error": fault.reason, "round": fault.round_index, "action": fault.action_index}
+        return {
+            "error": str(fault.reason),
+            "round": fault.round_index,
+            "action": fault.action_index,
+        }
 
 
 def _replay(record: object) -> dict[str, Any]:
@@ -214,7 +218,7 @@ def _replay_round(
                 reason = Reason.GAME_OVER if state.finished else Reason.ROUND_ALREADY_ENDED
                 raise _Fault(reason, round_index, index + 1) from None
             return state
-        if type(cards) is not list:
+        if type(cards) is not list or type(seat) is not int:
             raise _Fault(Reason.MALFORMED_ACTION, round_index, index)
         script.at = index
         try:
@@ -239,7 +243,11 @@ def _replay_other(
     entry = rounds[round_index]["actions"][index]
     if type(entry) is dict and "reshuffle" in entry:
         raise _Fault(Reason.UNEXPECTED_RESHUFFLE, round_index, index)
-    if type(entry) is not dict or "seat" not in entry or entry.get("yaniv") is not True:
+    if (
+        type(entry) is not dict
+        or type(entry.get("seat")) is not int
+        or entry.get("yaniv") is not True
+    ):
         raise _Fault(Reason.MALFORMED_ACTION, round_index, index)
     has_next = round_index + 1 < len(rounds)
     # Without a next round in the record the next deal is unknown, and nothing reported

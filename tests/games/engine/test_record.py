@@ -6,6 +6,8 @@ from functools import cache
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.engine.cards import hand_total
 from games.engine.record import (
@@ -38,8 +40,15 @@ def played(seed: int = 0, players: int = 5) -> tuple[dict[str, Any], list[Event]
     return record_from_events(RULES, players, events), events
 
 
+@cache
+def base_text() -> str:
+    return json.dumps(played()[0])
+
+
 def base() -> dict[str, Any]:
-    return copy.deepcopy(played()[0])
+    """A fresh copy of a finished five-player record with reshuffles, to break."""
+    record: dict[str, Any] = json.loads(base_text())
+    return record
 
 
 def where(record: dict[str, Any], key: str) -> tuple[int, int]:
@@ -275,6 +284,9 @@ def test_yaniv_above_the_limit() -> None:
     "action",
     [
         {"seat": 0},
+        {"seat": 0.0, "discard": ["AS"], "draw": "stock"},
+        {"seat": True, "discard": ["AS"], "draw": "stock"},
+        {"seat": 0.0, "yaniv": True},
         {"seat": 0, "yaniv": False},
         {"seat": 0, "discard": "AS", "draw": "stock"},
         {"seat": 0, "discard": ["AS"]},
@@ -334,3 +346,90 @@ def test_replay_text_reports_bad_json(text: str | bytes) -> None:
     result = replay_text(text)
     assert result["error"].startswith("invalid JSON")
     assert (result["round"], result["action"]) == (0, 0)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-2, 60) | st.floats() | st.text(max_size=3),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner),
+    max_leaves=8,
+)
+action_keys = st.sampled_from(["seat", "discard", "draw", "yaniv", "reshuffle", "at"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    round_pick=st.integers(0, 10**6),
+    action_pick=st.integers(0, 10**6),
+    key=action_keys,
+    value=json_values,
+    delete=st.booleans(),
+)
+def test_any_mangled_action_gives_a_summary_or_an_error(
+    round_pick: int, action_pick: int, key: str, value: object, delete: bool
+) -> None:
+    record = base()
+    entry = record["rounds"][round_pick % len(record["rounds"])]
+    actions = entry["actions"]
+    action = actions[action_pick % len(actions)]
+    if delete:
+        action.pop(key, None)
+    else:
+        action[key] = value
+    check_outcome(replay(record))
+
+
+def retype(value: Any, how: int) -> Any:
+    """Much the same value in another JSON type: 1 -> 1.0 or true, ["5H"] -> "5H", ..."""
+    if how == 0 and type(value) is int:
+        return float(value)
+    if how == 1 and type(value) is int:
+        return value == 1
+    if how == 2 and isinstance(value, list):
+        return value[0] if value else None
+    if how == 3:
+        return [value]
+    return str(value)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    round_pick=st.integers(0, 10**6),
+    action_pick=st.integers(0, 10**6),
+    key=action_keys,
+    how=st.integers(0, 4),
+)
+def test_any_retyped_action_field_gives_a_summary_or_an_error(
+    round_pick: int, action_pick: int, key: str, how: int
+) -> None:
+    record = base()
+    entry = record["rounds"][round_pick % len(record["rounds"])]
+    actions = entry["actions"]
+    action = actions[action_pick % len(actions)]
+    if key in action:
+        action[key] = retype(action[key], how)
+    check_outcome(replay(record))
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    key=st.sampled_from(["format", "rules", "players", "rounds", "starter", "deck", "actions"]),
+    value=json_values,
+)
+def test_any_mangled_header_or_round_gives_a_summary_or_an_error(key: str, value: object) -> None:
+    record = base()
+    if key in ("starter", "deck", "actions"):
+        record["rounds"][1][key] = value
+    else:
+        record[key] = value
+    check_outcome(replay(record))
+
+
+def check_outcome(result: dict[str, Any]) -> None:
+    if "error" in result:
+        assert set(result) == {"error", "round", "action"}
+        assert type(result["error"]) is str
+        assert type(result["round"]) is int
+        assert type(result["action"]) is int
+    else:
+        assert set(result) == {"status", "rounds", "standings"}
+    json.dumps(result)
