@@ -7,25 +7,27 @@ builds that view itself.
 How it plays, in short:
 
 * **Yaniv.** It estimates the chance of an Assaf from each opponent's hand count, the cards
-  it is known to hold (taken face up) and the values still unseen, skewed towards low cards
-  the longer the round has gone on (players keep their low cards). It calls when that risk
-  is small enough for the stakes: what an Assaf would cost it, whether it would knock it
-  out, whether waiting could knock it out instead, and the exact-score drops.
-* **Discard and draw.** Every distinct group is tried with every draw. A resulting hand is
-  scored by its total less part of the best group it could shed next turn, so pairs, sets
-  and runs kept for later count for what they will shed; a stock draw is scored as the
-  average over the unseen cards, each tried against the hand (so a pair or a near-run kept
-  counts the chance that the draw grows it). A discard end that would help the next player
-  (a low card, or one matching what they visibly collect) costs a little.
+  they are known to hold (taken face up) and the values still unseen, skewed towards low
+  cards the longer the round has gone on (players keep their low cards). It calls when the
+  expected cost of an Assaf is below what waiting is expected to cost, weighing the stakes:
+  the Assaf penalty, whether an Assaf would knock it out, whether waiting could (someone
+  else's call would), exact-score drops, and opponents whom ending the round would knock out.
+* **Discard and draw.** Every distinct group is tried with every draw, and the hand it leaves
+  is scored by what would remain after that hand's best discard next turn, so pairs, sets and
+  runs kept for later count for what they will shed. A stock draw is scored as the average
+  over the unseen cards, each tried against the hand, so a pair or a near-run kept counts the
+  chance that the draw grows it, and a card counted out (seen in the pile) counts for nothing.
+  A discard end that would help the next player (a low card, or one that matches cards they
+  visibly collect) costs a little.
 """
 
-from collections.abc import Iterable, Sequence
+import math
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from itertools import accumulate
-from math import exp
 from typing import Any
 
-from games.engine.cards import JOKERS, RANK, RANKS, SUIT, SUITS, VALUE, full_deck
+from games.engine.cards import HAND_SIZE, JOKERS, RANK, RANKS, SUIT, SUITS, VALUE, full_deck
 from games.engine.moves import legal_groups
 from games.engine.rng import Rng
 from games.engine.state import STOCK, Action, CallYaniv, GameState, Play
@@ -35,11 +37,10 @@ _KING = 13
 _MAX_VALUE = 10
 _KNOCK_OUT_LIMITS = {"out_over_100": 100, "out_over_200": 200, "first_over_100": 100}
 
-# A hand is scored (lower is better) as its total, less _SHED_WEIGHT times the best group it
-# could shed next turn (1 would look only at what is left after that discard; less keeps the
-# total itself, which a call is judged on, in play), plus _CARD_COST per card (a hand of many
-# cards cannot get low however well it draws), less _CALLABLE_BONUS when its total allows a call.
-_SHED_WEIGHT = 1.0
+# A hand is scored (lower is better) by what would be left after its best discard next turn,
+# plus _CARD_COST per card (a hand of many cards cannot get low however well it draws), less
+# _CALLABLE_BONUS when its total allows a call. Weighing the total itself in as well (what is
+# scored if someone calls first) played worse in simulated games.
 _CARD_COST = 1.0
 _CALLABLE_BONUS = 2.0
 # Cost per point of help a discard end gives the next player.
@@ -68,7 +69,8 @@ def cpu_action(state: GameState, seat: int, rng: Rng) -> Action:
 def choose_action(seen: View, rng: Rng) -> Action:
     """The CPU's action from ``seen``, the ``view`` of its own seat on its turn.
 
-    ``rng`` breaks ties between equally good moves, so a seeded rng gives the same choice.
+    ``rng`` breaks ties between equally good moves and, rarely, a stalemate (``_should_call``);
+    a seeded rng gives the same choice every time.
     """
     you = seen["you"]
     if seen["status"] != "active" or you is None or seen["turn"] != you["seat"]:
@@ -114,12 +116,12 @@ class _Table:
         self.mean_unseen = sum(VALUE[card] for card in self.unseen) / count if count else 0.0
 
         # Turns each player has had this round, roughly: every draw from the stock was a turn
-        # and so was every card still held after taking it face up. A reshuffle resets the
-        # count, which only makes the estimate of opponents' hands more cautious.
-        dealt = len(active) * 5 + 1
+        # and so was every card still held after taking it face up. A reshuffle restarts the
+        # count, so a very long round reads as a younger one.
+        dealt = len(active) * HAND_SIZE + 1
         drawn = len(full_deck(rules["jokers"])) - dealt - self.stock_count
         taken = sum(len(self.seats[seat]["known"]) for seat in active)
-        self.turns_each = max(0, drawn + taken) / len(active)
+        self.turns_each: float = max(0, drawn + taken) / len(active)
 
 
 # --- calling Yaniv ----------------------------------------------------------------------
@@ -140,17 +142,30 @@ def _should_call(table: _Table, rng: Rng) -> bool:
     loss = float(after_assaf - me)
     if after_assaf > limit:
         loss += _KNOCK_OUT_COST
+    # Ending the round now also scores every other hand as it stands, Assaf or not: an
+    # opponent whose hand would take them over the limit is out, where waiting lets them shed.
+    card = _opponent_card(table)
+    knock_outs = sum(
+        1.0 - _chance_at_most(card, table.seats[seat], limit - table.seats[seat]["score"])
+        for seat in table.opponents
+    )
     wait = _WAIT_COST + _WAIT_COST_PER_TURN * table.turns_each
-    if _assaf_risk(table, total) * loss <= wait:
+    wait += _KNOCK_OUT_COST * knock_outs / len(table.opponents)
+    risk = 1.0 - math.prod(
+        1.0 - _chance_at_most(card, table.seats[seat], total) for seat in table.opponents
+    )
+    if risk * loss <= wait:
         return True
-    # An opponent whose whole hand is known and no higher makes the Assaf certain, and that
-    # can last for ever: with one card each, whoever holds a joker must throw it and the next
-    # player takes it, so neither joker holder can ever call. Now and then the CPU calls into
-    # the Assaf anyway, which ends the round.
-    return _certain_assaf(table, total) and rng.randrange(_STALEMATE_ODDS) == 0
+    # When both our hand and an opponent's, no higher, are all known (taken face up), the
+    # Assaf is certain, and that can last for ever: with one card each, whoever holds a joker
+    # must throw it and the next player takes it, so no joker holder can ever call. Now and
+    # then the CPU calls into the Assaf anyway, which ends the round.
+    return _stalemate(table, total) and rng.randrange(_STALEMATE_ODDS) == 0
 
 
-def _certain_assaf(table: _Table, total: int) -> bool:
+def _stalemate(table: _Table, total: int) -> bool:
+    if len(table.seats[table.seat]["known"]) < len(table.hand):
+        return False
     for seat in table.opponents:
         entry = table.seats[seat]
         known = entry["known"]
@@ -167,22 +182,23 @@ def _drop(total: int, mode: str) -> int:
     return total
 
 
-def _assaf_risk(table: _Table, total: int) -> float:
-    """The chance that some opponent holds ``total`` or less."""
+def _opponent_card(table: _Table) -> list[float]:
+    """The chance that an opponent's unknown card is worth 0, 1, ... 10: the unseen cards,
+    skewed towards low ones the longer the round has gone on (players keep low cards)."""
     skew = min(_SKEW_MAX, _SKEW_PER_TURN * table.turns_each)
-    weights = [count * exp(-skew * value) for value, count in enumerate(table.histogram)]
+    weights = [count * math.exp(-skew * value) for value, count in enumerate(table.histogram)]
     norm = sum(weights)
-    card = [weight / norm for weight in weights] if norm else weights
-    safe = 1.0
-    for seat in table.opponents:
-        entry = table.seats[seat]
-        known = entry["known"]
-        room = total - sum(VALUE[code] for code in known)
-        unknown = entry["hand_count"] - len(known)
-        if room < 0:
-            continue
-        safe *= 1.0 - _at_most(card, unknown, room)
-    return 1.0 - safe
+    return [weight / norm for weight in weights] if norm else weights
+
+
+def _chance_at_most(card: Sequence[float], seat: Mapping[str, Any], total: int) -> float:
+    """The chance that the hand of ``seat`` (a ``seats`` entry of the view) is worth ``total``
+    or less, its unknown cards drawn from ``card``."""
+    known = seat["known"]
+    room = total - sum(VALUE[code] for code in known)
+    if room < 0:
+        return 0.0
+    return _at_most(card, seat["hand_count"] - len(known), room)
 
 
 def _at_most(card: Sequence[float], cards: int, room: int) -> float:
@@ -214,10 +230,11 @@ def _best_play(table: _Table, rng: Rng) -> Play:
         layout, gift = min(((group, _gift(table, group)) for group in laid), key=lambda x: x[1])
         top = max(VALUE[card] for card in cards)
         # Taking a card no lower than the highest one thrown, to no group, makes no progress;
-        # two CPUs could hand such a card back and forth for ever, so it is never done.
+        # two CPUs could hand such a card back and forth for ever, so it is not done.
         draws = [card for card in takeable if VALUE[card] < top or _joins(rest, card)]
-        if table.stock_count or not draws:
+        if table.stock_count:
             draws.append(STOCK)
+        draws = draws or takeable
         for draw in draws:
             if draw == STOCK:
                 score = _stock_score(table, rest, stock_memo)
@@ -232,11 +249,11 @@ def _best_play(table: _Table, rng: Rng) -> Play:
 
 
 def _score(table: _Table, hand: Sequence[str]) -> float:
-    """Lower is better (see _SHED_WEIGHT)."""
+    """How good ``hand`` is to hold at our next turn; lower is better (see _CARD_COST)."""
     total = sum(VALUE[card] for card in hand)
     return (
         total
-        - _SHED_WEIGHT * _best_shed(hand)
+        - _best_shed(hand)
         + _CARD_COST * len(hand)
         - (_CALLABLE_BONUS if total <= table.call_limit else 0.0)
     )
@@ -264,7 +281,7 @@ def _stock_score(table: _Table, rest: tuple[str, ...], memo: dict[int, float]) -
     return (
         total
         + table.mean_unseen
-        - _SHED_WEIGHT * total_shed / unseen
+        - total_shed / unseen
         + _CARD_COST * (len(rest) + 1)
         - _CALLABLE_BONUS * callable_ / unseen
     )

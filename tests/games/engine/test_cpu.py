@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine.cards import full_deck, hand_total
+from games.engine.cards import full_deck
 from games.engine.cpu import choose_action, cpu_action
 from games.engine.groups import group_error
 from games.engine.moves import legal_moves
@@ -244,8 +244,8 @@ def test_calls_against_known_high_cards_even_at_the_limit() -> None:
 
 def test_no_call_with_5_against_one_card_known_low() -> None:
     state = position([["2S", "3H"], ["AD"]], ["9C"], known=[[], ["AD"]])
-    action = played(decide(state))
-    assert hand_total(action.cards) > 0
+    for seed in range(50):
+        assert isinstance(decide(state, seed), Play)
 
 
 def test_no_call_with_5_against_one_unknown_card_late_in_the_round() -> None:
@@ -268,12 +268,31 @@ def test_calls_into_a_certain_assaf_that_lands_on_exactly_100() -> None:
     assert decide(state) == CallYaniv(0)
 
 
+def test_breaks_a_stalemate_of_known_jokers_now_and_then() -> None:
+    # Each joker holder took its joker face up: whoever calls is Assafed by the other, and
+    # with one card each the jokers could go round for ever. The CPU sometimes calls anyway.
+    state = position(
+        [["2H"], ["X2"], ["X1"]], ["QS"], known=[[], ["X2"], ["X1"]], pile=["5C"], turn=2
+    )
+    calls = sum(decide(state, seed) == CallYaniv(2) for seed in range(400))
+    assert 0 < calls < 400 // 5
+
+
 def test_more_careful_when_an_assaf_would_knock_it_out() -> None:
     # About a one-in-ten chance that three unknown cards come to 4 or less, a dozen turns in.
     hands = [["AS", "3H"], ["5D", "6D", "7C"]]
     stock = [card for card in full_deck(2) if card not in {*hands[0], *hands[1], "KC"}][:30]
     assert decide(position(hands, ["KC"], stock=stock)) == CallYaniv(0)
     assert isinstance(decide(position(hands, ["KC"], stock=stock, totals=[80, 0])), Play)
+
+
+def test_calls_sooner_when_ending_the_round_would_knock_an_opponent_out() -> None:
+    # Two unknown cards a dozen turns in may well come to 5 or less: too risky at 0 - 0, but at
+    # 98 the opponent is out unless those two cards come to 2 or less, Assaf or not.
+    hands = [["2S", "3H"], ["5D", "6D"]]
+    stock = [card for card in full_deck(2) if card not in {*hands[0], *hands[1], "KC"}][:30]
+    assert isinstance(decide(position(hands, ["KC"], stock=stock)), Play)
+    assert decide(position(hands, ["KC"], stock=stock, totals=[0, 98])) == CallYaniv(0)
 
 
 # --- discarding and drawing ---------------------------------------------------------------
