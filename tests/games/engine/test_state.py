@@ -4,6 +4,8 @@ import json
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.engine.cards import full_deck
 from games.engine.errors import IllegalMove, Reason
@@ -297,3 +299,27 @@ def test_deck_for_builds_the_dealt_hands() -> None:
     deck = deck_for(HANDS, 2, "3S")
     state, _ = start_game(3, Rules(), Scripted(deck, starter=2))
     assert [list(hand) for hand in state.hands] == [HANDS[0], HANDS[1], HANDS[2]]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    seat=st.integers(-1, 3),
+    cards=st.lists(
+        st.one_of(st.sampled_from([*HANDS[0], *HANDS[1], "3S", "X1"]), st.text(max_size=3)),
+        max_size=5,
+    ),
+    draw=st.one_of(st.sampled_from(["stock", "3S", "KH", "9D"]), st.text(max_size=5)),
+)
+def test_any_play_is_applied_or_refused(seat: int, cards: list[str], draw: str) -> None:
+    state, _, _ = start(HANDS, face_up="3S")
+    refused: IllegalMove | None = None
+    try:
+        after, events = apply(state, Play(seat, cards, draw), random.Random(0))
+    except IllegalMove as error:
+        refused = error
+    if refused is not None:
+        assert refused.reason in set(Reason)
+        return
+    assert seat == 0
+    assert events[0]["cards"] == cards
+    assert len(after.hands[0]) == 5 - len(cards) + 1
