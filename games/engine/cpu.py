@@ -38,10 +38,9 @@ _MAX_VALUE = 10
 _KNOCK_OUT_LIMITS = {"out_over_100": 100, "out_over_200": 200, "first_over_100": 100}
 
 # A hand is scored (lower is better) by what would be left after its best discard next turn,
-# plus _CARD_COST per card (a hand of many cards cannot get low however well it draws), less
-# _CALLABLE_BONUS when its total allows a call. Weighing the total itself in as well (what is
-# scored if someone calls first) played worse in simulated games.
-_CARD_COST = 1.0
+# less _CALLABLE_BONUS when its total allows a call. In simulated games, weighing in the total
+# itself (what is scored if someone calls first) played worse, and a cost per card held
+# made no difference.
 _CALLABLE_BONUS = 2.0
 # Cost per point of help a discard end gives the next player.
 _GIFT_WEIGHT = 0.25
@@ -249,14 +248,9 @@ def _best_play(table: _Table, rng: Rng) -> Play:
 
 
 def _score(table: _Table, hand: Sequence[str]) -> float:
-    """How good ``hand`` is to hold at our next turn; lower is better (see _CARD_COST)."""
+    """How good ``hand`` is to hold at our next turn; lower is better (see _CALLABLE_BONUS)."""
     total = sum(VALUE[card] for card in hand)
-    return (
-        total
-        - _best_shed(hand)
-        + _CARD_COST * len(hand)
-        - (_CALLABLE_BONUS if total <= table.call_limit else 0.0)
-    )
+    return total - _best_shed(hand) - (_CALLABLE_BONUS if total <= table.call_limit else 0.0)
 
 
 def _stock_score(table: _Table, rest: tuple[str, ...], memo: dict[int, float]) -> float:
@@ -274,17 +268,12 @@ def _stock_score(table: _Table, rest: tuple[str, ...], memo: dict[int, float]) -
         memo[shed] = sum(count * max(shed, value) for value, count in enumerate(table.histogram))
     total_shed = memo[shed]
     for card, joined in _joiners(rest, table.unseen_set).items():
-        total_shed += max(joined, shed) - max(shed, VALUE[card])
+        value = VALUE[card]
+        total_shed += max(joined, shed, value) - max(shed, value)
     total = sum(VALUE[card] for card in rest)
     room = table.call_limit - total
     callable_ = table.at_most[min(room, _MAX_VALUE)] if room >= 0 else 0
-    return (
-        total
-        + table.mean_unseen
-        - total_shed / unseen
-        + _CARD_COST * (len(rest) + 1)
-        - _CALLABLE_BONUS * callable_ / unseen
-    )
+    return total + table.mean_unseen - total_shed / unseen - _CALLABLE_BONUS * callable_ / unseen
 
 
 def _joins(rest: Sequence[str], card: str) -> bool:
@@ -313,8 +302,9 @@ def _joins(rest: Sequence[str], card: str) -> bool:
 
 
 def _joiners(rest: Sequence[str], unseen: set[str]) -> dict[str, int]:
-    """For each unseen card that can form a set or run with cards of ``rest``: the best shed of
-    ``rest`` with it."""
+    """Every unseen card that might form a set or run with cards of ``rest``, with the best set
+    or run it could then make; that may be no better than the card alone, or than ``rest``'s
+    own best group, which the caller weighs in."""
     jokers = sum(1 for card in rest if not RANK[card])
     rank_values: dict[int, int] = {}
     suits: dict[str, list[int]] = {}

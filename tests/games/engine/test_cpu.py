@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.engine import cpu
 from games.engine.cards import full_deck
 from games.engine.cpu import choose_action, cpu_action
 from games.engine.groups import group_error
@@ -347,3 +348,18 @@ def test_does_not_feed_the_next_player_a_set_for_one_point() -> None:
         [["9D", "8C", "2S", "AH", "3C"], ["9S", "9H", "KD"]], ["5C"], known=[[], ["9S", "9H"]]
     )
     assert list(played(decide(state)).cards) == ["8C"]
+
+
+def test_a_stock_draw_scores_the_mean_over_every_unseen_card() -> None:
+    """The shortcut that tries only the cards able to join a group agrees with trying all."""
+    for index, state in enumerate(positions(games_per_table=1)):
+        if index % 13:
+            continue
+        seat = state.turn
+        assert seat is not None
+        table = cpu._Table(view(state, seat))
+        hand = state.hands[seat]
+        for size in range(len(hand)):
+            rest = hand[:size]
+            every = [cpu._score(table, (*rest, card)) for card in table.unseen]
+            assert cpu._stock_score(table, rest, {}) == pytest.approx(sum(every) / len(every))
