@@ -234,21 +234,27 @@ def _record(table: Table, state: GameState, events: list[dict[str, Any]], *, by:
     game = table.game
     if any(event["type"] in ("played", "yaniv_called") for event in events):
         game.seq += 1
+    rows = []
     for event in events:
         payload = {key: value for key, value in event.items() if key != "type"}
         if event["type"] == "played":
             payload["by"] = by
-        _append(game, event["type"], **payload)
+        rows.append(Event(game=game, seq=game.seq, type=event["type"], payload=payload))
         if event["type"] == "round_ended":
             _score_seats(table, payload)
         elif event["type"] == "game_ended":
             _finish(table, payload["standings"])
+    Event.objects.bulk_create(rows)
     game.state = state.to_dict()
     game.turn_deadline = _deadline(table, state)
-    game.save()
+    game.save(update_fields=_PLAY_FIELDS)
     notify.game_changed(game.pk)
     if game.status == GameStatus.ACTIVE and state.turn is not None:
         _schedule_turn(table, state.turn)
+
+
+# What playing changes on the game row; the rest (rules, host, invite code...) is never rewritten.
+_PLAY_FIELDS = ["state", "seq", "turn_deadline", "status", "started_at", "finished_at"]
 
 
 def _score_seats(table: Table, result: dict[str, Any]) -> None:
