@@ -202,6 +202,8 @@ def _chance_at_most(card: Sequence[float], seat: Mapping[str, Any], total: int) 
 
 def _at_most(card: Sequence[float], cards: int, room: int) -> float:
     """P(the sum of ``cards`` independent values drawn from ``card`` is <= ``room``)."""
+    if room >= _MAX_VALUE * cards:
+        return 1.0
     # Sums above ``room`` can never come back under it, so the table stops there.
     sums = [1.0] + [0.0] * room
     for _ in range(cards):
