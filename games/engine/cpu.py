@@ -398,7 +398,8 @@ def _gift(table: _Table, group: Sequence[str]) -> float:
             if not RANK[held] or not rank:
                 continue
             if RANK[held] == rank or (SUIT[held] == suit and abs(RANK[held] - rank) <= 2):
-                # It would join a group they are collecting and leave with it.
-                gain = max(gain, value + max(0.0, table.mean_unseen - value))
+                # It would leave with a group they are collecting: they shed its value and
+                # spare themselves a stock card.
+                gain = max(gain, value, table.mean_unseen)
         help_ = max(help_, gain)
     return help_
