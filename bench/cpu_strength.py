@@ -19,6 +19,7 @@ import multiprocessing
 import random
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
@@ -39,6 +40,7 @@ Player = Callable[[View, Rng], Action]
 # A game that runs this long has a player that never ends a round: a bug, not a result.
 _MAX_ACTIONS = 20_000
 _Z95 = 1.959964
+_BUCKET_NS = 10_000
 
 
 def greedy(seen: View, rng: Rng) -> Action:
@@ -84,38 +86,49 @@ class Result(NamedTuple):
     """Wall time of its decisions."""
     cpu_ns: int
     """CPU time of its decisions: what they cost even on a busy machine."""
-    decisions: int
-    slowest_ns: int
+    buckets: Counter[int]
+    """How many of its decisions took each whole number of _BUCKET_NS of CPU time."""
 
 
 def play_game(players: list[Player], seed: int) -> Result:
     """One full game with the CPU in seat 0."""
     rng = random.Random(seed)
     state, _ = start_game(len(players), DEFAULT_RULES, rng)
-    wall = cpu = decisions = slowest = 0
+    wall = cpu = 0
+    buckets: Counter[int] = Counter()
     for _ in range(_MAX_ACTIONS):
         if state.standings is not None:
             firsts = [seat for seat, place in state.standings if place == 1]
             share = 1 / len(firsts) if 0 in firsts else 0.0
-            return Result(share, wall, cpu, decisions, slowest)
+            return Result(share, wall, cpu, buckets)
         if state.out_round[0] is not None:
             # Out before the others, the CPU can no longer share first place.
-            return Result(0.0, wall, cpu, decisions, slowest)
+            return Result(0.0, wall, cpu, buckets)
         seat = state.turn
         assert seat is not None
         seen = view(state, seat)
         if seat == 0:
             wall_start, cpu_start = time.perf_counter_ns(), time.thread_time_ns()
             action = choose_action(seen, rng)
-            spent = time.perf_counter_ns() - wall_start
-            cpu += time.thread_time_ns() - cpu_start
-            wall += spent
-            slowest = max(slowest, spent)
-            decisions += 1
+            spent = time.thread_time_ns() - cpu_start
+            wall += time.perf_counter_ns() - wall_start
+            cpu += spent
+            buckets[spent // _BUCKET_NS] += 1
         else:
             action = players[seat](seen, rng)
         state, _ = apply(state, action, rng)
     raise RuntimeError(f"game {seed} did not end in {_MAX_ACTIONS} actions")
+
+
+def percentile(buckets: Counter[int], fraction: float) -> int:
+    """The upper bound, in µs, of the bucket holding that fraction of the decisions."""
+    needed = fraction * sum(buckets.values())
+    seen = 0
+    for bucket in sorted(buckets):
+        seen += buckets[bucket]
+        if seen >= needed:
+            return (bucket + 1) * _BUCKET_NS // 1000
+    return 0
 
 
 def _run(job: tuple[str, int, int]) -> Result:
@@ -139,7 +152,8 @@ def main(argv: list[str]) -> int:
 
     pairings = [(baseline, table) for table in (2, 4) for baseline in BASELINES]
     rows = []
-    wall = cpu = decisions = slowest = 0
+    wall = cpu = 0
+    buckets: Counter[int] = Counter()
     with multiprocessing.Pool(args.workers) as pool:
         for baseline, table in pairings:
             jobs = [(baseline, table, args.seed + game) for game in range(args.games)]
@@ -150,8 +164,7 @@ def main(argv: list[str]) -> int:
                 wins += result.share
                 wall += result.wall_ns
                 cpu += result.cpu_ns
-                decisions += result.decisions
-                slowest = max(slowest, result.slowest_ns)
+                buckets.update(result.buckets)
                 if done % 200 == 0 or done == args.games:
                     print(
                         f"\r  CPU vs {table - 1} x {baseline}: {done}/{args.games} games, "
@@ -172,9 +185,12 @@ def main(argv: list[str]) -> int:
             f"| {table - 1} x {baseline} | {table} | {rate:.1%} | {low:.1%} - {high:.1%} "
             f"| {par:.0%} |"
         )
+    decisions = sum(buckets.values())
     print(
         f"\nCPU decisions: {decisions}; mean {wall / decisions / 1000:.0f} µs wall, "
-        f"{cpu / decisions / 1000:.0f} µs CPU time; slowest {slowest / 1000:.0f} µs wall"
+        f"{cpu / decisions / 1000:.0f} µs CPU time; CPU time median "
+        f"{percentile(buckets, 0.5)} µs, 99th percentile {percentile(buckets, 0.99)} µs, "
+        f"slowest {percentile(buckets, 1.0)} µs"
     )
     return 0
 

@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 from games.engine import cpu
 from games.engine.cards import full_deck
 from games.engine.cpu import choose_action, cpu_action
-from games.engine.groups import group_error
 from games.engine.moves import legal_moves
 from games.engine.rules import Rules
 from games.engine.state import STOCK, Action, CallYaniv, GameState, Play, apply, start_game
@@ -147,9 +146,8 @@ def crafted_states(draw: st.DrawFn) -> GameState:
 @given(state=crafted_states(), seed=st.integers(0, 2**32))
 def test_every_choice_is_legal_in_crafted_positions(state: GameState, seed: int) -> None:
     action = decide(state, seed)
+    assert action in legal_moves(state, 0)
     apply(state, action, random.Random(seed))
-    if isinstance(action, Play):
-        assert group_error(action.cards) is None
 
 
 def test_games_of_cpus_alone_end() -> None:
