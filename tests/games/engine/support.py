@@ -92,6 +92,7 @@ def random_game(
             break
         assert state.turn is not None
         moves = legal_moves(state, state.turn)
+        action: Action
         if isinstance(moves[0], CallYaniv) and rng.random() < yaniv_chance:
             action = moves[0]
         elif rng.random() < 0.5:
