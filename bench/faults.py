@@ -113,11 +113,17 @@ def drop_database_connections() -> int:
     return int(row[0]) if row else 0
 
 
-def abort_leftovers(ids: list[str]) -> None:
-    """Games that did not finish must not keep a later run's worker busy."""
+def abort_leftovers(ids: list[str] | None = None) -> None:
+    """Games that did not finish (these, or an interrupted run's) must not keep a run's worker
+    busy: the bench's players are the guests named "idle ..."."""
     from games.models import Game, GameStatus
 
-    Game.objects.filter(pk__in=ids, status=GameStatus.ACTIVE).update(
+    games = Game.objects.filter(status=GameStatus.ACTIVE)
+    if ids is None:
+        games = games.filter(ranked=True, seats__player__display_name__startswith="idle ")
+    else:
+        games = games.filter(pk__in=ids)
+    Game.objects.filter(pk__in=list(games.values_list("pk", flat=True))).update(
         status=GameStatus.ABORTED, turn_deadline=None
     )
 
@@ -158,6 +164,7 @@ def main() -> int:
     if not BENCH_REDIS.is_running():
         BENCH_REDIS.start()
     setup_django()
+    abort_leftovers()
     from bench._server import running_server, stop
 
     figures: list[tuple[str, str]] = []
