@@ -29,7 +29,7 @@ from accounts.throttles import (
     LoginUsernameThrottle,
     PlayerRateThrottle,
 )
-from config.errors import ErrorSerializer
+from config.errors import error_responses
 
 # Joiners are format characters too, but emoji sequences (family, flags...) need them.
 _ALLOWED_FORMAT_CHARACTERS = {"\u200c", "\u200d"}
@@ -133,10 +133,6 @@ class WsTicketOutputSerializer(serializers.Serializer[dict[str, Any]]):
     expires_at = serializers.DateTimeField()
 
 
-def _errors(*statuses: int) -> dict[int, type[ErrorSerializer]]:
-    return dict.fromkeys(statuses, ErrorSerializer)
-
-
 def _user_agent(request: Request) -> str:
     return str(request.META.get("HTTP_USER_AGENT", ""))
 
@@ -150,7 +146,7 @@ class GuestCreateApi(APIView):
     @extend_schema(
         operation_id="auth_guest",
         request=GuestInputSerializer,
-        responses={201: AuthOutputSerializer, **_errors(400, 429)},
+        responses={201: AuthOutputSerializer, **error_responses(400, 429)},
     )
     def post(self, request: Request) -> Response:
         serializer = GuestInputSerializer(data=request.data)
@@ -167,7 +163,7 @@ class RegisterApi(APIView):
     @extend_schema(
         operation_id="auth_register",
         request=RegisterInputSerializer,
-        responses={200: RegisterOutputSerializer, **_errors(400, 401, 403, 409, 429)},
+        responses={200: RegisterOutputSerializer, **error_responses(400, 401, 403, 409, 429)},
     )
     def post(self, request: Request) -> Response:
         serializer = RegisterInputSerializer(data=request.data)
@@ -184,7 +180,7 @@ class LoginApi(APIView):
     @extend_schema(
         operation_id="auth_login",
         request=LoginInputSerializer,
-        responses={200: AuthOutputSerializer, **_errors(400, 403, 429)},
+        responses={200: AuthOutputSerializer, **error_responses(400, 403, 429)},
     )
     def post(self, request: Request) -> Response:
         serializer = LoginInputSerializer(data=request.data)
@@ -195,7 +191,7 @@ class LoginApi(APIView):
 
 class LogoutApi(APIView):
     @extend_schema(
-        operation_id="auth_logout", request=None, responses={204: None, **_errors(401, 403)}
+        operation_id="auth_logout", request=None, responses={204: None, **error_responses(401, 403)}
     )
     def post(self, request: Request) -> Response:
         token = request.auth
@@ -205,7 +201,9 @@ class LogoutApi(APIView):
 
 
 class MeApi(APIView):
-    @extend_schema(operation_id="me_retrieve", responses={200: MeSerializer, **_errors(401, 403)})
+    @extend_schema(
+        operation_id="me_retrieve", responses={200: MeSerializer, **error_responses(401, 403)}
+    )
     def get(self, request: Request) -> Response:
         player = request_player(request)
         return Response(MeSerializer(player, context={"extras": me_extras(player)}).data)
@@ -213,7 +211,7 @@ class MeApi(APIView):
     @extend_schema(
         operation_id="me_update",
         request=MeUpdateInputSerializer,
-        responses={200: PlayerSerializer, **_errors(400, 401, 403)},
+        responses={200: PlayerSerializer, **error_responses(400, 401, 403)},
     )
     def patch(self, request: Request) -> Response:
         serializer = MeUpdateInputSerializer(data=request.data)
@@ -226,7 +224,7 @@ class WsTicketApi(APIView):
     @extend_schema(
         operation_id="auth_ws_ticket",
         request=None,
-        responses={201: WsTicketOutputSerializer, **_errors(401, 403, 429)},
+        responses={201: WsTicketOutputSerializer, **error_responses(401, 403, 429)},
     )
     def post(self, request: Request) -> Response:
         ticket, expires_at = ws_ticket_issue(player=request_player(request))

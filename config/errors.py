@@ -55,6 +55,11 @@ class ErrorSerializer(serializers.Serializer[Any]):
     )
 
 
+def error_responses(*statuses: int) -> dict[int, type[ErrorSerializer]]:
+    """`extend_schema(responses={200: X, **error_responses(400, 404)})`: the error bodies."""
+    return dict.fromkeys(statuses, ErrorSerializer)
+
+
 # DRF's own codes are kept (`not_authenticated`, `permission_denied`, `throttled`...), except
 # where the contract names a different one: a body that does not parse is just invalid input.
 _CODE_OVERRIDES = {"parse_error": "invalid"}

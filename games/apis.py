@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from accounts.authentication import request_player
 from accounts.models import Player
-from config.errors import ApplicationError, ErrorSerializer
+from config.errors import ApplicationError, error_responses
 from config.redis import get_redis
 from games import services
 from games.engine.record import record_from_events
@@ -35,10 +35,6 @@ from games.selectors import (
 IDEMPOTENCY_TTL = 24 * 3600
 TURN_SECONDS_CHOICES = (None, 30, 60)
 CARD_CODE = serializers.RegexField(r"^([A2-9TJQK][SHDC]|X[12])$", max_length=2)
-
-
-def _errors(*statuses: int) -> dict[int, type[ErrorSerializer]]:
-    return dict.fromkeys(statuses, ErrorSerializer)
 
 
 def _game_response(table: services.Table, player: Player, code: int = 200) -> Response:
@@ -65,7 +61,7 @@ class GameCreateApi(APIView):
     @extend_schema(
         operation_id="games_create",
         request=GameCreateInput,
-        responses={201: GameSchema, **_errors(400, 401, 403, 409)},
+        responses={201: GameSchema, **error_responses(400, 401, 403, 409)},
     )
     def post(self, request: Request) -> Response:
         data = GameCreateInput(data=request.data)
@@ -83,7 +79,7 @@ class GameJoinApi(APIView):
     @extend_schema(
         operation_id="games_join",
         request=GameJoinInput,
-        responses={200: GameSchema, **_errors(400, 401, 403, 404, 409)},
+        responses={200: GameSchema, **error_responses(400, 401, 403, 404, 409)},
     )
     def post(self, request: Request, game_id: UUID) -> Response:
         data = GameJoinInput(data=request.data)
@@ -97,7 +93,7 @@ class GameCpuApi(APIView):
     @extend_schema(
         operation_id="games_add_cpu",
         request=None,
-        responses={200: GameSchema, **_errors(401, 403, 404, 409)},
+        responses={200: GameSchema, **error_responses(401, 403, 404, 409)},
     )
     def post(self, request: Request, game_id: UUID) -> Response:
         player = request_player(request)
@@ -108,7 +104,7 @@ class GameStartApi(APIView):
     @extend_schema(
         operation_id="games_start",
         request=None,
-        responses={200: GameSchema, **_errors(401, 403, 404, 409)},
+        responses={200: GameSchema, **error_responses(401, 403, 404, 409)},
     )
     def post(self, request: Request, game_id: UUID) -> Response:
         player = request_player(request)
@@ -119,7 +115,7 @@ class GameLeaveApi(APIView):
     @extend_schema(
         operation_id="games_leave",
         request=None,
-        responses={200: GameSchema, **_errors(401, 403, 404)},
+        responses={200: GameSchema, **error_responses(401, 403, 404)},
     )
     def post(self, request: Request, game_id: UUID) -> Response:
         player = request_player(request)
@@ -127,7 +123,9 @@ class GameLeaveApi(APIView):
 
 
 class GameDetailApi(APIView):
-    @extend_schema(operation_id="games_get", responses={200: GameSchema, **_errors(401, 403, 404)})
+    @extend_schema(
+        operation_id="games_get", responses={200: GameSchema, **error_responses(401, 403, 404)}
+    )
     def get(self, request: Request, game_id: UUID) -> Response:
         game, seats, seat = _visible_game(game_id, request_player(request))
         return Response(game_payload(game, seats, seat))
@@ -175,7 +173,7 @@ class GameActionApi(APIView):
                 "and applies nothing (kept for a day).",
             )
         ],
-        responses={200: GameSchema, **_errors(400, 401, 403, 404, 409, 422)},
+        responses={200: GameSchema, **error_responses(400, 401, 403, 404, 409, 422)},
     )
     def post(self, request: Request, game_id: UUID) -> Response:
         player = request_player(request)
@@ -241,7 +239,7 @@ class GameEventsApi(APIView):
             OpenApiParameter("limit", int),
             OpenApiParameter("offset", int),
         ],
-        responses={200: EventSchema(many=True), **_errors(400, 401, 403, 404)},
+        responses={200: EventSchema(many=True), **error_responses(400, 401, 403, 404)},
     )
     def get(self, request: Request, game_id: UUID) -> Response:
         game, _, seat = _visible_game(game_id, request_player(request))
@@ -257,7 +255,8 @@ class GameEventsApi(APIView):
 
 class GameRecordApi(APIView):
     @extend_schema(
-        operation_id="games_record", responses={200: RecordSchema, **_errors(401, 403, 404, 409)}
+        operation_id="games_record",
+        responses={200: RecordSchema, **error_responses(401, 403, 404, 409)},
     )
     def get(self, request: Request, game_id: UUID) -> Response:
         game, seats, _ = _visible_game(game_id, request_player(request))

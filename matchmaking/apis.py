@@ -12,14 +12,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.authentication import request_player
-from config.errors import ErrorSerializer
+from config.errors import error_responses
 from matchmaking import services
 from matchmaking.models import PLAYER_COUNTS, Ticket, TicketStatus
 from matchmaking.selectors import ticket_data, ticket_get
-
-
-def _errors(*statuses: int) -> dict[int, type[ErrorSerializer]]:
-    return dict.fromkeys(statuses, ErrorSerializer)
 
 
 class TicketSerializer(serializers.Serializer[Ticket]):
@@ -56,7 +52,7 @@ class TicketCreateApi(APIView):
     @extend_schema(
         operation_id="matchmaking_tickets_create",
         request=TicketCreateInput,
-        responses={201: TicketSerializer, **_errors(400, 401, 403, 409)},
+        responses={201: TicketSerializer, **error_responses(400, 401, 403, 409)},
     )
     def post(self, request: Request) -> Response:
         data = TicketCreateInput(data=request.data)
@@ -68,7 +64,7 @@ class TicketCreateApi(APIView):
 class TicketDetailApi(APIView):
     @extend_schema(
         operation_id="matchmaking_tickets_get",
-        responses={200: TicketSerializer, **_errors(401, 403, 404)},
+        responses={200: TicketSerializer, **error_responses(401, 403, 404)},
     )
     def get(self, request: Request, ticket_id: UUID) -> Response:
         ticket = ticket_get(player=request_player(request), ticket_id=ticket_id)
@@ -76,7 +72,7 @@ class TicketDetailApi(APIView):
 
     @extend_schema(
         operation_id="matchmaking_tickets_cancel",
-        responses={204: None, **_errors(401, 403, 404, 409)},
+        responses={204: None, **error_responses(401, 403, 404, 409)},
     )
     def delete(self, request: Request, ticket_id: UUID) -> Response:
         services.ticket_cancel(player=request_player(request), ticket_id=ticket_id)

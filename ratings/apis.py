@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 
 from accounts.apis import PlayerSerializer, RatingSerializer
 from accounts.selectors import player_data, player_rating
-from config.errors import ErrorSerializer
+from config.errors import error_responses
 from games.models import Seat
 from ratings.models import Rating, RatingChange
 from ratings.selectors import (
@@ -26,10 +26,6 @@ from ratings.selectors import (
 )
 
 PAGE_PARAMETERS = [OpenApiParameter("limit", int), OpenApiParameter("offset", int)]
-
-
-def _errors(*statuses: int) -> dict[int, type[ErrorSerializer]]:
-    return dict.fromkeys(statuses, ErrorSerializer)
 
 
 class Pagination(LimitOffsetPagination):
@@ -75,7 +71,8 @@ class LeaderboardEntrySerializer(serializers.Serializer[dict[str, Any]]):
 
 class PlayerDetailApi(APIView):
     @extend_schema(
-        operation_id="players_get", responses={200: PlayerSerializer, **_errors(401, 403, 404)}
+        operation_id="players_get",
+        responses={200: PlayerSerializer, **error_responses(401, 403, 404)},
     )
     def get(self, request: Request, player_id: UUID) -> Response:
         return Response(PlayerSerializer(player_get(player_id)).data)
@@ -85,7 +82,7 @@ class PlayerGamesApi(APIView):
     @extend_schema(
         operation_id="players_games",
         parameters=PAGE_PARAMETERS,
-        responses={200: PlayerGameSerializer(many=True), **_errors(401, 403, 404)},
+        responses={200: PlayerGameSerializer(many=True), **error_responses(401, 403, 404)},
     )
     def get(self, request: Request, player_id: UUID) -> Response:
         paginator = Pagination()
@@ -99,7 +96,7 @@ class PlayerRatingHistoryApi(APIView):
     @extend_schema(
         operation_id="players_rating_history",
         parameters=PAGE_PARAMETERS,
-        responses={200: RatingPointSerializer(many=True), **_errors(401, 403, 404)},
+        responses={200: RatingPointSerializer(many=True), **error_responses(401, 403, 404)},
     )
     def get(self, request: Request, player_id: UUID) -> Response:
         paginator = Pagination()
@@ -118,7 +115,7 @@ class LeaderboardApi(APIView):
         "Provisional players are listed (their `rating.provisional` is true): the ordinal "
         "already takes three sigmas off their mu.",
         parameters=PAGE_PARAMETERS,
-        responses={200: LeaderboardEntrySerializer(many=True), **_errors(401, 403)},
+        responses={200: LeaderboardEntrySerializer(many=True), **error_responses(401, 403)},
     )
     def get(self, request: Request) -> Response:
         paginator = Pagination()
