@@ -55,11 +55,22 @@ class Table:
 
 
 def _lock(game_id: UUID | str) -> Table:
+    """The one place a game row is locked (its seats are only written under this lock)."""
+    table = _try_lock(game_id, skip_locked=False)
+    if table is None:
+        raise ApplicationError("not_found", "No such game.", 404)
+    return table
+
+
+def _try_lock(game_id: UUID | str, *, skip_locked: bool) -> Table | None:
+    """The locked game, or None when there is none (or, with `skip_locked`, another
+    transaction holds it)."""
     try:
-        game = Game.objects.select_for_update().get(pk=game_id)
-    except (Game.DoesNotExist, ValueError, TypeError, ValidationError) as error:
-        raise ApplicationError("not_found", "No such game.", 404) from error
-    return Table(game, game_seats(game))
+        rows = Game.objects.select_for_update(skip_locked=skip_locked).filter(pk=game_id)
+        game = rows.first()
+    except (ValueError, TypeError, ValidationError):
+        return None
+    return None if game is None else Table(game, game_seats(game))
 
 
 def _append(game: Game, event_type: str, **payload: Any) -> None:
@@ -324,13 +335,9 @@ def game_timeout(*, game_id: UUID | str, seq: int, skip_locked: bool = False) ->
     Idempotent on (game_id, seq): False when the game has moved on or the turn is not due.
     With `skip_locked` (the sweeper), a game another worker is handling is left to it.
     """
-    if skip_locked:
-        game = Game.objects.select_for_update(skip_locked=True).filter(pk=game_id).first()
-        if game is None:
-            return False
-        table = Table(game, game_seats(game))
-    else:
-        table = _lock(game_id)
+    table = _try_lock(game_id, skip_locked=True) if skip_locked else _lock(game_id)
+    if table is None:
+        return False
     state = _current_turn(table, seq)
     deadline = table.game.turn_deadline
     if state is None or state.turn is None or deadline is None or deadline > timezone.now():
