@@ -1,22 +1,24 @@
-"""The ASGI entry point: HTTP through Django, websockets through Channels."""
+"""The ASGI entry point: HTTP through Django's sync handler in threads, websockets through Channels."""
 
 from __future__ import annotations
 
 import os
 
-from django.core.asgi import get_asgi_application
+from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-django_asgi_app = get_asgi_application()
+django_wsgi_app = get_wsgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from django.conf import settings  # noqa: E402
 
 from accounts.ws_auth import PlayerAuthMiddleware  # noqa: E402
+from config.http import ThreadedWSGI  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": ThreadedWSGI(django_wsgi_app, threads=settings.WEB_THREADS),
         # No Origin check: sockets authenticate with a ticket or a bearer token, never a
         # cookie, so another site cannot ride a browser's session; and mobile clients send
         # no Origin at all.

@@ -181,6 +181,10 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
 }
 
+# Threads per web process that run HTTP requests (config/http.py); each may hold a database
+# connection, so keep it at or below DB_POOL_MAX.
+WEB_THREADS = env.int("WEB_THREADS", default=8)
+
 CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",

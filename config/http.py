@@ -1,0 +1,109 @@
+"""HTTP through Django's synchronous handler: one thread hop per request.
+
+The API is synchronous (DRF, the ORM). Under Django's ASGI handler every middleware hook and
+the view each cross from the event loop to a thread and back, about fifteen crossings per API
+request, and they cost more than the request itself. Here a request is read on the event loop,
+handed whole to Django's WSGI handler in a thread of a fixed pool, and its response written
+back from the loop: two crossings. Websockets stay on Channels (config/asgi.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Awaitable, Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from tempfile import SpooledTemporaryFile
+from typing import IO, Any
+
+Scope = dict[str, Any]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+WSGIApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+Response = tuple[int, list[tuple[bytes, bytes]], bytes]
+
+# A body larger than this is spooled to a temporary file instead of held in memory.
+SPOOL_BYTES = 64 * 1024
+
+
+class ThreadedWSGI:
+    """An ASGI `http` application running a WSGI application in a pool of threads."""
+
+    def __init__(self, app: WSGIApp, threads: int) -> None:
+        self.app = app
+        self.executor = ThreadPoolExecutor(threads, thread_name_prefix="http")
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        assert scope["type"] == "http"
+        with SpooledTemporaryFile(max_size=SPOOL_BYTES) as body:
+            while True:
+                message = await receive()
+                if message["type"] == "http.disconnect":
+                    return
+                body.write(message.get("body", b""))
+                if not message.get("more_body"):
+                    break
+            body.seek(0)
+            loop = asyncio.get_running_loop()
+            status, headers, content = await loop.run_in_executor(
+                self.executor, self.respond, environ(scope, body)
+            )
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": content})
+
+    def respond(self, environ: dict[str, Any]) -> Response:
+        """Run the WSGI application to completion, in a pool thread."""
+        started: list[Any] = []
+
+        def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            started[:] = [status, headers]
+            return lambda data: chunks.append(data)
+
+        chunks: list[bytes] = []
+        result = self.app(environ, start_response)
+        try:
+            chunks.extend(result)
+        finally:
+            close = getattr(result, "close", None)
+            if close is not None:
+                close()  # Django sends request_finished here: connections go back to the pool
+        status, headers = started
+        encoded = [(name.lower().encode("latin1"), value.encode("latin1")) for name, value in headers]
+        return int(status.split(" ", 1)[0]), encoded, b"".join(chunks)
+
+
+def environ(scope: Scope, body: IO[bytes]) -> dict[str, Any]:
+    """The WSGI environ (PEP 3333) of an ASGI http scope."""
+    script_name = scope.get("root_path", "").encode("utf8").decode("latin1")
+    path_info = scope["path"].encode("utf8").decode("latin1")
+    if script_name and path_info.startswith(script_name):
+        path_info = path_info[len(script_name) :]
+    server = scope.get("server") or ("localhost", 80)
+    result: dict[str, Any] = {
+        "REQUEST_METHOD": scope["method"],
+        "SCRIPT_NAME": script_name,
+        "PATH_INFO": path_info,
+        "QUERY_STRING": scope.get("query_string", b"").decode("latin1"),
+        "SERVER_PROTOCOL": f"HTTP/{scope.get('http_version', '1.1')}",
+        "SERVER_NAME": server[0],
+        "SERVER_PORT": str(server[1] if server[1] is not None else 80),
+        "wsgi.version": (1, 0),
+        "wsgi.url_scheme": scope.get("scheme", "http"),
+        "wsgi.input": body,
+        "wsgi.errors": sys.stderr,
+        "wsgi.multithread": True,
+        "wsgi.multiprocess": True,
+        "wsgi.run_once": False,
+    }
+    if scope.get("client"):
+        result["REMOTE_ADDR"] = scope["client"][0]
+    for raw_name, raw_value in scope.get("headers", []):
+        name = raw_name.decode("latin1").upper()
+        if "_" in name:
+            continue  # as gunicorn and runserver do: X_Forwarded_For must not pass as X-Forwarded-For
+        name = name.replace("-", "_")
+        if name not in ("CONTENT_LENGTH", "CONTENT_TYPE"):
+            name = f"HTTP_{name}"
+        value = raw_value.decode("latin1")
+        result[name] = f"{result[name]},{value}" if name in result else value
+    return result
