@@ -43,10 +43,14 @@ class ThreadedWSGI:
                 body.write(message.get("body", b""))
                 if not message.get("more_body"):
                     break
+            request = environ(scope, body)
+            # Django reads CONTENT_LENGTH bytes of the body and no more (none when it is absent,
+            # as in a chunked request), so give it the length of what was read.
+            request["CONTENT_LENGTH"] = str(body.tell())
             body.seek(0)
             loop = asyncio.get_running_loop()
             status, headers, content = await loop.run_in_executor(
-                self.executor, self.respond, environ(scope, body)
+                self.executor, self.respond, request
             )
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": content})
@@ -55,7 +59,9 @@ class ThreadedWSGI:
         """Run the WSGI application to completion, in a pool thread."""
         started: list[Any] = []
 
-        def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+        def start_response(
+            status: str, headers: list[tuple[str, str]], exc_info: Any = None
+        ) -> Any:
             started[:] = [status, headers]
             return lambda data: chunks.append(data)
 
@@ -68,7 +74,9 @@ class ThreadedWSGI:
             if close is not None:
                 close()  # Django sends request_finished here: connections go back to the pool
         status, headers = started
-        encoded = [(name.lower().encode("latin1"), value.encode("latin1")) for name, value in headers]
+        encoded = [
+            (name.lower().encode("latin1"), value.encode("latin1")) for name, value in headers
+        ]
         return int(status.split(" ", 1)[0]), encoded, b"".join(chunks)
 
 
@@ -100,7 +108,8 @@ def environ(scope: Scope, body: IO[bytes]) -> dict[str, Any]:
     for raw_name, raw_value in scope.get("headers", []):
         name = raw_name.decode("latin1").upper()
         if "_" in name:
-            continue  # as gunicorn and runserver do: X_Forwarded_For must not pass as X-Forwarded-For
+            # As gunicorn and runserver do: X_Forwarded_For must not pass as X-Forwarded-For.
+            continue
         name = name.replace("-", "_")
         if name not in ("CONTENT_LENGTH", "CONTENT_TYPE"):
             name = f"HTTP_{name}"
