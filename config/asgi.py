@@ -1,4 +1,4 @@
-"""The ASGI entry point: HTTP through Django's sync handler in threads, websockets through Channels."""
+"""The ASGI entry point: HTTP through Django's sync handler in threads, websockets via Channels."""
 
 from __future__ import annotations
 

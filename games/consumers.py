@@ -1,7 +1,9 @@
 """Websockets (API.md, Realtime): one game's changes, and a player's own notifications.
 
-A game socket is told only *that* its game changed (games/notify.py); it then reads the new
-events and projects them for its own viewer, so what it sends is exactly what REST would.
+A game socket joins its viewer's group (games/notify.py): every change arrives there already
+projected for that viewer, and is forwarded as is. Only when a message shows that one was
+missed (or a change was announced without its content) does the socket read the events it
+lacks, and project them itself, through the same projection as REST.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from accounts.ws_auth import ws_require_player
 from config.errors import ApplicationError
 from games import services
 from games.models import Event, Game
-from games.notify import game_group, player_group
+from games.notify import game_group, player_group, viewer_group
 from games.selectors import event_payload, game_payload, game_seats, may_view, viewer_seat
 
 CLOSE_FORBIDDEN = 4403
@@ -27,6 +29,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     player: Player
     game_id: str
     last_event_id: int
+    groups: tuple[str, ...] = ()
 
     async def connect(self) -> None:
         player = await ws_require_player(self)
@@ -39,7 +42,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if refusal is not None:
             await self.close(code=refusal)
             return
-        await self.channel_layer.group_add(game_group(self.game_id), self.channel_name)
+        for group in self.groups:
+            await self.channel_layer.group_add(group, self.channel_name)
         snapshot = await database_sync_to_async(self._snapshot)()
         await self.send_json({"type": "game", "event": None, "game": snapshot})
 
@@ -47,12 +51,15 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         game = Game.objects.filter(pk=self.game_id).first()
         if game is None:
             return CLOSE_NOT_FOUND
-        if not may_view(game, viewer_seat(game_seats(game), self.player)):
+        seat = viewer_seat(game_seats(game), self.player)
+        if not may_view(game, seat):
             return CLOSE_FORBIDDEN
         try:
             services.game_player_returned(game_id=self.game_id, player=self.player)
         except ApplicationError:
             return CLOSE_NOT_FOUND
+        viewer = viewer_group(self.game_id, None if seat is None else self.player.pk)
+        self.groups = (game_group(self.game_id), viewer)
         return None
 
     def _snapshot(self) -> dict[str, Any]:
@@ -80,6 +87,17 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         for change in await database_sync_to_async(self._changes)():
             await self.send_json(change)
 
+    async def game_update(self, message: dict[str, Any]) -> None:
+        """A change, projected for this socket's viewer (games/notify.py)."""
+        if message["after"] != self.last_event_id:
+            if message["last"] > self.last_event_id:
+                await self.game_changed(message)  # one was missed (or overtaken): read them
+            return  # else already sent, from the database
+        self.last_event_id = message["last"]
+        game = message["game"]
+        for event in message["events"] or [None]:
+            await self.send_json({"type": "game", "event": event, "game": game})
+
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         # Moves go through REST (one validated, idempotent path); the socket only listens.
         await self.send_json(
@@ -87,8 +105,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         )
 
     async def disconnect(self, code: int) -> None:
-        if hasattr(self, "game_id"):
-            await self.channel_layer.group_discard(game_group(self.game_id), self.channel_name)
+        for group in self.groups:
+            await self.channel_layer.group_discard(group, self.channel_name)
 
 
 class MeConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]

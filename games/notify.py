@@ -1,7 +1,11 @@
 """What leaves a game transaction, always after its commit (STYLE.md, Zulip's notify_*).
 
-Sockets are told *that* a game changed, never what: each connection then reads the new
-events and projects them for its own viewer, so no hidden card ever travels through Redis.
+A locked table's change is published already projected: each seated player's group gets the
+game and the new events as that seat may see them, and a ranked game's watchers get the
+stranger's view. So a socket forwards what it is given, without reading the database, and
+no card travels through Redis towards a socket that may not see it. Each message names the
+last event before it (`after`): a socket that missed one reads the events it lacks instead.
+Changes made without the table's lock (a rating) only say *that* the game changed.
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ import asyncio
 import logging
 import os
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from channels.layers import get_channel_layer
@@ -18,6 +22,10 @@ from django.db import transaction
 from django.dispatch import Signal
 
 from games.models import Game, Seat
+from games.selectors import event_payload, game_payload
+
+if TYPE_CHECKING:
+    from games.services import Table
 
 logger = logging.getLogger(__name__)
 
@@ -32,6 +40,11 @@ def game_group(game_id: UUID | str) -> str:
 
 def player_group(player_id: UUID | str) -> str:
     return f"player.{player_id}"
+
+
+def viewer_group(game_id: UUID | str, player_id: UUID | str | None) -> str:
+    """Where a game's updates go for one seated player, or (None) for anyone watching."""
+    return f"game.{game_id}.{'watch' if player_id is None else player_id}"
 
 
 class _Sender:
@@ -88,7 +101,33 @@ def send_to_group(group: str, message: dict[str, Any]) -> None:
 
 
 def game_changed(game_id: UUID | str) -> None:
+    """The game changed outside its lock: every socket reads what it has not sent yet."""
     transaction.on_commit(lambda: send_to_group(game_group(game_id), {"type": "game.changed"}))
+
+
+def table_changed(table: Table) -> None:
+    """The locked table changed: publish it, projected per viewer, once the commit is done."""
+    if not table.published:
+        table.published = True
+        transaction.on_commit(lambda: _publish(table))
+
+
+def _publish(table: Table) -> None:
+    game, seats, events = table.game, table.seats, table.new_events
+    span = {"after": table.last_event_id, "last": events[-1].pk if events else table.last_event_id}
+    viewers: list[tuple[Any, int | None]] = [
+        (seat.player_id, seat.seat) for seat in seats if seat.player_id is not None
+    ]
+    if game.ranked:
+        viewers.append((None, None))
+    for player_id, seat in viewers:
+        message = {
+            "type": "game.update",
+            **span,
+            "game": game_payload(game, seats, seat),
+            "events": [event_payload(event, seat) for event in events],
+        }
+        send_to_group(viewer_group(game.pk, player_id), message)
 
 
 def your_turn(seat: Seat, game: Game) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 from uuid import UUID
@@ -17,6 +17,7 @@ from uuid import UUID
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from accounts.models import Player
@@ -37,12 +38,16 @@ CPU_GRACE = timedelta(seconds=5)
 INVITE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
 
-@dataclass(frozen=True)
+@dataclass
 class Table:
-    """A locked game with its seats, inside the current transaction."""
+    """A locked game with its seats, inside the current transaction, and the events this
+    transaction appended (after `last_event_id`, the game's last event when it was locked)."""
 
     game: Game
     seats: list[Seat]
+    last_event_id: int = 0
+    new_events: list[Event] = field(default_factory=list)
+    published: bool = False  # games/notify.py sends it once, after the commit
 
     def seat_of(self, player: Player) -> Seat:
         index = viewer_seat(self.seats, player)
@@ -65,16 +70,21 @@ def _lock(game_id: UUID | str) -> Table:
 def _try_lock(game_id: UUID | str, *, skip_locked: bool) -> Table | None:
     """The locked game, or None when there is none (or, with `skip_locked`, another
     transaction holds it)."""
+    last_event = Event.objects.filter(game=OuterRef("pk")).order_by("-id").values("id")[:1]
     try:
         rows = Game.objects.select_for_update(skip_locked=skip_locked).filter(pk=game_id)
-        game = rows.first()
+        game = rows.annotate(last_event_id=Subquery(last_event)).first()
     except (ValueError, TypeError, ValidationError):
         return None
-    return None if game is None else Table(game, game_seats(game))
+    if game is None:
+        return None
+    return Table(game, game_seats(game), last_event_id=game.last_event_id or 0)
 
 
-def _append(game: Game, event_type: str, **payload: Any) -> None:
-    Event.objects.create(game=game, seq=game.seq, type=event_type, payload=payload)
+def _append(table: Table, event_type: str, **payload: Any) -> None:
+    game = table.game
+    event = Event.objects.create(game=game, seq=game.seq, type=event_type, payload=payload)
+    table.new_events.append(event)
 
 
 def _take_live_seat(create: Callable[[], Seat]) -> Seat:
@@ -117,7 +127,7 @@ def game_join(*, game_id: UUID | str, player: Player, invite_code: str) -> Table
     table.seats.append(
         _take_live_seat(lambda: Seat.objects.create(game=table.game, seat=seat, player=player))
     )
-    notify.game_changed(table.game.pk)
+    notify.table_changed(table)
     return table
 
 
@@ -127,7 +137,7 @@ def game_add_cpu(*, game_id: UUID | str, player: Player) -> Table:
     _require_host(table, player)
     seat = _free_seat(table)
     table.seats.append(Seat.objects.create(game=table.game, seat=seat, is_cpu=True, live=False))
-    notify.game_changed(table.game.pk)
+    notify.table_changed(table)
     return table
 
 
@@ -169,7 +179,7 @@ def _begin(table: Table) -> None:
     state, events = start_game(len(table.seats), engine_rules(game.rules), RNG)
     game.status = GameStatus.ACTIVE
     game.started_at = timezone.now()
-    _append(game, "game_started", players=len(table.seats))
+    _append(table, "game_started", players=len(table.seats))
     _record(table, state, events, by="player")
 
 
@@ -237,7 +247,7 @@ def _state(game: Game) -> GameState:
 def _return(table: Table, seat: Seat) -> None:
     seat.away = False
     seat.save(update_fields=["away"])
-    _append(table.game, "player_returned", seat=seat.seat)
+    _append(table, "player_returned", seat=seat.seat)
 
 
 def _record(table: Table, state: GameState, events: list[dict[str, Any]], *, by: str) -> None:
@@ -255,11 +265,11 @@ def _record(table: Table, state: GameState, events: list[dict[str, Any]], *, by:
             _score_seats(table, payload)
         elif event["type"] == "game_ended":
             _finish(table, payload["standings"])
-    Event.objects.bulk_create(rows)
+    table.new_events.extend(Event.objects.bulk_create(rows))
     game.state = state.to_dict()
     game.turn_deadline = _deadline(table, state)
     game.save(update_fields=_PLAY_FIELDS)
-    notify.game_changed(game.pk)
+    notify.table_changed(table)
     if game.status == GameStatus.ACTIVE and state.turn is not None:
         _schedule_turn(table, state.turn)
 
@@ -346,7 +356,7 @@ def game_timeout(*, game_id: UUID | str, seq: int, skip_locked: bool = False) ->
     if not seat.cpu_plays:
         seat.away = True
         seat.save(update_fields=["away"])
-        _append(table.game, "player_away", seat=seat.seat)
+        _append(table, "player_away", seat=seat.seat)
     _cpu_plays(table, state)
     return True
 
@@ -400,7 +410,7 @@ def _leave_waiting(table: Table, seat: Seat, player: Player) -> Table:
         for index, other in enumerate(table.seats):
             other.seat = index
         Seat.objects.bulk_update(table.seats, ["seat"])
-    notify.game_changed(game.pk)
+    notify.table_changed(table)
     return table
 
 
@@ -409,13 +419,13 @@ def _hand_to_cpu(table: Table, seat: Seat) -> None:
     seat.left = True
     seat.live = False
     seat.save(update_fields=["left", "live"])
-    _append(game, "player_left", seat=seat.seat)
+    _append(table, "player_left", seat=seat.seat)
     state = _state(game)
     if state.turn == seat.seat:
         game.turn_deadline = _deadline(table, state)
         game.save(update_fields=["turn_deadline"])
         _schedule_turn(table, seat.seat)
-    notify.game_changed(game.pk)
+    notify.table_changed(table)
 
 
 def player_hand_over_games(*, player: Player) -> None:
@@ -441,7 +451,7 @@ def game_player_returned(*, game_id: UUID | str, player: Player) -> None:
         table.game.turn_deadline = _deadline(table, state)
         table.game.save(update_fields=["turn_deadline"])
         _schedule_turn(table, seat.seat)
-    notify.game_changed(table.game.pk)
+    notify.table_changed(table)
 
 
 @transaction.atomic
@@ -456,8 +466,8 @@ def game_void(*, game_id: UUID | str, reason: str) -> Table:
     game.turn_deadline = None
     game.save(update_fields=["status", "turn_deadline"])
     Seat.objects.filter(game=game).update(live=False)
-    _append(game, "game_voided", reason=reason)
-    notify.game_changed(game.pk)
+    _append(table, "game_voided", reason=reason)
+    notify.table_changed(table)
     if was_rated:
         notify.game_voided(game)
     return table

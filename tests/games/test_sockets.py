@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 from typing import Any
+from unittest import mock
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
+from django.db import transaction
 
 from accounts.services import ws_ticket_issue
 from config.asgi import application
 from games.models import Event, Seat
+from games.notify import viewer_group
+from games.selectors import viewer_seat
+from games.services import game_begin_ranked
 from tests.games.conftest import Client, simple_move
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -117,3 +123,82 @@ async def test_me_socket_says_your_turn(make_client) -> None:
     assert await sockets[other.player.pk].receive_nothing(timeout=0.2)
     for socket in sockets.values():
         await socket.disconnect()
+
+
+async def test_a_change_without_events_is_pushed_with_a_null_event(make_client) -> None:
+    host = await database_sync_to_async(make_client)("Host")
+    game = (await database_sync_to_async(host.post)("/api/v1/games/", {"max_players": 3})).json()
+    socket = _socket(f"/ws/v1/games/{game['id']}/", host)
+    assert (await socket.connect())[0]
+    assert len((await socket.receive_json_from(timeout=5))["game"]["seats"]) == 1
+    await database_sync_to_async(host.post)(f"/api/v1/games/{game['id']}/cpu/")
+    message = await socket.receive_json_from(timeout=5)
+    assert message["event"] is None
+    assert [seat["is_cpu"] for seat in message["game"]["seats"]] == [False, True]
+    await socket.disconnect()
+
+
+async def _move(client: Client, game_id: str) -> dict[str, Any]:
+    view = await database_sync_to_async(client.game)(game_id)
+    response = await database_sync_to_async(client.act)(view, **simple_move(view))
+    assert response.status_code == 200
+    return response.json()
+
+
+async def test_a_missed_update_is_read_from_the_database(make_client) -> None:
+    host, guest, game = await database_sync_to_async(_table)(make_client)
+    socket = _socket(f"/ws/v1/games/{game['id']}/", guest)
+    assert (await socket.connect())[0]
+    await socket.receive_json_from(timeout=5)
+    players = (host, guest)
+    turn = game["turn"]["seat"]
+    with mock.patch("games.notify._publish"):  # this move's update is lost
+        await _move(players[turn], game["id"])
+    assert await socket.receive_nothing(timeout=0.2)
+    await _move(players[1 - turn], game["id"])
+    seqs = []
+    for _ in range(2):
+        message = await socket.receive_json_from(timeout=5)
+        seqs.append((message["event"]["type"], message["event"]["seq"], message["game"]["seq"]))
+    # Both moves, in order; the first read back with the game as it now is.
+    assert seqs == [("played", 1, 2), ("played", 2, 2)]
+    assert await socket.receive_nothing(timeout=0.2)
+    await socket.disconnect()
+
+
+async def test_an_update_already_sent_is_not_sent_again(make_client) -> None:
+    host, guest, game = await database_sync_to_async(_table)(make_client)
+    socket = _socket(f"/ws/v1/games/{game['id']}/", guest)
+    assert (await socket.connect())[0]
+    await socket.receive_json_from(timeout=5)
+    first = await database_sync_to_async(Event.objects.filter(game_id=game["id"]).first)()
+    assert first is not None
+    stale = {"type": "game.update", "after": 0, "last": first.pk, "game": {}, "events": []}
+    await get_channel_layer().group_send(viewer_group(game["id"], guest.player.pk), stale)
+    assert await socket.receive_nothing(timeout=0.3)
+    await _move((host, guest)[game["turn"]["seat"]], game["id"])
+    assert (await socket.receive_json_from(timeout=5))["event"]["type"] == "played"
+    await socket.disconnect()
+
+
+async def test_a_stranger_watches_a_ranked_game_as_a_stranger(make_client) -> None:
+    def ranked() -> tuple[list[Client], str]:
+        clients = [make_client(f"Ranked {index}") for index in range(2)]
+        with transaction.atomic():
+            table = game_begin_ranked(players=[client.player for client in clients])
+        clients.sort(key=lambda client: viewer_seat(table.seats, client.player) or 0)
+        return clients, str(table.game.pk)
+
+    (first, second), game_id = await database_sync_to_async(ranked)()
+    watcher = await database_sync_to_async(make_client)("Watcher")
+    socket = _socket(f"/ws/v1/games/{game_id}/", watcher)
+    assert (await socket.connect())[0]
+    assert (await socket.receive_json_from(timeout=5))["game"]["you"] is None
+    view = await database_sync_to_async(first.game)(game_id)
+    mover = (first, second)[view["turn"]["seat"]]
+    await _move(mover, game_id)
+    message = await socket.receive_json_from(timeout=5)
+    assert message["game"]["you"] is None
+    assert message["event"]["type"] == "played"
+    assert "drawn" not in message["event"]
+    await socket.disconnect()
