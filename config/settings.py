@@ -105,7 +105,6 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if env.bool("DB_POOL", default=True):
     # psycopg 3's pool, per process: web, worker and beat each keep a few warm connections.
     DATABASES["default"]["OPTIONS"] = {
-        "server_side_binding": True,
         "pool": {
             "min_size": env.int("DB_POOL_MIN", default=1),
             "max_size": env.int("DB_POOL_MAX", default=10),
