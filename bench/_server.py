@@ -59,7 +59,7 @@ def web_command(port: int, workers: int) -> list[str]:
     ]
 
 
-def worker_command(concurrency: int = 2) -> list[str]:
+def worker_command(concurrency: int = 4) -> list[str]:
     return [
         str(BIN / "celery"),
         "-A",

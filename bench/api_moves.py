@@ -2,11 +2,18 @@
 
 N concurrent clients (default 64) each play private games against a CPU seat, as a real
 client does: they listen on the game's websocket and POST their move when it is their turn.
-Reported: moves/s and the p50/p95/p99 latency of `POST .../actions/`, next to the same
-figures for `GET /healthz` on the same server (the ceiling); then the latency of one table's
-moves early in a game and after 500 moves, to show it does not grow with game length.
+Two loads:
+- flat out: every client moves the moment its turn arrives. This measures capacity (moves/s,
+  next to `GET /healthz` from as many clients: the ceiling). In such a closed loop the clients
+  always wait somewhere, so latency there is a queue: N clients / throughput (Little's law).
+- at a human pace: each client thinks 1-3 s (uniform) before its move, as people do. This
+  measures the latency a player gets.
+For each: moves/s, the p50/p95/p99 latency of `POST .../actions/`, and the reply time (from
+sending a move to the socket bringing the CPU's answer). Samples of the first seconds, while
+64 tables are being set up, are left out (`--warmup`). Last, the latency of one table's moves
+early in a game and after 500 moves, to show it does not grow with game length.
 
-    python -m bench.api_moves [--clients 64] [--seconds 20] [--url http://host:port]
+    python -m bench.api_moves [--clients 64] [--seconds 30] [--url http://host:port]
 
 Without --url it starts the server itself (uvicorn with 2 workers + a Celery worker) on the
 servers of DATABASE_URL / REDIS_URL, as `make bench` sets them, with the per-player and
@@ -18,6 +25,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
+import random
 import statistics
 import sys
 import time
@@ -74,11 +83,16 @@ async def healthz_ceiling(url: str, clients: int, seconds: float) -> dict[str, A
 
 
 class Player:
-    def __init__(self, url: str, http: httpx.AsyncClient, headers: dict[str, str]) -> None:
-        self.url, self.http, self.headers = url, http, headers
+    def __init__(
+        self, url: str, http: httpx.AsyncClient, headers: dict[str, str], think: float
+    ) -> None:
+        self.url, self.http, self.headers, self.think = url, http, headers, think
         self.latencies: list[float] = []
+        self.replies: list[float] = []
         self.errors = 0
         self.stalls = 0
+        self.measure_from = 0.0
+        self.game_ids: list[str] = []
 
     async def play_games(self, stop: float) -> None:
         while time.monotonic() < stop:
@@ -87,6 +101,7 @@ class Player:
                     "/api/v1/games/", json={"max_players": 2}, headers=self.headers
                 )
             ).json()
+            self.game_ids.append(game["id"])
             await self.http.post(f"/api/v1/games/{game['id']}/cpu/", headers=self.headers)
             await self.play(game["id"], stop)
 
@@ -95,7 +110,7 @@ class Player:
         async with connect(ws_url, additional_headers=self.headers) as socket:
             await socket.recv()  # the waiting table
             await self.http.post(f"/api/v1/games/{game_id}/start/", headers=self.headers)
-            acted_at = -1
+            acted_at, sent_at = -1, 0.0
             while time.monotonic() < stop:
                 try:
                     game = json.loads(await asyncio.wait_for(socket.recv(), 5))["game"]
@@ -105,39 +120,64 @@ class Player:
                     url = f"/api/v1/games/{game_id}/"
                     game = (await self.http.get(url, headers=self.headers)).json()
                 if game["status"] != "active":
-                    return
+                    return  # finished: the next game
                 mine = game["turn"] and game["turn"]["seat"] == game["you"]["seat"]
                 if not mine or game["seq"] <= acted_at:
                     continue
+                if sent_at > self.measure_from:
+                    self.replies.append(time.perf_counter() - sent_at)
+                if self.think:
+                    await asyncio.sleep(random.uniform(self.think / 2, self.think * 1.5))
                 acted_at = game["seq"]
-                started = time.perf_counter()
+                sent_at = time.perf_counter()
                 response = await self.http.post(
                     f"/api/v1/games/{game_id}/actions/", json=move_for(game), headers=self.headers
                 )
-                self.latencies.append(time.perf_counter() - started)
+                if sent_at > self.measure_from:
+                    self.latencies.append(time.perf_counter() - sent_at)
                 if response.status_code != 200:
                     self.errors += 1
-            await self.http.post(f"/api/v1/games/{game_id}/leave/", headers=self.headers)
+        # Stopped mid-game: the table is left as it is (see abort_games).
 
 
-async def moves_under_load(url: str, clients: int, seconds: float) -> dict[str, Any]:
+async def moves_under_load(
+    url: str, clients: int, seconds: float, *, think: float = 0.0, warmup: float = 5.0
+) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=clients * 2)
     async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30) as http:
-        players = [Player(url, http, await guest(http, f"bench{i}")) for i in range(clients)]
+        players = [Player(url, http, await guest(http, f"bench{i}"), think) for i in range(clients)]
         begun = time.monotonic()
-        await asyncio.gather(*(p.play_games(begun + seconds) for p in players))
-        elapsed = time.monotonic() - begun
+        for player in players:
+            player.measure_from = time.perf_counter() + warmup
+        await asyncio.gather(*(p.play_games(begun + warmup + seconds) for p in players))
     latencies = [sample for p in players for sample in p.latencies]
     return {
         "requests": len(latencies),
-        "rate": len(latencies) / elapsed,
+        "rate": len(latencies) / seconds,
         "lat": latencies,
+        "replies": [sample for p in players for sample in p.replies],
         "errors": sum(p.errors for p in players),
         "stalls": sum(p.stalls for p in players),
+        "games": [game_id for p in players for game_id in p.game_ids],
     }
 
 
-async def latency_by_length(url: str, moves: int) -> dict[int, list[float]]:
+def abort_games(game_ids: list[str]) -> None:
+    """End the tables a load left unfinished, so that no CPU plays them on into the next
+    measurement (possible only on the bench's own server: it shares the database)."""
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("LOG_LEVEL", "WARNING")  # not every request the bench makes
+    django.setup()
+    from games.models import Game, GameStatus
+
+    Game.objects.filter(pk__in=game_ids, status=GameStatus.ACTIVE).update(
+        status=GameStatus.ABORTED, turn_deadline=None
+    )
+
+
+async def latency_by_length(url: str, moves: int) -> tuple[str, dict[int, list[float]]]:
     """One two-player table of humans whose game cannot end quickly (Yaniv only at 0)."""
     by_move: dict[int, list[float]] = {}
     async with httpx.AsyncClient(base_url=url, timeout=30) as http:
@@ -166,13 +206,12 @@ async def latency_by_length(url: str, moves: int) -> dict[int, list[float]]:
             views[0] = response.json()
             if views[0]["status"] != "active":
                 break
-        await http.post(f"/api/v1/games/{game['id']}/leave/", headers=host)
-    return by_move
+    return game["id"], by_move
 
 
-def row(name: str, result: dict[str, Any]) -> str:
-    p50, p95, p99 = (1000 * value for value in percentiles(result["lat"]))
-    count, rate = result["requests"], result["rate"]
+def row(name: str, result: dict[str, Any], key: str = "lat") -> str:
+    p50, p95, p99 = (1000 * value for value in percentiles(result[key]))
+    count, rate = len(result[key]), result["rate"]
     return f"| {name} | {count} | {rate:.0f} | {p50:.1f} | {p95:.1f} | {p99:.1f} |"
 
 
@@ -187,30 +226,48 @@ def window(by_move: dict[int, list[float]], low: int, high: int) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=64)
-    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--seconds", type=float, default=30, help="measured, per load")
+    parser.add_argument("--warmup", type=float, default=10, help="not measured, per load")
+    parser.add_argument("--think", type=float, default=2.0, help="mean think time, human pace")
     parser.add_argument("--long-moves", type=int, default=520)
     parser.add_argument("--url", help="an already running server (default: start one)")
     parser.add_argument("--port", type=int, default=8765)
     args = parser.parse_args()
+    # Tables left unfinished are ended between loads, when the database is ours to reach.
+    tidy = abort_games if args.url is None else (lambda ids: None)
 
+    n, seconds = args.clients, args.seconds
     with serving(args.url, args.port, LIMITS) as url:
-        print(f"healthz ceiling: {args.clients} clients for {args.seconds:.0f} s ...", flush=True)
-        ceiling = asyncio.run(healthz_ceiling(url, args.clients, args.seconds))
+        print(f"healthz ceiling: {n} clients for {seconds:.0f} s ...", flush=True)
+        ceiling = asyncio.run(healthz_ceiling(url, n, seconds))
+        print(f"moves flat out: {n} clients vs CPU seats, {args.warmup:.0f}+{seconds:.0f} s ...")
+        flat = asyncio.run(moves_under_load(url, n, seconds, warmup=args.warmup))
+        tidy(flat["games"])
         print(
-            f"moves: {args.clients} clients against CPU seats for {args.seconds:.0f} s ...",
+            f"moves at a human pace: {n} clients thinking "
+            f"{args.think / 2:g}-{args.think * 1.5:g} s, {args.warmup:.0f}+{seconds:.0f} s ...",
             flush=True,
         )
-        moves = asyncio.run(moves_under_load(url, args.clients, args.seconds))
+        paced = asyncio.run(moves_under_load(url, n, seconds, think=args.think, warmup=args.warmup))
+        tidy(paced["games"])
         print(f"one long game: {args.long_moves} moves ...", flush=True)
-        by_move = asyncio.run(latency_by_length(url, args.long_moves))
+        long_game, by_move = asyncio.run(latency_by_length(url, args.long_moves))
+        tidy([long_game])
 
-    print("\n| endpoint | requests | per second | p50 ms | p95 ms | p99 ms |")
-    print("|---|---|---|---|---|---|")
-    print(row("GET /healthz (ceiling)", ceiling))
-    print(row("POST .../actions/", moves))
-    share = 100 * moves["rate"] / ceiling["rate"]
-    print(f"\nmove throughput = {share:.0f}% of the healthz ceiling")
-    print(f"{moves['errors']} non-200 moves; {moves['stalls']} quiet sockets (5 s, refetched)")
+    print("\n| load | what | samples | per second | p50 ms | p95 ms | p99 ms |")
+    print("|---|---|---|---|---|---|---|")
+    print(row(f"{n} clients flat out | GET /healthz (ceiling)", ceiling))
+    print(row(f"{n} clients flat out | POST .../actions/", flat))
+    print(row(f"{n} clients flat out | reply (move to CPU's answer)", flat, "replies"))
+    print(row(f"{n} clients, human pace | POST .../actions/", paced))
+    print(row(f"{n} clients, human pace | reply (move to CPU's answer)", paced, "replies"))
+    share = 100 * flat["rate"] / ceiling["rate"]
+    print(f"\nflat out: move throughput = {share:.0f}% of the healthz ceiling")
+    for name, result in (("flat out", flat), ("human pace", paced)):
+        print(
+            f"{name}: {result['errors']} non-200 moves; "
+            f"{result['stalls']} quiet sockets (5 s, refetched)"
+        )
     print("\n| game length | moves | p50 ms | p95 ms |\n|---|---|---|---|")
     print(window(by_move, 1, 20))
     print(window(by_move, 250, 270))

@@ -137,7 +137,7 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 
 CACHES = {
     "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "config.cache.RedisCache",
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": "yaniv",
     }
