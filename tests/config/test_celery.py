@@ -5,7 +5,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from unittest import mock
 
-from celery.fixups.django import DjangoWorkerFixup
+from celery.fixups.django import DjangoWorkerFixup  # type: ignore[attr-defined]
 
 from config import celery as celery_config
 from config.celery import app
