@@ -145,11 +145,17 @@ async def _move(client: Client, game_id: str) -> dict[str, Any]:
     return response.json()
 
 
-async def test_a_missed_update_is_read_from_the_database(make_client) -> None:
+async def _guest_watching(make_client) -> tuple[Client, Client, dict[str, Any], Any]:
+    """A started table of two, its guest's socket open past the first message."""
     host, guest, game = await database_sync_to_async(_table)(make_client)
     socket = _socket(f"/ws/v1/games/{game['id']}/", guest)
     assert (await socket.connect())[0]
     await socket.receive_json_from(timeout=5)
+    return host, guest, game, socket
+
+
+async def test_a_missed_update_is_read_from_the_database(make_client) -> None:
+    host, guest, game, socket = await _guest_watching(make_client)
     players = (host, guest)
     turn = game["turn"]["seat"]
     with mock.patch("games.notify._publish"):  # this move's update is lost
@@ -167,10 +173,7 @@ async def test_a_missed_update_is_read_from_the_database(make_client) -> None:
 
 
 async def test_an_update_already_sent_is_not_sent_again(make_client) -> None:
-    host, guest, game = await database_sync_to_async(_table)(make_client)
-    socket = _socket(f"/ws/v1/games/{game['id']}/", guest)
-    assert (await socket.connect())[0]
-    await socket.receive_json_from(timeout=5)
+    host, guest, game, socket = await _guest_watching(make_client)
     first = await database_sync_to_async(Event.objects.filter(game_id=game["id"]).first)()
     assert first is not None
     stale = {"type": "game.update", "after": 0, "last": first.pk, "game": {}, "events": []}
