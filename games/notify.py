@@ -109,7 +109,7 @@ def table_changed(table: Table) -> None:
     """The locked table changed: publish it, projected per viewer, once the commit is done."""
     if not table.published:
         table.published = True
-        transaction.on_commit(lambda: _publish(table))
+        transaction.on_commit(lambda: _publish(table), robust=True)
 
 
 def _publish(table: Table) -> None:
@@ -135,7 +135,7 @@ def your_turn(seat: Seat, game: Game) -> None:
         return
     message = {"type": "me.message", "message": {"type": "your_turn", "game_id": str(game.pk)}}
     group = player_group(seat.player_id)
-    transaction.on_commit(lambda: send_to_group(group, message))
+    transaction.on_commit(lambda: send_to_group(group, message), robust=True)
 
 
 def game_finished(game: Game) -> None:

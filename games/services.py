@@ -314,14 +314,18 @@ def _schedule_turn(table: Table, turn: int) -> None:
     game = table.game
     seat = table.seats[turn]
     key = (str(game.pk), game.seq)
+    # `robust`: a task that cannot be queued (Redis down) must not turn a committed move into
+    # an error; the beat sweeper plays any turn past its deadline (CPU turns: CPU_GRACE).
     if seat.cpu_plays:
         think = settings.YANIV_CPU_THINK_SECONDS
-        transaction.on_commit(lambda: tasks.cpu_turn.apply_async(key, countdown=think))
+        transaction.on_commit(lambda: tasks.cpu_turn.apply_async(key, countdown=think), robust=True)
     else:
         notify.your_turn(seat, game)
         deadline = game.turn_deadline
         if deadline is not None:
-            transaction.on_commit(lambda: tasks.turn_timeout.apply_async(key, eta=deadline))
+            transaction.on_commit(
+                lambda: tasks.turn_timeout.apply_async(key, eta=deadline), robust=True
+            )
 
 
 # The CPU, deadlines and absence ------------------------------------------------------------

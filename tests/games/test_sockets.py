@@ -16,7 +16,7 @@ from config.asgi import application
 from games.models import Event, Seat
 from games.notify import viewer_group
 from games.selectors import viewer_seat
-from games.services import game_begin_ranked
+from games.services import game_begin_ranked, game_cpu_turn
 from tests.games.conftest import Client, simple_move
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -205,3 +205,23 @@ async def test_a_stranger_watches_a_ranked_game_as_a_stranger(make_client) -> No
     assert message["event"]["type"] == "played"
     assert "drawn" not in message["event"]
     await socket.disconnect()
+
+
+def test_a_failing_push_or_queue_does_not_fail_a_committed_move(make_client, caplog) -> None:
+    host = make_client("Host")
+    game = host.post("/api/v1/games/", {"max_players": 2}).json()
+    host.post(f"/api/v1/games/{game['id']}/cpu/")
+    view = host.post(f"/api/v1/games/{game['id']}/start/").json()
+    if view["turn"]["seat"] != 0:  # the CPU starts: play its turn here, without a worker
+        assert game_cpu_turn(game_id=game["id"], seq=view["seq"])
+        view = host.game(game["id"])
+    broken = mock.Mock(side_effect=RuntimeError("redis is down"))
+    with (
+        mock.patch("games.notify.send_to_group", broken),
+        mock.patch("games.tasks.cpu_turn.apply_async", broken),
+    ):
+        response = host.act(view, **simple_move(view))
+    assert response.status_code == 200
+    assert response.json()["seq"] == view["seq"] + 1
+    assert broken.call_count >= 2  # the push and the CPU's task were both tried
+    assert "redis is down" in caplog.text
