@@ -7,6 +7,7 @@ Benchmarks that talk HTTP use this unless given `--url`: they then measure exact
 from __future__ import annotations
 
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -16,6 +17,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+
+import psutil
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -107,6 +110,37 @@ class Server:
         self.processes[role] = spawn(role, command, self.env)
 
 
+def _cpu(processes: list[psutil.Process]) -> float:
+    total = 0.0
+    for process in processes:
+        try:
+            times = process.cpu_times()
+        except psutil.Error:
+            continue  # gone since it was listed
+        total += times.user + times.system
+    return total
+
+
+def cpu_seconds(server: Server | None) -> dict[str, float]:
+    """CPU time used so far by each part: the server's processes (with their children), the
+    PostgreSQL and Redis processes of this machine, and this process (the load generator)."""
+    figures: dict[str, float] = {}
+    if server is not None and server.processes:
+        for role, popen in server.processes.items():
+            try:
+                root = psutil.Process(popen.pid)
+                figures[role] = _cpu([root, *root.children(recursive=True)])
+            except psutil.Error:
+                figures[role] = 0.0
+        for name in ("postgres", "redis"):
+            figures[name] = _cpu(
+                [p for p in psutil.process_iter(["name"]) if name in (p.info["name"] or "")]
+            )
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    figures["clients"] = usage.ru_utime + usage.ru_stime
+    return figures
+
+
 @contextmanager
 def running_server(
     port: int, *, web_workers: int = 2, beat: bool = False, env_extra: dict[str, str] | None = None
@@ -137,10 +171,11 @@ def running_server(
 
 
 @contextmanager
-def serving(url: str | None, port: int, env_extra: dict[str, str]) -> Iterator[str]:
-    """`url` when given (a server someone runs), else a server of our own for the duration."""
+def serving(url: str | None, port: int, env_extra: dict[str, str]) -> Iterator[Server]:
+    """`url` when given (a server someone runs: no processes of ours to watch), else a server
+    of our own for the duration."""
     if url:
-        yield url
+        yield Server(url, dict(os.environ), {})
         return
     with running_server(port, env_extra=env_extra) as server:
-        yield server.url
+        yield server

@@ -30,12 +30,14 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
 
-from bench._server import serving
+from bench._server import Server, cpu_seconds, serving
 from games.engine.cards import VALUE
 
 LIMITS = {"THROTTLE_RATE_PLAYER": "100000/min", "THROTTLE_RATE_GUEST_CREATE": "100000/hour"}
@@ -79,7 +81,12 @@ async def healthz_ceiling(url: str, clients: int, seconds: float) -> dict[str, A
         begun = time.monotonic()
         await asyncio.gather(*(hammer(http) for _ in range(clients)))
         elapsed = time.monotonic() - begun
-    return {"requests": len(latencies), "rate": len(latencies) / elapsed, "lat": latencies}
+    return {
+        "requests": len(latencies),
+        "done": len(latencies),
+        "rate": len(latencies) / elapsed,
+        "lat": latencies,
+    }
 
 
 class Player:
@@ -91,6 +98,7 @@ class Player:
         self.replies: list[float] = []
         self.errors = 0
         self.stalls = 0
+        self.moves = 0  # warm-up included
         self.measure_from = 0.0
         self.game_ids: list[str] = []
 
@@ -133,6 +141,7 @@ class Player:
                 response = await self.http.post(
                     f"/api/v1/games/{game_id}/actions/", json=move_for(game), headers=self.headers
                 )
+                self.moves += 1
                 if sent_at > self.measure_from:
                     self.latencies.append(time.perf_counter() - sent_at)
                 if response.status_code != 200:
@@ -153,6 +162,7 @@ async def moves_under_load(
     latencies = [sample for p in players for sample in p.latencies]
     return {
         "requests": len(latencies),
+        "done": sum(p.moves for p in players),
         "rate": len(latencies) / seconds,
         "lat": latencies,
         "replies": [sample for p in players for sample in p.replies],
@@ -209,6 +219,14 @@ async def latency_by_length(url: str, moves: int) -> tuple[str, dict[int, list[f
     return game["id"], by_move
 
 
+@contextmanager
+def cpu_used(server: Server, into: dict[str, dict[str, float]], key: str) -> Iterator[None]:
+    before = cpu_seconds(server)
+    yield
+    after = cpu_seconds(server)
+    into[key] = {part: after[part] - before.get(part, 0.0) for part in after}
+
+
 def row(name: str, result: dict[str, Any], key: str = "lat") -> str:
     p50, p95, p99 = (1000 * value for value in percentiles(result[key]))
     count, rate = len(result[key]), result["rate"]
@@ -237,18 +255,25 @@ def main() -> int:
     tidy = abort_games if args.url is None else (lambda ids: None)
 
     n, seconds = args.clients, args.seconds
-    with serving(args.url, args.port, LIMITS) as url:
+    cpu: dict[str, dict[str, float]] = {}
+    with serving(args.url, args.port, LIMITS) as server:
+        url = server.url
         print(f"healthz ceiling: {n} clients for {seconds:.0f} s ...", flush=True)
-        ceiling = asyncio.run(healthz_ceiling(url, n, seconds))
+        with cpu_used(server, cpu, "healthz"):
+            ceiling = asyncio.run(healthz_ceiling(url, n, seconds))
         print(f"moves flat out: {n} clients vs CPU seats, {args.warmup:.0f}+{seconds:.0f} s ...")
-        flat = asyncio.run(moves_under_load(url, n, seconds, warmup=args.warmup))
+        with cpu_used(server, cpu, "flat"):
+            flat = asyncio.run(moves_under_load(url, n, seconds, warmup=args.warmup))
         tidy(flat["games"])
         print(
             f"moves at a human pace: {n} clients thinking "
             f"{args.think / 2:g}-{args.think * 1.5:g} s, {args.warmup:.0f}+{seconds:.0f} s ...",
             flush=True,
         )
-        paced = asyncio.run(moves_under_load(url, n, seconds, think=args.think, warmup=args.warmup))
+        with cpu_used(server, cpu, "paced"):
+            paced = asyncio.run(
+                moves_under_load(url, n, seconds, think=args.think, warmup=args.warmup)
+            )
         tidy(paced["games"])
         print(f"one long game: {args.long_moves} moves ...", flush=True)
         long_game, by_move = asyncio.run(latency_by_length(url, args.long_moves))
@@ -268,6 +293,19 @@ def main() -> int:
             f"{name}: {result['errors']} non-200 moves; "
             f"{result['stalls']} quiet sockets (5 s, refetched)"
         )
+    print("\nCPU time per request (healthz) or per move, by process, in ms (warm-up included):")
+    parts = list(cpu["healthz"])
+    print(f"| load | {' | '.join(parts)} | all |")
+    print("|---" * (len(parts) + 2) + "|")
+    for name, key, result in (
+        ("GET /healthz, flat out", "healthz", ceiling),
+        ("moves, flat out", "flat", flat),
+        ("moves, human pace", "paced", paced),
+    ):
+        used = cpu[key]
+        count = max(1, result["done"])
+        cells = [f"{1000 * used[part] / count:.1f}" for part in parts]
+        print(f"| {name} | " + " | ".join(cells) + f" | {1000 * sum(used.values()) / count:.1f} |")
     print("\n| game length | moves | p50 ms | p95 ms |\n|---|---|---|---|")
     print(window(by_move, 1, 20))
     print(window(by_move, 250, 270))
