@@ -18,7 +18,12 @@ from config.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": ThreadedWSGI(django_wsgi_app, threads=settings.WEB_THREADS),
+        "http": ThreadedWSGI(
+            django_wsgi_app,
+            threads=settings.WEB_THREADS,
+            # Django refuses a larger body anyway; this refuses it before it is all read.
+            max_body=settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 2**31,
+        ),
         # No Origin check: sockets authenticate with a ticket or a bearer token, never a
         # cookie, so another site cannot ride a browser's session; and mobile clients send
         # no Origin at all.

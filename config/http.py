@@ -10,6 +10,7 @@ back from the loop: two crossings. Websockets stay on Channels (config/asgi.py).
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
 from collections.abc import Awaitable, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -29,9 +30,10 @@ SPOOL_BYTES = 64 * 1024
 class ThreadedWSGI:
     """An ASGI `http` application running a WSGI application in a pool of threads."""
 
-    def __init__(self, app: WSGIApp, threads: int) -> None:
+    def __init__(self, app: WSGIApp, threads: int, max_body: int) -> None:
         self.app = app
         self.executor = ThreadPoolExecutor(threads, thread_name_prefix="http")
+        self.max_body = max_body
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         assert scope["type"] == "http"
@@ -41,6 +43,9 @@ class ThreadedWSGI:
                 if message["type"] == "http.disconnect":
                     return
                 body.write(message.get("body", b""))
+                if body.tell() > self.max_body:
+                    await _too_large(send, self.max_body)
+                    return
                 if not message.get("more_body"):
                     break
             request = environ(scope, body)
@@ -78,6 +83,15 @@ class ThreadedWSGI:
             (name.lower().encode("latin1"), value.encode("latin1")) for name, value in headers
         ]
         return int(status.split(" ", 1)[0]), encoded, b"".join(chunks)
+
+
+async def _too_large(send: Send, limit: int) -> None:
+    """413 in the API's error format, before the rest of an oversized body is read."""
+    detail = f"The request body is larger than {limit} bytes."
+    content = json.dumps({"detail": detail, "code": "too_large"}).encode()
+    headers = [(b"content-type", b"application/json"), (b"connection", b"close")]
+    await send({"type": "http.response.start", "status": 413, "headers": headers})
+    await send({"type": "http.response.body", "body": content})
 
 
 def environ(scope: Scope, body: IO[bytes]) -> dict[str, Any]:

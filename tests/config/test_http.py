@@ -10,6 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
+from django.conf import settings
 
 from config.asgi import application
 from config.http import SPOOL_BYTES, ThreadedWSGI, environ
@@ -158,7 +159,7 @@ def recorder() -> Recorder:
 
 @pytest.fixture
 def bridge(recorder: Recorder) -> Iterator[ThreadedWSGI]:
-    app = ThreadedWSGI(recorder, threads=2)
+    app = ThreadedWSGI(recorder, threads=2, max_body=1024 * 1024)
     yield app
     app.executor.shutdown(wait=True)
 
@@ -228,6 +229,37 @@ async def test_a_body_larger_than_the_spool_works(bridge, recorder) -> None:
     assert sent[0]["headers"][1] == (b"x-seen", str(len(body)).encode())
 
 
+async def test_a_body_over_the_limit_is_refused_before_it_is_all_read(recorder) -> None:
+    app = ThreadedWSGI(recorder, threads=1, max_body=10)
+    chunks = [_chunk(b"123456", True), _chunk(b"789012", True), _chunk(b"never read", False)]
+    pending = iter(chunks)
+
+    async def receive() -> dict[str, Any]:
+        return next(pending)
+
+    sent: list[dict[str, Any]] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    await app(_scope(method="POST"), receive, send)
+    app.executor.shutdown(wait=True)
+
+    assert sent[0]["status"] == 413
+    assert json.loads(sent[1]["body"])["code"] == "too_large"
+    assert recorder.calls == []
+    assert next(pending)["body"] == b"never read"  # the rest was not read
+
+
+async def test_a_body_at_the_limit_is_accepted(recorder) -> None:
+    app = ThreadedWSGI(recorder, threads=1, max_body=10)
+    sent = await _run(app, [_chunk(b"12345", True), _chunk(b"67890", False)])
+    app.executor.shutdown(wait=True)
+
+    assert sent[0]["status"] == 201
+    assert recorder.calls[0]["body"] == b"1234567890"
+
+
 async def test_a_disconnect_before_the_body_ends_calls_nothing(bridge, recorder) -> None:
     sent = await _run(bridge, [_chunk(b"part", True), {"type": "http.disconnect"}])
 
@@ -241,7 +273,7 @@ async def test_start_response_may_come_during_iteration_and_write_is_kept() -> N
         write(b"written,")
         yield b"yielded"
 
-    bridge = ThreadedWSGI(app, threads=1)
+    bridge = ThreadedWSGI(app, threads=1, max_body=1024)
     try:
         sent = await _run(bridge, [_chunk(b"", False)])
     finally:
@@ -273,7 +305,7 @@ async def test_close_is_called_when_iteration_raises() -> None:
         start_response("200 OK", [])
         return result
 
-    bridge = ThreadedWSGI(app, threads=1)
+    bridge = ThreadedWSGI(app, threads=1, max_body=1024)
     try:
         with pytest.raises(RuntimeError, match="broken while iterating"):
             await _run(bridge, [_chunk(b"", False)])
@@ -287,7 +319,7 @@ async def test_an_exception_in_the_app_propagates_and_nothing_is_sent() -> None:
     def app(env: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         raise ValueError("boom")
 
-    bridge = ThreadedWSGI(app, threads=1)
+    bridge = ThreadedWSGI(app, threads=1, max_body=1024)
     sent: list[dict[str, Any]] = []
     try:
         with pytest.raises(ValueError, match="boom"):
@@ -362,3 +394,15 @@ async def test_an_unknown_api_url_is_a_json_404() -> None:
     assert response.status_code == 404
     assert response.headers["content-type"] == "application/json"
     assert response.json() == {"detail": "Not found.", "code": "not_found"}
+
+
+async def test_an_oversized_body_through_the_asgi_application_is_a_json_413() -> None:
+    async with _client() as client:
+        response = await client.post(
+            "/api/v1/auth/guest/",
+            content=b"x" * (settings.DATA_UPLOAD_MAX_MEMORY_SIZE + 1),
+            headers={"Content-Type": "application/json"},
+        )
+
+    assert response.status_code == 413
+    assert response.json()["code"] == "too_large"
