@@ -6,6 +6,7 @@ start under var/ when those variables are unset (config/devservers.py).
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 from pathlib import Path
 from typing import Any
@@ -72,6 +73,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files (the admin's) from the web process itself (config/http.py runs WSGI).
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -133,7 +136,12 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = BASE_DIR / "staticfiles"  # filled by `collectstatic` (the image does it)
+# Until `collectstatic` has filled STATIC_ROOT (`make run`, tests), WhiteNoise serves from the
+# apps' own folders; the empty folder only keeps it from warning that there is none.
+WHITENOISE_USE_FINDERS = True
+with contextlib.suppress(OSError):
+    STATIC_ROOT.mkdir(exist_ok=True)
 
 CACHES = {
     "default": {

@@ -406,3 +406,12 @@ async def test_an_oversized_body_through_the_asgi_application_is_a_json_413() ->
 
     assert response.status_code == 413
     assert response.json()["code"] == "too_large"
+
+
+async def test_the_admin_static_files_are_served() -> None:
+    async with _client() as client:
+        response = await client.get("/static/admin/css/base.css")
+
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/css")
+    assert b"body" in response.content
