@@ -110,6 +110,26 @@ class Server:
         self.processes[role] = spawn(role, command, self.env)
 
 
+def setup_django(env: dict[str, str] | None = None) -> None:
+    """Django in the bench's own process, on the servers the bench's server uses."""
+    os.environ.update(env or {})
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("LOG_LEVEL", "WARNING")  # not every request the bench makes
+    import django
+
+    django.setup()
+
+
+def abort_games(game_ids: list[str]) -> None:
+    """End the tables a run left unfinished, so that no CPU plays them on into the next
+    measurement (after `setup_django`)."""
+    from games.models import Game, GameStatus
+
+    Game.objects.filter(pk__in=game_ids, status=GameStatus.ACTIVE).update(
+        status=GameStatus.ABORTED, turn_deadline=None
+    )
+
+
 def _cpu(processes: list[psutil.Process]) -> float:
     total = 0.0
     for process in processes:

@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
 import statistics
 import sys
@@ -37,7 +36,7 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import connect
 
-from bench._server import Server, cpu_seconds, serving
+from bench._server import Server, abort_games, cpu_seconds, serving, setup_django
 from games.engine.cards import VALUE
 
 LIMITS = {"THROTTLE_RATE_PLAYER": "100000/min", "THROTTLE_RATE_GUEST_CREATE": "100000/hour"}
@@ -146,7 +145,7 @@ class Player:
                     self.latencies.append(time.perf_counter() - sent_at)
                 if response.status_code != 200:
                     self.errors += 1
-        # Stopped mid-game: the table is left as it is (see abort_games).
+        # Stopped mid-game: the table is left as it is (see bench._server.abort_games).
 
 
 async def moves_under_load(
@@ -170,21 +169,6 @@ async def moves_under_load(
         "stalls": sum(p.stalls for p in players),
         "games": [game_id for p in players for game_id in p.game_ids],
     }
-
-
-def abort_games(game_ids: list[str]) -> None:
-    """End the tables a load left unfinished, so that no CPU plays them on into the next
-    measurement (possible only on the bench's own server: it shares the database)."""
-    import django
-
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    os.environ.setdefault("LOG_LEVEL", "WARNING")  # not every request the bench makes
-    django.setup()
-    from games.models import Game, GameStatus
-
-    Game.objects.filter(pk__in=game_ids, status=GameStatus.ACTIVE).update(
-        status=GameStatus.ABORTED, turn_deadline=None
-    )
 
 
 async def latency_by_length(url: str, moves: int) -> tuple[str, dict[int, list[float]]]:
@@ -252,7 +236,10 @@ def main() -> int:
     parser.add_argument("--port", type=int, default=8765)
     args = parser.parse_args()
     # Tables left unfinished are ended between loads, when the database is ours to reach.
+    # (possible only on the bench's own server: it shares the database).
     tidy = abort_games if args.url is None else (lambda ids: None)
+    if args.url is None:
+        setup_django()
 
     n, seconds = args.clients, args.seconds
     cpu: dict[str, dict[str, float]] = {}

@@ -24,7 +24,7 @@ import time
 from datetime import timedelta
 from pathlib import Path
 
-from bench._server import Server, worker_command
+from bench._server import Server, abort_games, setup_django, worker_command
 from config.devservers import Redis
 
 BENCH_REDIS = Redis(
@@ -38,14 +38,6 @@ ENV = {
     "YANIV_SWEEP_SECONDS": "1",
     "THROTTLE_RATE_GUEST_CREATE": "100000/hour",
 }
-
-
-def setup_django() -> None:
-    os.environ.update(ENV)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
 
 
 def create_games(count: int, players: int) -> list[str]:
@@ -118,14 +110,12 @@ def abort_leftovers(ids: list[str] | None = None) -> None:
     busy: the bench's players are the guests named "idle ..."."""
     from games.models import Game, GameStatus
 
-    games = Game.objects.filter(status=GameStatus.ACTIVE)
     if ids is None:
-        games = games.filter(ranked=True, seats__player__display_name__startswith="idle ")
-    else:
-        games = games.filter(pk__in=ids)
-    Game.objects.filter(pk__in=list(games.values_list("pk", flat=True))).update(
-        status=GameStatus.ABORTED, turn_deadline=None
-    )
+        idle = Game.objects.filter(
+            status=GameStatus.ACTIVE, ranked=True, seats__player__display_name__startswith="idle "
+        )
+        ids = [str(pk) for pk in idle.values_list("pk", flat=True)]
+    abort_games(ids)
 
 
 def check_games(ids: list[str]) -> dict[str, int]:
@@ -163,7 +153,7 @@ def main() -> int:
 
     if not BENCH_REDIS.is_running():
         BENCH_REDIS.start()
-    setup_django()
+    setup_django(ENV)
     abort_leftovers()
     from bench._server import running_server, stop
 
