@@ -10,6 +10,7 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.utils import timezone
 
 from accounts.models import AuthToken, Player
+from config.sql import Columns, fetch, query
 
 # OpenSkill's defaults: what a player who never played a rated game has.
 DEFAULT_MU = 25.0
@@ -80,13 +81,22 @@ def me_extras(player: Player) -> MeExtras:
     }
 
 
+_TOKEN, _PLAYER = Columns(AuthToken, "t"), Columns(Player, "p")
+# Every authenticated request runs this (config/sql.py: why in SQL).
+_TOKEN_SQL = query(
+    "SELECT {t.select}, {p.select} FROM {t.table} JOIN {p.table} ON p.id = t.player_id"
+    " WHERE t.key_hash = %s AND t.expires_at > %s",
+    t=_TOKEN,
+    p=_PLAYER,
+)
+
+
 def auth_token_get(*, raw: str) -> AuthToken | None:
     """The unexpired token with this value, with its player, or None."""
-    return (
-        AuthToken.objects.select_related("player")
-        .filter(key_hash=AuthToken.hash(raw), expires_at__gt=timezone.now())
-        .first()
-    )
+    for token, player in fetch(_TOKEN_SQL, [AuthToken.hash(raw), timezone.now()], _TOKEN, _PLAYER):
+        AuthToken.player.field.set_cached_value(token, player)
+        return token  # type: ignore[no-any-return]
+    return None
 
 
 def player_get_by_username(*, username: str) -> Player | None:

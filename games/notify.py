@@ -14,6 +14,8 @@ import asyncio
 import logging
 import os
 import threading
+from concurrent import futures
+from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
@@ -47,27 +49,33 @@ def viewer_group(game_id: UUID | str, player_id: UUID | str | None) -> str:
     return f"game.{game_id}.{'watch' if player_id is None else player_id}"
 
 
+# How long a change waits for its pushes to be in Redis (a Redis that hangs): then it goes on.
+PUSH_TIMEOUT = 1.0
+
+
 class _Sender:
     """One event loop per process, in a thread, that sends channel-layer messages in order.
 
     `async_to_sync` would run each send on a new loop, and channels_redis keeps its Redis
-    connections per loop: every move would open and close connections. Sends are fire and
-    forget: a socket push is a courtesy (clients refetch on a gap), never a reason to fail or
-    slow down a move. One queue, one sender: order kept, one connection busy at a time.
+    connections per loop: every move would open and close connections. One queue, one sender:
+    order kept, one connection busy at a time. A push never fails a move (clients refetch on a
+    gap), but the change waits until its pushes are in Redis (`wait`): so a client that had the
+    response to one change can never get that change's push after the next change's, even when
+    another web process serves the next one.
     """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._queue: asyncio.Queue[tuple[str, dict[str, Any]]] | None = None
+        self._queue: asyncio.Queue[_Send] | None = None
         self._pid = 0
 
-    def _start(self) -> tuple[asyncio.AbstractEventLoop, asyncio.Queue[Any]]:
+    def _start(self) -> tuple[asyncio.AbstractEventLoop, asyncio.Queue[_Send]]:
         with self._lock:
             # A forked worker child inherits the attributes but not the thread.
             if self._loop is None or self._queue is None or self._pid != os.getpid():
                 loop = asyncio.new_event_loop()
-                queue: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
+                queue: asyncio.Queue[_Send] = asyncio.Queue()
                 threading.Thread(
                     target=loop.run_until_complete,
                     args=(self._drain(queue),),
@@ -78,26 +86,39 @@ class _Sender:
             return self._loop, self._queue
 
     @staticmethod
-    async def _drain(queue: asyncio.Queue[tuple[str, dict[str, Any]]]) -> None:
+    async def _drain(queue: asyncio.Queue[_Send]) -> None:
         layer = get_channel_layer()
         while True:
-            group, message = await queue.get()
+            group, message, done = await queue.get()
             try:
                 if layer is not None:
                     await layer.group_send(group, message)
             except Exception:
                 logger.exception("could not notify %s", group)
+            finally:
+                done.set_result(None)
 
-    def send(self, group: str, message: dict[str, Any]) -> None:
+    def send(self, group: str, message: dict[str, Any]) -> Future[None]:
         loop, queue = self._start()
-        loop.call_soon_threadsafe(queue.put_nowait, (group, message))
+        done: Future[None] = Future()
+        loop.call_soon_threadsafe(queue.put_nowait, (group, message, done))
+        return done
 
 
+_Send = tuple[str, dict[str, Any], "Future[None]"]
 _sender = _Sender()
 
 
-def send_to_group(group: str, message: dict[str, Any]) -> None:
-    _sender.send(group, message)
+def send_to_group(group: str, message: dict[str, Any]) -> Future[None]:
+    """Queue a push; the future is done once it is in Redis (or has failed, and was logged)."""
+    return _sender.send(group, message)
+
+
+def wait(sent: list[Future[None]]) -> None:
+    """Until these pushes are in Redis, for at most PUSH_TIMEOUT."""
+    _, late = futures.wait(sent, timeout=PUSH_TIMEOUT)
+    if late:
+        logger.warning("%d pushes still unsent after %s s", len(late), PUSH_TIMEOUT)
 
 
 def game_changed(game_id: UUID | str) -> None:
@@ -120,6 +141,7 @@ def _publish(table: Table) -> None:
     ]
     if game.ranked:
         viewers.append((None, None))
+    sent = []
     for player_id, seat in viewers:
         message = {
             "type": "game.update",
@@ -127,7 +149,8 @@ def _publish(table: Table) -> None:
             "game": game_payload(game, seats, seat),
             "events": [event_payload(event, seat) for event in events],
         }
-        send_to_group(viewer_group(game.pk, player_id), message)
+        sent.append(send_to_group(viewer_group(game.pk, player_id), message))
+    wait(sent)
 
 
 def your_turn(seat: Seat, game: Game) -> None:

@@ -15,13 +15,12 @@ from typing import Any
 from uuid import UUID
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from accounts.models import Player
 from config.errors import ApplicationError
+from config.sql import Columns, fetch, insert, query, update
 from games import notify
 from games.engine.cpu import cpu_action
 from games.engine.errors import IllegalMove, InvalidRules
@@ -67,23 +66,33 @@ def _lock(game_id: UUID | str) -> Table:
     return table
 
 
+_GAME = Columns(Game, "g")
+# Every move runs this (config/sql.py: why in SQL): the game row, locked, and its last event.
+_LOCK_SQL = query(
+    "SELECT {g.select},"
+    " (SELECT e.id FROM games_event e WHERE e.game_id = g.id ORDER BY e.id DESC LIMIT 1)"
+    " FROM {g.table} WHERE g.id = %s FOR UPDATE OF g",
+    g=_GAME,
+)
+
+
 def _try_lock(game_id: UUID | str, *, skip_locked: bool) -> Table | None:
     """The locked game, or None when there is none (or, with `skip_locked`, another
     transaction holds it)."""
-    last_event = Event.objects.filter(game=OuterRef("pk")).order_by("-id").values("id")[:1]
     try:
-        rows = Game.objects.select_for_update(skip_locked=skip_locked).filter(pk=game_id)
-        game = rows.annotate(last_event_id=Subquery(last_event)).first()
-    except (ValueError, TypeError, ValidationError):
+        key = game_id if isinstance(game_id, UUID) else UUID(game_id)
+    except (ValueError, TypeError, AttributeError):
         return None
-    if game is None:
-        return None
-    return Table(game, game_seats(game), last_event_id=game.last_event_id or 0)
+    sql = _LOCK_SQL + " SKIP LOCKED" if skip_locked else _LOCK_SQL
+    for game, last_event_id in fetch(sql, [key], _GAME):
+        return Table(game, game_seats(game), last_event_id=last_event_id or 0)
+    return None
 
 
 def _append(table: Table, event_type: str, **payload: Any) -> None:
     game = table.game
-    event = Event.objects.create(game=game, seq=game.seq, type=event_type, payload=payload)
+    event = Event(game=game, seq=game.seq, type=event_type, payload=payload)
+    insert([event])
     table.new_events.append(event)
 
 
@@ -265,10 +274,11 @@ def _record(table: Table, state: GameState, events: list[dict[str, Any]], *, by:
             _score_seats(table, payload)
         elif event["type"] == "game_ended":
             _finish(table, payload["standings"])
-    table.new_events.extend(Event.objects.bulk_create(rows))
+    insert(rows)
+    table.new_events.extend(rows)
     game.state = state.to_dict()
     game.turn_deadline = _deadline(table, state)
-    game.save(update_fields=_PLAY_FIELDS)
+    update(game, _PLAY_FIELDS)
     notify.table_changed(table)
     if game.status == GameStatus.ACTIVE and state.turn is not None:
         _schedule_turn(table, state.turn)

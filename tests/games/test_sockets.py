@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 from unittest import mock
 
@@ -225,3 +226,22 @@ def test_a_failing_push_or_queue_does_not_fail_a_committed_move(make_client, cap
     assert response.json()["seq"] == view["seq"] + 1
     assert broken.call_count >= 2  # the push and the CPU's task were both tried
     assert "redis is down" in caplog.text
+
+
+def test_a_change_returns_only_once_its_pushes_are_sent(make_client) -> None:
+    """So that a client cannot get one change's push after the next change's, even when two
+    web processes serve the two changes (each sends from its own queue)."""
+    host = make_client("Host")
+    game = host.post("/api/v1/games/", {"max_players": 2}).json()
+    layer = get_channel_layer()
+    sent: list[str] = []
+    real_send = layer.group_send
+
+    async def slow_send(group: str, message: dict[str, Any]) -> None:
+        await asyncio.sleep(0.2)
+        await real_send(group, message)
+        sent.append(group)
+
+    with mock.patch.object(layer, "group_send", slow_send):
+        host.post(f"/api/v1/games/{game['id']}/cpu/")
+        assert sent == [viewer_group(game["id"], host.player.pk)]
