@@ -193,9 +193,13 @@ SPECTACULAR_SETTINGS = {
 # connection, so keep it at or below DB_POOL_MAX.
 WEB_THREADS = env.int("WEB_THREADS", default=8)
 
+# Redis pub/sub: a group_send is one PUBLISH, and a web process gets each message once and
+# hands it to its sockets in memory. (channels_redis.core's layer made four round trips per
+# group_send and had every socket poll Redis: 30% more CPU per move in bench.api_moves.)
+# Pushes are at most once; a socket that missed one reads it back (games/consumers.py).
 CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
     "default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
         "CONFIG": {"hosts": [REDIS_URL], "prefix": "yaniv:ch"},
     }
 }
