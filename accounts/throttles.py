@@ -1,11 +1,22 @@
-"""Abuse limits, counted in the default (Redis) cache. Rates: REST_FRAMEWORK's
-DEFAULT_THROTTLE_RATES, each overridable from the environment (config/settings.py)."""
+"""Abuse limits, counted in Redis under the cache's key prefix. Rates: REST_FRAMEWORK's
+DEFAULT_THROTTLE_RATES, each overridable from the environment (config/settings.py).
+
+DRF's throttle keeps each client's request times as a list in the cache, read and written
+whole at every request: two round trips and a pickled list (up to a rate's worth of times),
+and two requests at once can both pass. Here the same sliding window is one Redis sorted set,
+checked and updated by one script: one round trip, atomic.
+"""
 
 from __future__ import annotations
 
 import hashlib
+import secrets
+import time
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from django.core.cache import cache as django_cache
+from redis.commands.core import Script
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
@@ -17,14 +28,52 @@ if TYPE_CHECKING:  # rest_framework.views imports this module (DEFAULT_THROTTLE_
 # the counters without touching anything else in Redis.
 CACHE_KEY_PREFIX = "throttle_"
 
+# KEYS[1]: the client's window; ARGV: now, window (s), limit, a unique member.
+# Returns {1, 0} when the request may go, else {0, seconds until the oldest leaves the window}.
+_SLIDING_WINDOW = """
+local now, window, limit = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+if redis.call('ZCARD', KEYS[1]) < limit then
+    redis.call('ZADD', KEYS[1], now, ARGV[4])
+    redis.call('PEXPIRE', KEYS[1], math.ceil(window * 1000))
+    return {1, '0'}
+end
+local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2]
+return {0, tostring(oldest + window - now)}
+"""
+
+
+@cache
+def _sliding_window() -> Script:
+    # Imported here: config.redis reads settings, and DRF imports this module early.
+    from config.redis import get_redis
+
+    return Script(get_redis(), _SLIDING_WINDOW)
+
 
 class _RateThrottle(SimpleRateThrottle):
-    cache_format = CACHE_KEY_PREFIX + "%(scope)s_%(ident)s"
+    # A sorted set; (`_` in place of `:` named DRF's pickled lists, which may still be there.)
+    cache_format = CACHE_KEY_PREFIX + "%(scope)s:%(ident)s"
+    _wait = 0.0
 
     def get_rate(self) -> str | None:
         # Read at each request, not at import as DRF does, so changed settings take effect.
         rates: dict[str, Any] = api_settings.DEFAULT_THROTTLE_RATES
         return rates[self.scope]  # type: ignore[index, no-any-return]
+
+    def allow_request(self, request: Request, view: APIView) -> bool:
+        limit, duration = self.parse_rate(self.rate)  # (None, None): no limit
+        key = self.get_cache_key(request, view)
+        if limit is None or duration is None or key is None:
+            return True
+        now = time.time()
+        window: list[float | str] = [now, duration, limit, f"{now}:{secrets.token_hex(4)}"]
+        allowed, wait = _sliding_window()(keys=[django_cache.make_key(key)], args=window)
+        self._wait = float(wait)
+        return bool(allowed)
+
+    def wait(self) -> float | None:
+        return self._wait
 
 
 class PlayerRateThrottle(_RateThrottle):

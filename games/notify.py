@@ -10,19 +10,17 @@ Changes made without the table's lock (a rating) only say *that* the game change
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import os
-import threading
-from concurrent import futures
-from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import transaction
 from django.dispatch import Signal
+from redis import RedisError
 
+from config.redis import get_redis
 from games.models import Game, Seat
 from games.selectors import event_payload, game_payload
 
@@ -49,76 +47,26 @@ def viewer_group(game_id: UUID | str, player_id: UUID | str | None) -> str:
     return f"game.{game_id}.{'watch' if player_id is None else player_id}"
 
 
-# How long a change waits for its pushes to be in Redis (a Redis that hangs): then it goes on.
-PUSH_TIMEOUT = 1.0
+def send_to_group(group: str, message: dict[str, Any]) -> None:
+    """Publish a channel-layer message to a group, from synchronous code, before returning.
 
-
-class _Sender:
-    """One event loop per process, in a thread, that sends channel-layer messages in order.
-
-    `async_to_sync` would run each send on a new loop, and channels_redis keeps its Redis
-    connections per loop: every move would open and close connections. One queue, one sender:
-    order kept, one connection busy at a time. A push never fails a move (clients refetch on a
-    gap), but the change waits until its pushes are in Redis (`wait`): so a client that had the
-    response to one change can never get that change's push after the next change's, even when
-    another web process serves the next one.
+    The layer is Redis pub/sub (config/settings.py): a group is a Redis channel, and a group
+    send is one PUBLISH. Made here with the process's Redis client, it is in Redis when this
+    returns: a client that had the response to one change cannot get that change's push after
+    the next change's, even when another process serves the next one. (The layer's own
+    group_send is a coroutine: from a request thread it cost a hand-off to an event loop and
+    back.) A push never fails a move (clients refetch on a gap): a Redis error is logged.
     """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._queue: asyncio.Queue[_Send] | None = None
-        self._pid = 0
-
-    def _start(self) -> tuple[asyncio.AbstractEventLoop, asyncio.Queue[_Send]]:
-        with self._lock:
-            # A forked worker child inherits the attributes but not the thread.
-            if self._loop is None or self._queue is None or self._pid != os.getpid():
-                loop = asyncio.new_event_loop()
-                queue: asyncio.Queue[_Send] = asyncio.Queue()
-                threading.Thread(
-                    target=loop.run_until_complete,
-                    args=(self._drain(queue),),
-                    name="channel-sender",
-                    daemon=True,
-                ).start()
-                self._loop, self._queue, self._pid = loop, queue, os.getpid()
-            return self._loop, self._queue
-
-    @staticmethod
-    async def _drain(queue: asyncio.Queue[_Send]) -> None:
-        layer = get_channel_layer()
-        while True:
-            group, message, done = await queue.get()
-            try:
-                if layer is not None:
-                    await layer.group_send(group, message)
-            except Exception:
-                logger.exception("could not notify %s", group)
-            finally:
-                done.set_result(None)
-
-    def send(self, group: str, message: dict[str, Any]) -> Future[None]:
-        loop, queue = self._start()
-        done: Future[None] = Future()
-        loop.call_soon_threadsafe(queue.put_nowait, (group, message, done))
-        return done
+    try:
+        get_redis().publish(_group_channel(group), get_channel_layer().serialize(message))
+    except RedisError:
+        logger.exception("could not notify %s", group)
 
 
-_Send = tuple[str, dict[str, Any], "Future[None]"]
-_sender = _Sender()
-
-
-def send_to_group(group: str, message: dict[str, Any]) -> Future[None]:
-    """Queue a push; the future is done once it is in Redis (or has failed, and was logged)."""
-    return _sender.send(group, message)
-
-
-def wait(sent: list[Future[None]]) -> None:
-    """Until these pushes are in Redis, for at most PUSH_TIMEOUT."""
-    _, late = futures.wait(sent, timeout=PUSH_TIMEOUT)
-    if late:
-        logger.warning("%d pushes still unsent after %s s", len(late), PUSH_TIMEOUT)
+def _group_channel(group: str) -> str:
+    """The Redis channel of a group, as channels_redis.pubsub names it (one Redis host)."""
+    prefix = settings.CHANNEL_LAYERS["default"]["CONFIG"].get("prefix", "asgi")
+    return f"{prefix}__group__{group}"
 
 
 def game_changed(game_id: UUID | str) -> None:
@@ -141,7 +89,6 @@ def _publish(table: Table) -> None:
     ]
     if game.ranked:
         viewers.append((None, None))
-    sent = []
     for player_id, seat in viewers:
         message = {
             "type": "game.update",
@@ -149,8 +96,7 @@ def _publish(table: Table) -> None:
             "game": game_payload(game, seats, seat),
             "events": [event_payload(event, seat) for event in events],
         }
-        sent.append(send_to_group(viewer_group(game.pk, player_id), message))
-    wait(sent)
+        send_to_group(viewer_group(game.pk, player_id), message)
 
 
 def your_turn(seat: Seat, game: Game) -> None:

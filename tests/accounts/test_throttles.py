@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from types import SimpleNamespace
 
 import pytest
+import time_machine
 from django.conf import settings
 from django.core.cache import cache
 from django.test import override_settings
 
+from accounts.throttles import PlayerRateThrottle
 from config.redis import get_redis
 from tests.conftest import clear_throttle_counters
 from tests.factories import PASSWORD, PlayerFactory
@@ -119,3 +123,37 @@ def test_clearing_resets_the_counters_and_nothing_else(api_client, rates) -> Non
     assert api_client.post(GUEST).status_code == 201
     assert cache.get("unrelated") == "kept"
     assert get_redis().get("not-even-the-cache") == "kept"
+
+
+def test_the_window_slides(client_for, rates) -> None:
+    rates(player="2/min")
+    client = client_for(PlayerFactory.create())
+    with time_machine.travel(0, tick=False) as clock:
+        assert client.get(ME).status_code == 200
+        clock.shift(30)
+        assert client.get(ME).status_code == 200
+        clock.shift(10)
+        refused = client.get(ME)
+        _assert_throttled(refused)
+        assert int(refused["Retry-After"]) == 20  # until the first call leaves the window
+        clock.shift(21)
+        assert client.get(ME).status_code == 200  # the first left; the second is still in
+        clock.shift(1)
+        refused = client.get(ME)
+        _assert_throttled(refused)
+        assert int(refused["Retry-After"]) == 28  # the second call leaves at 90 s
+
+
+def test_requests_at_once_never_pass_the_limit(rates) -> None:
+    """The check and the count are one step: no two requests both take the last place."""
+    rates(player="5/min")
+    player = PlayerFactory.create()
+    request = SimpleNamespace(user=player)
+
+    def attempt(_: int) -> bool:
+        return PlayerRateThrottle().allow_request(request, None)  # type: ignore[arg-type]
+
+    clear_throttle_counters()
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        allowed = list(pool.map(attempt, range(40)))
+    assert allowed.count(True) == 5
