@@ -39,6 +39,9 @@ from websockets.asyncio.client import connect
 from bench._server import Server, abort_games, cpu_seconds, serving, setup_django
 from games.engine.cards import VALUE
 
+# Idle connections are dropped by the client before uvicorn's keep-alive timeout (5 s) can
+# close one under a request being sent on it (httpx's default is the same 5 s: a race).
+KEEPALIVE = 2.0
 LIMITS = {"THROTTLE_RATE_PLAYER": "100000/min", "THROTTLE_RATE_GUEST_CREATE": "100000/hour"}
 
 
@@ -75,7 +78,7 @@ async def healthz_ceiling(url: str, clients: int, seconds: float) -> dict[str, A
             latencies.append(time.perf_counter() - started)
             response.raise_for_status()
 
-    limits = httpx.Limits(max_connections=clients)
+    limits = httpx.Limits(max_connections=clients, keepalive_expiry=KEEPALIVE)
     async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30) as http:
         begun = time.monotonic()
         await asyncio.gather(*(hammer(http) for _ in range(clients)))
@@ -151,7 +154,7 @@ class Player:
 async def moves_under_load(
     url: str, clients: int, seconds: float, *, think: float = 0.0, warmup: float = 5.0
 ) -> dict[str, Any]:
-    limits = httpx.Limits(max_connections=clients * 2)
+    limits = httpx.Limits(max_connections=clients * 2, keepalive_expiry=KEEPALIVE)
     async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30) as http:
         players = [Player(url, http, await guest(http, f"bench{i}"), think) for i in range(clients)]
         begun = time.monotonic()

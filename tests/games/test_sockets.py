@@ -156,6 +156,19 @@ async def _guest_watching(make_client) -> tuple[Client, Client, dict[str, Any], 
     return host, guest, game, socket
 
 
+async def test_a_push_is_forwarded_without_touching_the_database(make_client) -> None:
+    host, guest, game, socket = await _guest_watching(make_client)
+    mover = host if game["turn"]["seat"] == 0 else guest
+    view = await database_sync_to_async(mover.game)(game["id"])
+    closes = mock.AsyncMock()
+    with mock.patch("channels.consumer.aclose_old_connections", closes):
+        await database_sync_to_async(mover.act)(view, **simple_move(view))
+        message = await socket.receive_json_from(timeout=5)
+    assert message["event"]["type"] == "played"
+    assert closes.await_count == 0  # Channels' own dispatch closes connections (a thread hop)
+    await socket.disconnect()
+
+
 async def test_a_missed_update_is_read_from_the_database(make_client) -> None:
     host, guest, game, socket = await _guest_watching(make_client)
     players = (host, guest)
