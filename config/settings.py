@@ -107,7 +107,7 @@ DATABASES["default"]["ENGINE"] = "django.db.backends.postgresql"
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # Parameters sent apart from the SQL, and the statements a connection runs again and again
 # (the lock, the seats, the token) prepared after 5 runs, psycopg's default (Django turns it
-# off): PostgreSQL plans them once, and its CPU per move fell from 3.6 to 2 ms
+# off): PostgreSQL plans them once, and its CPU per move fell from 3.5 to 2 ms
 # (bench.api_moves). Behind a pooler in transaction mode (PgBouncer before 1.21), set
 # DB_PREPARE=false.
 PREPARE = env.bool("DB_PREPARE", default=True)
