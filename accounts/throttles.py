@@ -10,12 +10,14 @@ checked and updated by one script: one round trip, atomic.
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 import time
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from django.core.cache import cache as django_cache
+from redis import RedisError
 from redis.commands.core import Script
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
@@ -23,6 +25,8 @@ from rest_framework.throttling import SimpleRateThrottle
 
 if TYPE_CHECKING:  # rest_framework.views imports this module (DEFAULT_THROTTLE_CLASSES)
     from rest_framework.views import APIView
+
+logger = logging.getLogger(__name__)
 
 # Every throttle key starts with this (under the cache's own prefix), so that tests can clear
 # the counters without touching anything else in Redis.
@@ -55,6 +59,8 @@ class _RateThrottle(SimpleRateThrottle):
     # A sorted set; (`_` in place of `:` named DRF's pickled lists, which may still be there.)
     cache_format = CACHE_KEY_PREFIX + "%(scope)s:%(ident)s"
     _wait = 0.0
+    # Whether a request goes unchecked while Redis is down (else the request fails).
+    open_without_redis = False
 
     def get_rate(self) -> str | None:
         # Read at each request, not at import as DRF does, so changed settings take effect.
@@ -68,7 +74,13 @@ class _RateThrottle(SimpleRateThrottle):
             return True
         now = time.time()
         window: list[float | str] = [now, duration, limit, f"{now}:{secrets.token_hex(4)}"]
-        allowed, wait = _sliding_window()(keys=[django_cache.make_key(key)], args=window)
+        try:
+            allowed, wait = _sliding_window()(keys=[django_cache.make_key(key)], args=window)
+        except RedisError:
+            if not self.open_without_redis:
+                raise
+            logger.warning("rate limit %s not checked: Redis unavailable", self.scope)
+            return True
         self._wait = float(wait)
         return bool(allowed)
 
@@ -80,6 +92,9 @@ class PlayerRateThrottle(_RateThrottle):
     """The general limit: per player when authenticated, else per client address."""
 
     scope = "player"
+    # Games still play without Redis (pushes and CPU turns catch up when it is back): the
+    # general limit does not stop them meanwhile. Guest creation and logins stay closed.
+    open_without_redis = True
 
     def get_cache_key(self, request: Request, view: APIView) -> str | None:
         ident = request.user.pk if request.user else self.get_ident(request)

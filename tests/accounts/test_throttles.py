@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
+from unittest import mock
 
 import pytest
+import redis
 import time_machine
 from django.conf import settings
 from django.core.cache import cache
@@ -157,3 +159,21 @@ def test_requests_at_once_never_pass_the_limit(rates) -> None:
     with ThreadPoolExecutor(max_workers=8) as pool:
         allowed = list(pool.map(attempt, range(40)))
     assert allowed.count(True) == 5
+
+
+def test_without_redis_requests_are_not_limited(client_for, rates, caplog) -> None:
+    rates(player="1/min")
+    client = client_for(PlayerFactory.create())
+    down = mock.Mock(side_effect=redis.ConnectionError("Redis is down"))
+    with mock.patch("accounts.throttles._sliding_window", return_value=down):
+        statuses = [client.get(ME).status_code for _ in range(3)]
+    assert statuses == [200, 200, 200]
+    assert "not checked" in caplog.text
+
+
+def test_without_redis_logins_are_refused_not_unchecked(api_client) -> None:
+    down = mock.Mock(side_effect=redis.ConnectionError("Redis is down"))
+    api_client.raise_request_exception = False
+    with mock.patch("accounts.throttles._sliding_window", return_value=down):
+        response = api_client.post(LOGIN, {"username": "dana", "password": "guess"})
+    assert response.status_code == 500
