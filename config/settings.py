@@ -105,22 +105,14 @@ TEMPLATES = [
 DATABASES = {"default": env.db_url("DATABASE_URL", default=devservers.Postgres().url)}
 DATABASES["default"]["ENGINE"] = "django.db.backends.postgresql"
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-# Parameters sent apart from the SQL, and the statements a connection runs again and again
-# (the lock, the seats, the token) prepared after 5 runs, psycopg's default (Django turns it
-# off): PostgreSQL plans them once, and its CPU per move fell from 3.5 to 2 ms
-# (bench.api_moves). Behind a pooler in transaction mode (PgBouncer before 1.21), set
-# DB_PREPARE=false.
-PREPARE = env.bool("DB_PREPARE", default=True)
-DATABASES["default"]["OPTIONS"] = {
-    "server_side_binding": PREPARE,
-    "prepare_threshold": 5 if PREPARE else None,
-}
 if env.bool("DB_POOL", default=True):
     # psycopg 3's pool, per process: web, worker and beat each keep a few warm connections.
-    DATABASES["default"]["OPTIONS"]["pool"] = {
-        "min_size": env.int("DB_POOL_MIN", default=1),
-        "max_size": env.int("DB_POOL_MAX", default=10),
-        "timeout": env.float("DB_POOL_TIMEOUT", default=10.0),
+    DATABASES["default"]["OPTIONS"] = {
+        "pool": {
+            "min_size": env.int("DB_POOL_MIN", default=1),
+            "max_size": env.int("DB_POOL_MAX", default=10),
+            "timeout": env.float("DB_POOL_TIMEOUT", default=10.0),
+        },
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.db import connection, transaction
+from django.db import transaction
 from django.forms.models import model_to_dict
 from django.utils import timezone
 
@@ -95,15 +95,3 @@ def test_update_writes_only_the_named_fields() -> None:
     stored = Game.objects.get(pk=game.pk)
     assert (stored.status, stored.seq, stored.turn_deadline) == ("active", 9, deadline)
     assert stored.invite_code != "NOTSAVED"
-
-
-def test_statements_run_again_and_again_are_prepared(settings) -> None:
-    """config/settings.py, DB_PREPARE: PostgreSQL plans a hot query once per connection."""
-    assert settings.DATABASES["default"]["OPTIONS"]["server_side_binding"] is True
-    sql = query("SELECT {g.select} FROM {g.table} WHERE g.id = %s", g=GAME)
-    with transaction.atomic(), connection.cursor() as cursor:
-        for _ in range(6):
-            fetch(sql, ["00000000-0000-0000-0000-000000000000"], GAME)
-        cursor.execute("SELECT statement FROM pg_prepared_statements")
-        prepared = [row[0] for row in cursor.fetchall()]
-    assert any("WHERE g.id = $1" in statement for statement in prepared)
