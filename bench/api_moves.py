@@ -106,20 +106,22 @@ class Player:
 
     async def play_games(self, stop: float) -> None:
         while time.monotonic() < stop:
-            game = (
-                await self.http.post(
-                    "/api/v1/games/", json={"max_players": 2}, headers=self.headers
-                )
-            ).json()
+            created = await self.http.post(
+                "/api/v1/games/", json={"max_players": 2}, headers=self.headers
+            )
+            created.raise_for_status()  # a table left active (409 in_game) stops the run here
+            game = created.json()
             self.game_ids.append(game["id"])
-            await self.http.post(f"/api/v1/games/{game['id']}/cpu/", headers=self.headers)
+            added = await self.http.post(f"/api/v1/games/{game['id']}/cpu/", headers=self.headers)
+            added.raise_for_status()
             await self.play(game["id"], stop)
 
     async def play(self, game_id: str, stop: float) -> None:
         ws_url = self.url.replace("http", "ws", 1) + f"/ws/v1/games/{game_id}/"
         async with connect(ws_url, additional_headers=self.headers) as socket:
             await socket.recv()  # the waiting table
-            await self.http.post(f"/api/v1/games/{game_id}/start/", headers=self.headers)
+            started = await self.http.post(f"/api/v1/games/{game_id}/start/", headers=self.headers)
+            started.raise_for_status()
             acted_at, sent_at = -1, 0.0
             while time.monotonic() < stop:
                 try:
