@@ -66,13 +66,14 @@ def _lock(game_id: UUID | str) -> Table:
     return table
 
 
-_GAME = Columns(Game, "g")
+_GAME, _EVENT = Columns(Game, "g"), Columns(Event, "e")
 # Every move runs this (config/sql.py: why in SQL): the game row, locked, and its last event.
 _LOCK_SQL = query(
     "SELECT {g.select},"
-    " (SELECT e.id FROM games_event e WHERE e.game_id = g.id ORDER BY e.id DESC LIMIT 1)"
+    " (SELECT e.id FROM {e.table} WHERE e.game_id = g.id ORDER BY e.id DESC LIMIT 1)"
     " FROM {g.table} WHERE g.id = %s FOR UPDATE OF g",
     g=_GAME,
+    e=_EVENT,
 )
 
 
