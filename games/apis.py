@@ -19,6 +19,7 @@ from accounts.authentication import request_player
 from accounts.models import Player
 from config.errors import ApplicationError, error_responses
 from config.redis import get_redis
+from config.schema import paginated
 from games import services
 from games.engine.record import record_from_events
 from games.models import Game, GameStatus
@@ -235,11 +236,21 @@ class GameEventsApi(APIView):
     @extend_schema(
         operation_id="games_events",
         parameters=[
-            OpenApiParameter("after", int, description="Only events with a greater seq."),
+            OpenApiParameter(
+                "after",
+                int,
+                description="Only events with a seq greater than this. Without it (or with "
+                "`after=-1`) the whole log from the start: `game_started` and round 1's "
+                "`round_started` are at seq 0, so `after=0` leaves them out. To follow a "
+                "game, pass the last seq you have.",
+            ),
             OpenApiParameter("limit", int),
             OpenApiParameter("offset", int),
         ],
-        responses={200: EventSchema(many=True), **error_responses(400, 401, 403, 404)},
+        responses={
+            200: paginated(EventSchema(many=True), "Event"),
+            **error_responses(400, 401, 403, 404),
+        },
     )
     def get(self, request: Request, game_id: UUID) -> Response:
         game, _, seat = _visible_game(game_id, request_player(request))

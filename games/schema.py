@@ -117,14 +117,30 @@ class EventSchema(_Shape):
             "game_voided",
         ]
     )
+    # Each type carries some of these (API.md, Events); none is there for every type.
+    players = serializers.IntegerField(required=False, help_text="`game_started`: seats.")
+    seats = serializers.ListField(child=serializers.DictField(), required=False)
+    round = serializers.IntegerField(required=False)
+    starter = serializers.IntegerField(required=False, help_text="`round_started`.")
     seat = serializers.IntegerField(required=False)
     by = serializers.ChoiceField(choices=["player", "cpu"], required=False)
-    cards = _cards()
+    cards = serializers.ListField(child=serializers.CharField(), required=False)
     draw = serializers.CharField(required=False)
     drawn = serializers.CharField(required=False, help_text="Only to the seat that drew it.")
-    stock_count = serializers.IntegerField(required=False)
+    stock_count = serializers.IntegerField(required=False, help_text="`reshuffled`.")
+    caller = serializers.IntegerField(required=False, help_text="`round_ended`, as below.")
+    outcome = serializers.ChoiceField(choices=["yaniv", "assaf"], required=False)
+    hands = serializers.DictField(child=_cards(), required=False)
+    hand_totals = serializers.ListField(
+        child=serializers.IntegerField(allow_null=True), required=False
+    )
+    points = serializers.ListField(child=serializers.IntegerField(allow_null=True), required=False)
+    totals = serializers.ListField(child=serializers.IntegerField(), required=False)
+    eliminated = serializers.ListField(child=serializers.IntegerField(), required=False)
+    next_starter = serializers.IntegerField(allow_null=True, required=False)
     standings = PlaceSchema(many=True, required=False)
     ratings = RatedSchema(many=True, required=False, help_text="With `rated`.")
+    reason = serializers.CharField(required=False, help_text="`game_voided`.")
 
 
 class RecordSchema(_Shape):

@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 from accounts.apis import PlayerSerializer, RatingSerializer
 from accounts.selectors import player_data, player_rating
 from config.errors import error_responses
+from config.schema import paginated
 from games.models import Seat
 from ratings.models import Rating, RatingChange
 from ratings.selectors import (
@@ -82,7 +83,10 @@ class PlayerGamesApi(APIView):
     @extend_schema(
         operation_id="players_games",
         parameters=PAGE_PARAMETERS,
-        responses={200: PlayerGameSerializer(many=True), **error_responses(401, 403, 404)},
+        responses={
+            200: paginated(PlayerGameSerializer(many=True), "PlayerGame"),
+            **error_responses(401, 403, 404),
+        },
     )
     def get(self, request: Request, player_id: UUID) -> Response:
         paginator = Pagination()
@@ -96,7 +100,10 @@ class PlayerRatingHistoryApi(APIView):
     @extend_schema(
         operation_id="players_rating_history",
         parameters=PAGE_PARAMETERS,
-        responses={200: RatingPointSerializer(many=True), **error_responses(401, 403, 404)},
+        responses={
+            200: paginated(RatingPointSerializer(many=True), "RatingPoint"),
+            **error_responses(401, 403, 404),
+        },
     )
     def get(self, request: Request, player_id: UUID) -> Response:
         paginator = Pagination()
@@ -115,7 +122,10 @@ class LeaderboardApi(APIView):
         "Provisional players are listed (their `rating.provisional` is true): the ordinal "
         "already takes three sigmas off their mu.",
         parameters=PAGE_PARAMETERS,
-        responses={200: LeaderboardEntrySerializer(many=True), **error_responses(401, 403)},
+        responses={
+            200: paginated(LeaderboardEntrySerializer(many=True), "LeaderboardEntry"),
+            **error_responses(401, 403),
+        },
     )
     def get(self, request: Request) -> Response:
         paginator = Pagination()
