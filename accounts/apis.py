@@ -29,6 +29,7 @@ from accounts.throttles import (
     LoginUsernameThrottle,
     PlayerRateThrottle,
 )
+from accounts.usernames import USERNAME_PATTERN
 from config.errors import error_responses
 
 # Joiners are format characters too, but emoji sequences (family, flags...) need them.
@@ -107,7 +108,7 @@ class GuestInputSerializer(serializers.Serializer[dict[str, Any]]):
 
 class RegisterInputSerializer(serializers.Serializer[dict[str, Any]]):
     username = serializers.RegexField(
-        r"^[A-Za-z0-9_.@+-]{3,30}\Z",
+        USERNAME_PATTERN,
         help_text="3 to 30 of A-Z a-z 0-9 _ . @ + -; unique regardless of case.",
     )
     # Bounded: Argon2 hashes whatever it is given, so a huge password costs server time.

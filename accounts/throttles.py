@@ -23,6 +23,8 @@ from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
 
+from accounts.usernames import username_key
+
 if TYPE_CHECKING:  # rest_framework.views imports this module (DEFAULT_THROTTLE_CLASSES)
     from rest_framework.views import APIView
 
@@ -124,6 +126,7 @@ class LoginUsernameThrottle(_RateThrottle):
         username = request.data.get("username") if isinstance(request.data, dict) else None
         if not isinstance(username, str) or not username:
             return None  # the body is invalid anyway; the serializer answers 400
+        # The lookup's key: every spelling that reaches an account counts in its one bucket.
         # Hashed: keys stay short and free of characters the cache backend may dislike.
-        ident = hashlib.sha256(username.lower().encode()).hexdigest()
+        ident = hashlib.sha256(username_key(username).encode()).hexdigest()
         return self.cache_format % {"scope": self.scope, "ident": ident}
