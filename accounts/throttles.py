@@ -17,6 +17,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from django.core.cache import cache as django_cache
+from django.http import HttpRequest
 from redis import RedisError
 from redis.commands.core import Script
 from rest_framework.request import Request
@@ -57,12 +58,23 @@ def _sliding_window() -> Script:
     return Script(get_redis(), _SLIDING_WINDOW)
 
 
+def client_ip(request: HttpRequest | Request) -> str | None:
+    """The address per-IP limits count (throttles, and django-axes on the admin): the peer's,
+    which config/asgi.py has already replaced by the forwarded client for a request from a
+    trusted proxy (FORWARDED_ALLOW_IPS). Never a header a client could set itself."""
+    address = request.META.get("REMOTE_ADDR")
+    return str(address) if address else None
+
+
 class _RateThrottle(SimpleRateThrottle):
     # A sorted set; (`_` in place of `:` named DRF's pickled lists, which may still be there.)
     cache_format = CACHE_KEY_PREFIX + "%(scope)s:%(ident)s"
     _wait = 0.0
     # Whether a request goes unchecked while Redis is down (else the request fails).
     open_without_redis = False
+
+    def get_ident(self, request: Request) -> str:
+        return client_ip(request) or ""
 
     def get_rate(self) -> str | None:
         # Read at each request, not at import as DRF does, so changed settings take effect.

@@ -151,7 +151,7 @@ CACHES = {
     }
 }
 
-REST_FRAMEWORK = {
+REST_FRAMEWORK: dict[str, Any] = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -169,9 +169,9 @@ REST_FRAMEWORK = {
         "login_ip": env.str("THROTTLE_RATE_LOGIN_IP", default="10/min"),
         "login_username": env.str("THROTTLE_RATE_LOGIN_USERNAME", default="10/min"),
     },
-    # Proxies in front of the server whose X-Forwarded-For entries are trusted; with 0 the
-    # client address is REMOTE_ADDR, so a client cannot dodge per-IP limits with that header.
-    "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
+    # The client address is REMOTE_ADDR, never X-Forwarded-For (accounts.throttles.client_ip):
+    # config/asgi.py sets it from that header only for requests of FORWARDED_ALLOW_IPS.
+    "NUM_PROXIES": 0,
     # The API parses only JSON, so that is what test clients send unless told otherwise.
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
@@ -188,6 +188,11 @@ SPECTACULAR_SETTINGS = {
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     "COMPONENT_SPLIT_REQUEST": True,
 }
+
+# Addresses (or networks, e.g. 10.0.0.0/8; "*" for any) of the reverse proxies whose
+# X-Forwarded-For and X-Forwarded-Proto are believed (config/asgi.py). Empty: none, so a client
+# cannot choose the address its per-IP limits (throttles, admin lockout) count against.
+FORWARDED_ALLOW_IPS = [ip.strip() for ip in env.list("FORWARDED_ALLOW_IPS", default=[])]
 
 # Threads per web process that run HTTP requests (config/http.py); each may hold a database
 # connection, so keep it at or below DB_POOL_MAX.
