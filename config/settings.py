@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import secrets
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +70,7 @@ INSTALLED_APPS = [
     "games",
     "ratings",
     "matchmaking",
+    "axes",
 ]
 
 MIDDLEWARE = [
@@ -81,6 +83,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: turns the lockout that AxesStandaloneBackend flags into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -129,6 +133,25 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# The admin's login (the only caller of django.contrib.auth's authenticate(): the API checks
+# passwords in accounts.services.player_login, under its own throttles) locks out after
+# AXES_FAILURE_LIMIT failures in a row, per username (any spelling: accounts.usernames) and,
+# separately, per client address (the trusted one: FORWARDED_ALLOW_IPS), for
+# AXES_COOLOFF_MINUTES after the last failure. Staff unlock with `manage.py axes_reset_username`
+# (README, "Admin lockout") or by deleting the admin's access attempts.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.float("AXES_COOLOFF_MINUTES", default=15.0))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_ONLY_ADMIN_SITE = True
+AXES_RESET_ON_SUCCESS = True
+AXES_USERNAME_CALLABLE = "accounts.admin.lockout_username"
+AXES_CLIENT_IP_CALLABLE = "accounts.throttles.client_ip"
+AXES_LOCKOUT_CALLABLE = "accounts.admin.lockout_response"
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
