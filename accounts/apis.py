@@ -228,6 +228,8 @@ class WsTicketApi(APIView):
         responses={201: WsTicketOutputSerializer, **error_responses(401, 403, 429)},
     )
     def post(self, request: Request) -> Response:
-        ticket, expires_at = ws_ticket_issue(player=request_player(request))
+        token = request.auth
+        assert isinstance(token, AuthToken)  # the only authentication class yields one
+        ticket, expires_at = ws_ticket_issue(player=request_player(request), token=token)
         output = WsTicketOutputSerializer({"ticket": ticket, "expires_at": expires_at})
         return Response(output.data, status=status.HTTP_201_CREATED)
