@@ -231,9 +231,7 @@ def ws_ticket_redeem(*, ticket: str) -> Player | None:
     value = get_redis().getdel(_WS_TICKET_KEY.format(AuthToken.hash(ticket)))
     if not value:
         return None
-    player_id, _, token_id = (value.decode() if isinstance(value, bytes) else str(value)).partition(
-        " "
-    )
+    player_id, _, token_id = str(value).partition(" ")  # "player" or "player token"
     players = Player.objects.filter(pk=player_id, is_active=True)
     if token_id:
         players = players.filter(
