@@ -111,3 +111,10 @@ def test_the_api_login_and_bearer_tokens_are_not_counted_by_the_lockout(
 
     assert _log_in("root", PASSWORD, OFFICE) == (302, True)
     assert client_for(staff).get("/api/v1/me/").status_code == 200
+
+
+def test_the_admin_finds_staff_by_the_apis_username_key() -> None:
+    """One normalisation for both logins, so that the lockout's key is the account's."""
+    _staff("root")
+
+    assert _log_in(" ROOT\u3000", PASSWORD, OFFICE) == (302, True)
