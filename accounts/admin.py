@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import uuid
+from datetime import timedelta
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.db.models import Q, QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.utils import timezone
 
 from accounts.models import AuthToken, Player
 from accounts.services import player_ban, player_unban
+from accounts.usernames import username_key
 
 
 class BanForm(forms.Form):
@@ -137,3 +140,27 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
         for player in queryset:
             player_unban(player=player)
         self.message_user(request, f"Unbanned {len(queryset)} player(s).", messages.SUCCESS)
+
+
+def lockout_username(request: HttpRequest, credentials: dict[str, Any] | None) -> str | None:
+    """The name django-axes counts an admin login under (AXES_USERNAME_CALLABLE): the account's
+    key, so that "Root" and " root" are the same account's failures, as they are its login."""
+    raw = (credentials or {}).get("username", request.POST.get("username"))
+    return username_key(raw) if isinstance(raw, str) else None
+
+
+def lockout_response(
+    request: HttpRequest, original_response: HttpResponse | None, credentials: Any
+) -> HttpResponse:
+    """What a locked-out admin login gets (AXES_LOCKOUT_CALLABLE): 429 and a page that says
+    why, for how long, and how to get unlocked sooner."""
+    cool_off: timedelta = settings.AXES_COOLOFF_TIME
+    context = {
+        **admin.site.each_context(request),
+        "title": "Too many failed logins",
+        "failure_limit": settings.AXES_FAILURE_LIMIT,
+        "cool_off_minutes": f"{cool_off.total_seconds() / 60:g}",
+    }
+    response = TemplateResponse(request, "admin/accounts/lockout.html", context, status=429)
+    response["Retry-After"] = str(int(cool_off.total_seconds()))
+    return response.render()

@@ -29,6 +29,7 @@ from accounts.throttles import (
     LoginUsernameThrottle,
     PlayerRateThrottle,
 )
+from accounts.usernames import USERNAME_PATTERN
 from config.errors import error_responses
 
 # Joiners are format characters too, but emoji sequences (family, flags...) need them.
@@ -107,7 +108,7 @@ class GuestInputSerializer(serializers.Serializer[dict[str, Any]]):
 
 class RegisterInputSerializer(serializers.Serializer[dict[str, Any]]):
     username = serializers.RegexField(
-        r"^[A-Za-z0-9_.@+-]{3,30}\Z",
+        USERNAME_PATTERN,
         help_text="3 to 30 of A-Z a-z 0-9 _ . @ + -; unique regardless of case.",
     )
     # Bounded: Argon2 hashes whatever it is given, so a huge password costs server time.
@@ -227,6 +228,8 @@ class WsTicketApi(APIView):
         responses={201: WsTicketOutputSerializer, **error_responses(401, 403, 429)},
     )
     def post(self, request: Request) -> Response:
-        ticket, expires_at = ws_ticket_issue(player=request_player(request))
+        token = request.auth
+        assert isinstance(token, AuthToken)  # the only authentication class yields one
+        ticket, expires_at = ws_ticket_issue(player=request_player(request), token=token)
         output = WsTicketOutputSerializer({"ticket": ticket, "expires_at": expires_at})
         return Response(output.data, status=status.HTTP_201_CREATED)

@@ -7,12 +7,21 @@ import uuid
 from typing import Any, ClassVar
 
 from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
+from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models.functions import Lower
 from django.utils import timezone
 
+from accounts.usernames import USERNAME_PATTERN, username_key
+
 
 class PlayerManager(BaseUserManager["Player"]):
+    def get_by_natural_key(self, username: str | None) -> Player:
+        # The admin's login (ModelBackend) finds staff by the same key as the API's login.
+        return self.alias(username_lower=Lower("username")).get(
+            username_lower=username_key(username or "")
+        )
+
     def create_user(
         self, username: str | None = None, password: str | None = None, **extra: Any
     ) -> Player:
@@ -31,7 +40,13 @@ class PlayerManager(BaseUserManager["Player"]):
 class Player(AbstractBaseUser, PermissionsMixin):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     # Null for guests; unique regardless of case (see Meta).
-    username = models.CharField(max_length=150, unique=True, null=True, blank=True)
+    username = models.CharField(
+        max_length=150,
+        unique=True,
+        null=True,
+        blank=True,
+        validators=[RegexValidator(USERNAME_PATTERN, "3 to 30 of A-Z a-z 0-9 _ . @ + -.")],
+    )
     display_name = models.CharField(max_length=32)
     is_guest = models.BooleanField(default=True, db_index=True)
     is_staff = models.BooleanField(default=False)

@@ -7,9 +7,11 @@ from typing import Any, TypedDict
 
 from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
+from django.db.models.functions import Lower
 from django.utils import timezone
 
 from accounts.models import AuthToken, Player
+from accounts.usernames import username_key
 from config.sql import Columns, fetch, query
 
 # OpenSkill's defaults: what a player who never played a rated game has.
@@ -100,4 +102,7 @@ def auth_token_get(*, raw: str) -> AuthToken | None:
 
 
 def player_get_by_username(*, username: str) -> Player | None:
-    return Player.objects.filter(username__iexact=username).first()
+    """The player whose username has this one's `username_key` (the unique index on LOWER
+    serves it). Not `iexact`: PostgreSQL's UPPER turns "v\u0131ctim" (dotless i) into "VICTIM"."""
+    key = username_key(username)
+    return Player.objects.alias(username_lower=Lower("username")).filter(username_lower=key).first()

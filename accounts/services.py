@@ -8,6 +8,8 @@ import uuid
 from datetime import datetime, timedelta
 from functools import partial
 
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -34,6 +36,11 @@ _ANIMALS = (
 )  # fmt: skip
 
 _WS_TICKET_KEY = "yaniv:ws-ticket:{}"
+
+
+def player_sockets_group(player_id: uuid.UUID | str) -> str:
+    """The channel-layer group every open websocket of a player joins (accounts.ws_auth)."""
+    return f"player.{player_id}.sockets"
 
 
 def guest_name_generate() -> str:
@@ -75,6 +82,8 @@ def auth_token_touch(*, token: AuthToken) -> None:
 
 
 def auth_token_revoke(*, token: AuthToken) -> None:
+    """Log out: the token, and with it every websocket ticket it was used to get
+    (ws_ticket_redeem), stops working."""
     AuthToken.objects.filter(pk=token.pk).delete()
 
 
@@ -182,7 +191,15 @@ def player_ban(
     transaction.on_commit(
         partial(_send_player_banned, player=player, reason=reason, until=until, by=by)
     )
+    transaction.on_commit(partial(_close_player_sockets, player_id=player.pk), robust=True)
     return player
+
+
+def _close_player_sockets(*, player_id: uuid.UUID) -> None:
+    """Every open websocket of the player closes with 4403 (accounts.ws_auth.PlayerConsumer):
+    a ban refuses new connections, and must not leave the open ones streaming."""
+    group_send = get_channel_layer().group_send
+    async_to_sync(group_send)(player_sockets_group(player_id), {"type": "player.banned"})
 
 
 @transaction.atomic
@@ -196,16 +213,28 @@ def player_unban(*, player: Player) -> Player:
     return player
 
 
-def ws_ticket_issue(*, player: Player) -> tuple[str, datetime]:
-    """A single-use ticket for opening a websocket (tokens never go in URLs)."""
+def ws_ticket_issue(*, player: Player, token: AuthToken | None = None) -> tuple[str, datetime]:
+    """A single-use ticket for opening a websocket (tokens never go in URLs). One issued with
+    a `token` (as the API issues them) lives no longer than that token: after a logout, or
+    the session's revocation in the admin, it is refused."""
     raw = secrets.token_urlsafe(32)
     seconds = settings.ACCOUNTS_WS_TICKET_SECONDS
     expires_at = timezone.now() + timedelta(seconds=seconds)
-    get_redis().set(_WS_TICKET_KEY.format(AuthToken.hash(raw)), str(player.pk), ex=seconds)
+    value = str(player.pk) if token is None else f"{player.pk} {token.pk}"
+    get_redis().set(_WS_TICKET_KEY.format(AuthToken.hash(raw)), value, ex=seconds)
     return raw, expires_at
 
 
-def ws_ticket_redeem(*, ticket: str) -> uuid.UUID | None:
-    """The player id a ticket was issued to, once: GETDEL makes two redemptions race-free."""
+def ws_ticket_redeem(*, ticket: str) -> Player | None:
+    """The active player a ticket was issued to, while its token lives; once: GETDEL makes
+    two redemptions race-free."""
     value = get_redis().getdel(_WS_TICKET_KEY.format(AuthToken.hash(ticket)))
-    return uuid.UUID(str(value)) if value else None
+    if not value:
+        return None
+    player_id, _, token_id = str(value).partition(" ")  # "player" or "player token"
+    players = Player.objects.filter(pk=player_id, is_active=True)
+    if token_id:
+        players = players.filter(
+            auth_tokens__pk=token_id, auth_tokens__expires_at__gt=timezone.now()
+        )
+    return players.first()

@@ -17,11 +17,14 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from django.core.cache import cache as django_cache
+from django.http import HttpRequest
 from redis import RedisError
 from redis.commands.core import Script
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
+
+from accounts.usernames import username_key
 
 if TYPE_CHECKING:  # rest_framework.views imports this module (DEFAULT_THROTTLE_CLASSES)
     from rest_framework.views import APIView
@@ -55,12 +58,23 @@ def _sliding_window() -> Script:
     return Script(get_redis(), _SLIDING_WINDOW)
 
 
+def client_ip(request: HttpRequest | Request) -> str | None:
+    """The address per-IP limits count (throttles, and django-axes on the admin): the peer's,
+    which config/asgi.py has already replaced by the forwarded client for a request from a
+    trusted proxy (FORWARDED_ALLOW_IPS). Never a header a client could set itself."""
+    address = request.META.get("REMOTE_ADDR")
+    return str(address) if address else None
+
+
 class _RateThrottle(SimpleRateThrottle):
     # A sorted set; (`_` in place of `:` named DRF's pickled lists, which may still be there.)
     cache_format = CACHE_KEY_PREFIX + "%(scope)s:%(ident)s"
     _wait = 0.0
     # Whether a request goes unchecked while Redis is down (else the request fails).
     open_without_redis = False
+
+    def get_ident(self, request: Request) -> str:
+        return client_ip(request) or ""
 
     def get_rate(self) -> str | None:
         # Read at each request, not at import as DRF does, so changed settings take effect.
@@ -124,6 +138,7 @@ class LoginUsernameThrottle(_RateThrottle):
         username = request.data.get("username") if isinstance(request.data, dict) else None
         if not isinstance(username, str) or not username:
             return None  # the body is invalid anyway; the serializer answers 400
+        # The lookup's key: every spelling that reaches an account counts in its one bucket.
         # Hashed: keys stay short and free of characters the cache backend may dislike.
-        ident = hashlib.sha256(username.lower().encode()).hexdigest()
+        ident = hashlib.sha256(username_key(username).encode()).hexdigest()
         return self.cache_format % {"scope": self.scope, "ident": ident}

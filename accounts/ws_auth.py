@@ -17,11 +17,12 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from rest_framework import exceptions
 
 from accounts.authentication import bearer_token, token_authenticate
 from accounts.models import Player
-from accounts.services import ws_ticket_redeem
+from accounts.services import player_sockets_group, ws_ticket_redeem
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_BANNED = 4403
@@ -40,8 +41,7 @@ def _header(scope: Scope, name: bytes) -> bytes:
 
 
 def _player_by_ticket(ticket: str) -> tuple[Player | None, int | None]:
-    player_id = ws_ticket_redeem(ticket=ticket)
-    player = Player.objects.filter(pk=player_id, is_active=True).first() if player_id else None
+    player = ws_ticket_redeem(ticket=ticket)
     if player is None:
         return None, CLOSE_UNAUTHENTICATED
     if player.is_banned:
@@ -98,3 +98,26 @@ async def ws_require_player(consumer: Any) -> Player | None:
         await consumer.accept()
         await consumer.close(code=consumer.scope.get("player_refusal") or CLOSE_UNAUTHENTICATED)
     return player
+
+
+class PlayerConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    """Base of the consumers of players' sockets: each socket of an authenticated player is in
+    the player's group (accounts.services.player_sockets_group) from its first message to its
+    last, and a ban, once committed, closes it with 4403."""
+
+    sockets_group: str | None = None
+
+    async def websocket_connect(self, message: dict[str, Any]) -> None:
+        player: Player | None = self.scope.get("player")
+        if player is not None:
+            self.sockets_group = player_sockets_group(player.pk)
+            await self.channel_layer.group_add(self.sockets_group, self.channel_name)
+        await super().websocket_connect(message)
+
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        if self.sockets_group is not None:
+            await self.channel_layer.group_discard(self.sockets_group, self.channel_name)
+        await super().websocket_disconnect(message)
+
+    async def player_banned(self, message: dict[str, Any]) -> None:
+        await self.close(code=CLOSE_BANNED)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from django.core.wsgi import get_wsgi_application
 
@@ -11,12 +12,13 @@ django_wsgi_app = get_wsgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware  # noqa: E402
 
 from accounts.ws_auth import PlayerAuthMiddleware  # noqa: E402
 from config.http import ThreadedWSGI  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
+router = ProtocolTypeRouter(
     {
         "http": ThreadedWSGI(
             django_wsgi_app,
@@ -30,3 +32,16 @@ application = ProtocolTypeRouter(
         "websocket": PlayerAuthMiddleware(URLRouter(websocket_urlpatterns)),
     }
 )
+
+
+def trusting_proxies(app: Any) -> Any:
+    """`app`, seeing through the proxies of FORWARDED_ALLOW_IPS: a request from one of them
+    gets the client its X-Forwarded-For names (and the scheme of X-Forwarded-Proto) as its
+    address, so REMOTE_ADDR is the client's; from anyone else the headers change nothing.
+    The trust list is the project's, not the server's: the Dockerfile and the Procfile run
+    uvicorn with `--no-proxy-headers` (uvicorn's own default trusts localhost)."""
+    trusted: list[str] = settings.FORWARDED_ALLOW_IPS
+    return ProxyHeadersMiddleware(app, trusted_hosts=trusted) if trusted else app
+
+
+application = trusting_proxies(router)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import secrets
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +71,7 @@ INSTALLED_APPS = [
     "games",
     "ratings",
     "matchmaking",
+    "axes",
 ]
 
 MIDDLEWARE = [
@@ -82,6 +84,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: turns the lockout that AxesStandaloneBackend flags into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -131,6 +135,25 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# The admin's login (the only caller of django.contrib.auth's authenticate(): the API checks
+# passwords in accounts.services.player_login, under its own throttles) locks out after
+# AXES_FAILURE_LIMIT failures in a row, per username (any spelling: accounts.usernames) and,
+# separately, per client address (the trusted one: FORWARDED_ALLOW_IPS), for
+# AXES_COOLOFF_MINUTES after the last failure. Staff unlock with `manage.py axes_reset_username`
+# (README, "Admin lockout") or by deleting the admin's access attempts.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.float("AXES_COOLOFF_MINUTES", default=15.0))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_ONLY_ADMIN_SITE = True
+AXES_RESET_ON_SUCCESS = True
+AXES_USERNAME_CALLABLE = "accounts.admin.lockout_username"
+AXES_CLIENT_IP_CALLABLE = "accounts.throttles.client_ip"
+AXES_LOCKOUT_CALLABLE = "accounts.admin.lockout_response"
+
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = True
@@ -152,7 +175,7 @@ CACHES = {
     }
 }
 
-REST_FRAMEWORK = {
+REST_FRAMEWORK: dict[str, Any] = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -170,9 +193,9 @@ REST_FRAMEWORK = {
         "login_ip": env.str("THROTTLE_RATE_LOGIN_IP", default="10/min"),
         "login_username": env.str("THROTTLE_RATE_LOGIN_USERNAME", default="10/min"),
     },
-    # Proxies in front of the server whose X-Forwarded-For entries are trusted; with 0 the
-    # client address is REMOTE_ADDR, so a client cannot dodge per-IP limits with that header.
-    "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
+    # The client address is REMOTE_ADDR, never X-Forwarded-For (accounts.throttles.client_ip):
+    # config/asgi.py sets it from that header only for requests of FORWARDED_ALLOW_IPS.
+    "NUM_PROXIES": 0,
     # The API parses only JSON, so that is what test clients send unless told otherwise.
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
@@ -196,6 +219,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
 }
+
+# Addresses (or networks, e.g. 10.0.0.0/8; "*" for any) of the reverse proxies whose
+# X-Forwarded-For and X-Forwarded-Proto are believed (config/asgi.py). Empty: none, so a client
+# cannot choose the address its per-IP limits (throttles, admin lockout) count against.
+FORWARDED_ALLOW_IPS = [ip.strip() for ip in env.list("FORWARDED_ALLOW_IPS", default=[])]
 
 # Threads per web process that run HTTP requests (config/http.py); each may hold a database
 # connection, so keep it at or below DB_POOL_MAX.

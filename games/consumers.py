@@ -12,10 +12,9 @@ from typing import Any
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from accounts.models import Player
-from accounts.ws_auth import ws_require_player
+from accounts.ws_auth import PlayerConsumer, ws_require_player
 from config.errors import ApplicationError
 from games import services
 from games.models import Event, Game
@@ -26,7 +25,7 @@ CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 
 
-class _Consumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class _Consumer(PlayerConsumer):
     """Channels runs `close_old_connections` in a thread before every message it dispatches,
     whether the handler reads the database or not: a thread hop per push, some 8% of a web
     process's CPU under load (bench/api_moves.py). Here only the handlers that read the

@@ -125,7 +125,7 @@ def test_player_banned_is_sent_after_the_commit(
         player_ban(player=guest, reason="Cheating.", until=until, by=staff)
         assert received == []  # not while the ban could still roll back
 
-    assert len(callbacks) == 1
+    assert len(callbacks) == 2  # the signal, then closing the player's sockets
     callbacks[0]()
     assert len(received) == 1
     call = received[0]

@@ -177,3 +177,34 @@ def test_without_redis_logins_are_refused_not_unchecked(api_client) -> None:
     with mock.patch("accounts.throttles._sliding_window", return_value=down):
         response = api_client.post(LOGIN, {"username": "dana", "password": "guess"})
     assert response.status_code == 500
+
+
+@pytest.mark.parametrize("spelling", [" victim", "victim\u3000", "VICTIM", "Victim\u00a0"])
+def test_spellings_of_a_username_count_in_its_one_bucket(api_client, rates, spelling) -> None:
+    """The per-username key is the name the lookup finds the account by, not the raw field."""
+    PlayerFactory.create(registered=True, username="victim")
+    rates(login_username="2/min")
+    for address in ("10.0.0.1", "10.0.0.2"):
+        api_client.post(LOGIN, {"username": "victim", "password": "guess"}, REMOTE_ADDR=address)
+
+    refused = api_client.post(
+        LOGIN, {"username": spelling, "password": PASSWORD}, REMOTE_ADDR="10.0.0.3"
+    )
+
+    _assert_throttled(refused)
+
+
+def test_a_dotless_i_is_another_name_not_a_spelling(api_client, rates) -> None:
+    """The dotless "v\u0131ctim" has a bucket of its own, so it must not find "victim" either (a
+    case-insensitive SQL match, UPPER, makes it "VICTIM")."""
+    PlayerFactory.create(registered=True, username="victim")
+    rates(login_username="2/min")
+    for address in ("10.0.0.1", "10.0.0.2"):
+        api_client.post(LOGIN, {"username": "victim", "password": "guess"}, REMOTE_ADDR=address)
+
+    lookalike = api_client.post(
+        LOGIN, {"username": "v\u0131ctim", "password": PASSWORD}, REMOTE_ADDR="10.0.0.3"
+    )
+
+    assert lookalike.status_code == 400
+    assert lookalike.json()["code"] == "invalid_credentials"

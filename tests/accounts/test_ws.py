@@ -74,7 +74,7 @@ def test_ws_ticket_endpoint(guest_client, guest) -> None:
     assert expires_at - timezone.now() == pytest.approx(
         timedelta(seconds=30), abs=timedelta(seconds=3)
     )
-    assert ws_ticket_redeem(ticket=body["ticket"]) == guest.pk
+    assert ws_ticket_redeem(ticket=body["ticket"]) == guest
 
 
 @pytest.mark.django_db
@@ -86,7 +86,7 @@ def test_ws_ticket_needs_a_token(api_client) -> None:
 def test_a_ticket_redeems_exactly_once(guest) -> None:
     ticket, _ = ws_ticket_issue(player=guest)
 
-    assert ws_ticket_redeem(ticket=ticket) == guest.pk
+    assert ws_ticket_redeem(ticket=ticket) == guest
     assert ws_ticket_redeem(ticket=ticket) is None
 
 
@@ -180,3 +180,16 @@ async def test_the_project_stack_authenticates_websockets(player, banned: bool, 
 
     assert connected
     assert closed == {"type": "websocket.close", "code": code}
+
+
+async def test_a_ticket_issued_before_logout_is_refused_after_it(player, client_for) -> None:
+    """A ticket lives no longer than the token it was issued with."""
+    client = await database_sync_to_async(client_for)(player)
+    used, kept = [
+        (await database_sync_to_async(client.post)(TICKET)).json()["ticket"] for _ in range(2)
+    ]
+    assert await _connect(f"?ticket={used}") == f'{{"player": "{player.pk}"}}'
+
+    assert (await database_sync_to_async(client.post)("/api/v1/auth/logout/")).status_code == 204
+
+    assert await _connect(f"?ticket={kept}") == CLOSE_UNAUTHENTICATED
