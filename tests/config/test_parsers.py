@@ -29,7 +29,7 @@ def test_json_nested_5000_deep_is_400_invalid(
     client_for: Callable[[Player], APIClient], method: str, path: str, key: str
 ) -> None:
     """Deeper than Python's recursion limit: the decoder itself gives up."""
-    client = client_for(PlayerFactory())
+    client = client_for(PlayerFactory.create())
     response = getattr(client, method)(path, _nested(5_000, key), content_type="application/json")
 
     assert response.status_code == 400, response.content
@@ -44,7 +44,7 @@ def test_json_that_parses_however_deep_is_refused_by_validation(
     client_for: Callable[[Player], APIClient], method: str, path: str, key: str
 ) -> None:
     """Just under the limit the body parses; what reads it next refuses it, still a 400."""
-    client = client_for(PlayerFactory())
+    client = client_for(PlayerFactory.create())
     response = getattr(client, method)(path, _nested(900, key), content_type="application/json")
 
     assert response.status_code == 400, response.content
