@@ -38,7 +38,7 @@ IDEMPOTENCY_TTL = 24 * 3600
 # A claim outlives any request (a Redis or database stall is bounded well below it); past it, a
 # claim left by a process that died no longer answers `in_progress` for a day.
 IDEMPOTENCY_CLAIM_TTL = 60
-IDEMPOTENCY_KEY = re.compile(r"[\x20-\x7e]{1,255}")
+IDEMPOTENCY_KEY = re.compile(r"[ -~]{1,255}")  # printable ASCII: space to tilde
 TURN_SECONDS_CHOICES = (None, 30, 60)
 CARD_CODE = serializers.RegexField(r"^([A2-9TJQK][SHDC]|X[12])$", max_length=2)
 
@@ -172,7 +172,8 @@ class GameActionApi(APIView):
         parameters=[
             OpenApiParameter(
                 "Idempotency-Key",
-                str,
+                # No space at either end: HTTP strips it, so it would not be part of the key.
+                {"type": "string", "maxLength": 255, "pattern": "^[!-~]([ -~]*[!-~])?$"},
                 OpenApiParameter.HEADER,
                 required=False,
                 description="1 to 255 printable ASCII characters (else 400 `invalid`). A "
