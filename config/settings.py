@@ -177,7 +177,7 @@ CACHES = {
 
 REST_FRAMEWORK: dict[str, Any] = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
@@ -281,6 +281,10 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
 # Game settings (API.md, Operations).
 YANIV_RANKED_TURN_SECONDS = env.int("YANIV_RANKED_TURN_SECONDS", default=60)
 YANIV_CPU_THINK_SECONDS = env.float("YANIV_CPU_THINK_SECONDS", default=0.8)
+# Bytes of `Idempotency-Key` answers (games/apis.py) a player may have Redis keep per day. A
+# kept move answer is 1-3 KB, so the default holds some 400-1,000 moves a day; past it moves
+# are still applied, only not kept (a retry is then 409 stale_seq, never applied twice).
+IDEMPOTENCY_MAX_BYTES_PER_PLAYER = env.int("IDEMPOTENCY_MAX_BYTES_PER_PLAYER", default=2**20)
 
 LOGGING = {
     "version": 1,

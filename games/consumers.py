@@ -38,6 +38,31 @@ class _Consumer(PlayerConsumer):
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
+    ) -> None:
+        """Channels raises on a frame that is not JSON text, and the exception kills the socket
+        (1006, a traceback in the log); a client's bad frame is answered instead."""
+        if text_data is None:
+            await self.send_error("invalid", "Frames must be JSON text, not binary.")
+            return
+        try:
+            content = await self.decode_json(text_data)
+        except RecursionError:  # some 1,000 levels of nesting exhaust the decoder's stack
+            await self.send_error("invalid", "This frame's JSON is nested too deeply.")
+            return
+        except ValueError:
+            await self.send_error("invalid", "This frame is not JSON.")
+            return
+        await self.receive_json(content, **kwargs)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        # Moves go through REST (one validated, idempotent path); the sockets only listen.
+        await self.send_error("read_only", "Send actions with POST .../actions/.")
+
+    async def send_error(self, code: str, detail: str) -> None:
+        await self.send_json({"type": "error", "code": code, "detail": detail})
+
 
 class GameConsumer(_Consumer):
     player: Player
@@ -111,12 +136,6 @@ class GameConsumer(_Consumer):
         game = message["game"]
         for event in message["events"] or [None]:
             await self.send_json({"type": "game", "event": event, "game": game})
-
-    async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        # Moves go through REST (one validated, idempotent path); the socket only listens.
-        await self.send_json(
-            {"type": "error", "code": "read_only", "detail": "Send actions with POST .../actions/."}
-        )
 
     async def disconnect(self, code: int) -> None:
         for group in self.groups:

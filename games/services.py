@@ -131,7 +131,9 @@ def game_join(*, game_id: UUID | str, player: Player, invite_code: str) -> Table
     table = _lock(game_id)
     if viewer_seat(table.seats, player) is not None:
         return table  # joining twice is harmless
-    if not secrets.compare_digest(invite_code.upper(), table.game.invite_code):
+    # As bytes: compare_digest refuses non-ASCII str (a TypeError), and bytes.upper() folds
+    # only ASCII letters, so no other script's lookalike (the Kelvin sign...) passes for one.
+    if not secrets.compare_digest(invite_code.encode().upper(), table.game.invite_code.encode()):
         raise ApplicationError("bad_invite_code", "That invite code is not this game's.", 403)
     seat = _free_seat(table)
     table.seats.append(

@@ -94,6 +94,20 @@ def test_join_errors(make_client) -> None:
     )
 
 
+@pytest.mark.parametrize("code", ["é", "ÀÀÀÀÀÀÀÀ", "\u212a", "\u212a" * 8])
+def test_a_non_ascii_invite_code_is_a_wrong_code(make_client, code) -> None:
+    """Non-ASCII text is never a code, not even the Kelvin sign, which lowercases to `k`."""
+    host, one = make_client("Host"), make_client("One")
+    game = host.post("/api/v1/games/", {"max_players": 2}).json()
+    Game.objects.filter(pk=game["id"]).update(invite_code="KKKKKKKK")
+    wrong = one.post(f"/api/v1/games/{game['id']}/join/", {"invite_code": code})
+    assert (wrong.status_code, wrong.json()) == (
+        403,
+        {"detail": "That invite code is not this game's.", "code": "bad_invite_code"},
+    )
+    assert len(host.game(game["id"])["seats"]) == 1
+
+
 def test_me_shows_the_active_game_until_it_is_left(make_client) -> None:
     host = make_client("Host")
     assert host.get("/api/v1/me/").json()["active_game"] is None

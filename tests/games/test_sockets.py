@@ -127,6 +127,39 @@ async def test_me_socket_says_your_turn(make_client) -> None:
         await socket.disconnect()
 
 
+UNREADABLE_FRAMES = {
+    "binary": ({"bytes": b"\x00\xff"}, "Frames must be JSON text, not binary."),
+    "not JSON": ({"text": "hello"}, "This frame is not JSON."),
+    "empty": ({"text": ""}, "This frame is not JSON."),
+    "5000 deep": ({"text": "[" * 5000 + "]" * 5000}, "This frame's JSON is nested too deeply."),
+}
+
+
+@pytest.mark.parametrize("frame", UNREADABLE_FRAMES.values(), ids=UNREADABLE_FRAMES)
+@pytest.mark.parametrize("which", ["game", "me"])
+async def test_an_unreadable_frame_is_answered_and_the_socket_stays_open(
+    make_client, which, frame
+) -> None:
+    """Channels raises on a frame that is not JSON text, which killed the socket (1006)."""
+    _, guest, game = await database_sync_to_async(_table)(make_client)
+    path = f"/ws/v1/games/{game['id']}/" if which == "game" else "/ws/v1/me/"
+    socket = _socket(path, guest)
+    assert (await socket.connect())[0]
+    if which == "game":
+        assert (await socket.receive_json_from(timeout=5))["type"] == "game"
+    data, detail = frame
+    await socket.send_input({"type": "websocket.receive", **data})
+    assert await socket.receive_json_from(timeout=5) == {
+        "type": "error",
+        "code": "invalid",
+        "detail": detail,
+    }
+    # Still open, and still reading: a JSON frame gets the listener's usual answer.
+    await socket.send_json_to({"type": "play"})
+    assert (await socket.receive_json_from(timeout=5))["code"] == "read_only"
+    await socket.disconnect()
+
+
 async def test_a_change_without_events_is_pushed_with_a_null_event(make_client) -> None:
     host = await database_sync_to_async(make_client)("Host")
     game = (await database_sync_to_async(host.post)("/api/v1/games/", {"max_players": 3})).json()
