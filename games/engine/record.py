@@ -131,6 +131,8 @@ def replay_text(text: str | bytes) -> dict[str, Any]:
         document = json.loads(text)
     except ValueError as error:
         return {"error": f"invalid JSON: {error}", "round": 0, "action": 0}
+    except RecursionError:
+        return {"error": "invalid JSON: nested too deeply", "round": 0, "action": 0}
     return replay_document(document)
 
 

@@ -341,7 +341,7 @@ def test_replay_text_reads_records_and_scenario_wrappers() -> None:
     assert replay_text(json.dumps({"record": record, "expect": None}).encode()) == replay(record)
 
 
-@pytest.mark.parametrize("text", ["", "{", "not json", b"\xff"])
+@pytest.mark.parametrize("text", ["", "{", "not json", b"\xff", "[" * 5000 + "]" * 5000])
 def test_replay_text_reports_bad_json(text: str | bytes) -> None:
     result = replay_text(text)
     assert result["error"].startswith("invalid JSON")
