@@ -197,6 +197,10 @@ class Postgres(_Embedded):
             # supplementary groups, so that the group bits of root's 0700 directories apply
             # (and deny), and PostgreSQL would run with root's groups.
             kwargs.update(user=user.pw_uid, group=user.pw_gid, extra_groups=[])
+            why = f"PostgreSQL runs as the system user {user.pw_name}"
+            open_for(_postgres_bin_dir(), user.pw_uid, user.pw_gid, why=why)
+            if self.data_dir.parent.exists():
+                open_for(self.data_dir.parent, user.pw_uid, user.pw_gid, why=why)
         return subprocess.run(  # type: ignore[call-overload, no-any-return]
             [*args], text=True, **kwargs
         )
@@ -264,9 +268,6 @@ class Postgres(_Embedded):
         if user is not None:
             shutil.chown(self.data_dir, user.pw_uid, user.pw_gid)
             self.data_dir.chmod(0o700)
-            why = f"PostgreSQL runs as the system user {user.pw_name}"
-            open_for(self.data_dir.parent, user.pw_uid, user.pw_gid, why=why)
-            open_for(_postgres_bin_dir(), user.pw_uid, user.pw_gid, why=why)
         if not (self.data_dir / "PG_VERSION").exists():
             _log(f"initialising PostgreSQL in {self.data_dir}")
             self._pg(
