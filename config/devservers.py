@@ -325,6 +325,7 @@ class Postgres(_Embedded):
             "-D",
             str(self.data_dir),
             capture_output=True,
+            start_new_session=True,  # a second signal to our group must not cut the stop short
         )
 
 
