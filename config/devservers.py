@@ -147,7 +147,7 @@ class _Embedded:
     def is_running(self) -> bool:
         raise NotImplementedError
 
-    def start(self, *, durable: bool) -> None:
+    def start(self, *, durable: bool = True) -> None:
         raise NotImplementedError
 
     def reuse(self, *, durable: bool) -> None:
@@ -262,7 +262,7 @@ class Postgres(_Embedded):
         )
         return status.returncode == 0
 
-    def start(self, *, durable: bool) -> None:
+    def start(self, *, durable: bool = True) -> None:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         user = self._run_as()
         if user is not None:
@@ -355,7 +355,7 @@ class Redis(_Embedded):
     def is_running(self) -> bool:
         return self._pid() is not None and _port_open(self.port)
 
-    def start(self, *, durable: bool) -> None:
+    def start(self, *, durable: bool = True) -> None:
         """Always with the append-only file, fsynced every second, fast mode included: a
         fast Redis without it would not load the file at start, and making it durable later
         would rewrite the file from the empty data set. The cost is a write per change."""

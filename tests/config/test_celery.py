@@ -53,12 +53,12 @@ def test_a_task_sent_by_the_test_run_goes_to_its_own_queue() -> None:
     finally:
         for message in messages:
             if json.loads(message)["headers"]["id"] == sent.id:
-                redis.lrem(queue, 0, message)
+                redis.lrem(queue, 0, str(message))
 
 
 @pytest.mark.parametrize("entry", sorted(settings.CELERY_BEAT_SCHEDULE))
 def test_beats_entries_are_routed_to_the_runs_queue(entry: str) -> None:
     schedule = settings.CELERY_BEAT_SCHEDULE[entry]
     options = dict(schedule.get("options", {}))  # type: ignore[call-overload]
-    route = app.amqp.router.route(options, schedule["task"])
+    route = app.amqp.router.route(options, str(schedule["task"]))
     assert route["queue"].name == f"yaniv-test-run{os.getpid()}.tasks"
