@@ -511,7 +511,7 @@ def _become_subreaper() -> bool:
 
 
 def _children() -> list[int]:
-    """Our living child processes (Linux /proc), zombies reaped on the way."""
+    """Our child processes (Linux /proc), after reaping those that ended."""
     with contextlib.suppress(ChildProcessError):
         while os.waitpid(-1, os.WNOHANG)[0]:
             pass
@@ -521,7 +521,7 @@ def _children() -> list[int]:
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if int(fields[1]) == me and fields[0] != "Z":
+        if int(fields[1]) == me:  # a zombie too: the next call reaps it
             found.append(int(entry.name))
     return found
 
@@ -549,8 +549,10 @@ def exec_command(command: list[str], *, durable: bool = True) -> int:
     command and everything it started have exited.
 
     The terminal's Ctrl-C and a `kill -TERM -<pgid>` (systemd, supervisors) reach every
-    process of the group at once: the command handles its own signal, and we only wait for
-    it. A SIGTERM sent to us alone is passed on to the command, once."""
+    process of the group at once: the command handles its own signal, and we wait for it.
+    A SIGTERM may also come to us alone (make passes its own on to us; a `kill <pid>`), and
+    which it was cannot be told, so the first one is passed on to the command: a command may
+    get a SIGTERM twice, which honcho, pytest and Celery take as one."""
     received: list[int] = []
     child: subprocess.Popen[bytes] | None = None
 
@@ -573,7 +575,7 @@ def exec_command(command: list[str], *, durable: bool = True) -> int:
         status = child.wait()
         if subreaper:
             _wait_for_leftovers()
-        return status
+        return status if status >= 0 else 128 - status  # killed by a signal: as a shell says
     finally:
         release(servers, me)
 
