@@ -161,13 +161,19 @@ def cpu_seconds(server: Server | None) -> dict[str, float]:
     return figures
 
 
+def _exit_on_sigterm(signum: int, frame: object) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    sys.exit(143)
+
+
 @contextmanager
 def running_server(
     port: int, *, web_workers: int = 2, beat: bool = False, env_extra: dict[str, str] | None = None
 ) -> Iterator[Server]:
     """The web server, a worker (and beat), migrated and healthy."""
-    # A SIGTERM (a `timeout`, a CI limit) must still stop what we started.
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    # A SIGTERM (a `timeout`, a CI limit) must still stop what we started; a second one (a
+    # signal to the group is passed on once more by config.devservers) must not cut that short.
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
     (ROOT / "var").mkdir(exist_ok=True)
     for log in (ROOT / "var").glob("bench-*.log"):
         log.unlink()
