@@ -284,9 +284,15 @@ def test_a_change_returns_only_once_its_pushes_are_in_redis(make_client) -> None
     listener.subscribe(_group_channel(viewer_group(game["id"], host.player.pk)))
     assert listener.get_message(timeout=1)["type"] == "subscribe"
     host.post(f"/api/v1/games/{game['id']}/cpu/")
-    message = listener.get_message(timeout=0)  # no waiting: it came before the response
+    # Redis answers a subscriber in order: a push published before the response is read
+    # before the answer to a PING sent after it (a push published later would come after).
+    listener.ping()
+    received = []
+    while not received or received[-1]["type"] != "pong":
+        received.append(listener.get_message(timeout=2))
+        assert received[-1] is not None
     listener.close()
-    assert message is not None
-    pushed = get_channel_layer().deserialize(message["data"])
+    assert [message["type"] for message in received] == ["message", "pong"]
+    pushed = get_channel_layer().deserialize(received[0]["data"])
     assert pushed["type"] == "game.update"
     assert len(pushed["game"]["seats"]) == 2
