@@ -45,7 +45,8 @@ CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 # Behind TLS (a proxy that sets X-Forwarded-Proto), turn on every HTTPS protection.
 SECURE_SSL = env.bool("SECURE_SSL", default=False)
 if SECURE_SSL:
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # Not SECURE_PROXY_SSL_HEADER, which believes X-Forwarded-Proto from anyone: the scheme
+    # comes from the connection, or from a proxy of FORWARDED_ALLOW_IPS (config/asgi.py).
     SECURE_SSL_REDIRECT = True
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
     SESSION_COOKIE_SECURE = True

@@ -86,3 +86,38 @@ def test_deploy_checks_pass_with_production_settings() -> None:
         check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+_SCHEME_PROBE = """
+import asyncio, httpx
+from config.asgi import application
+
+async def main():
+    transport = httpx.ASGITransport(application, client=("203.0.113.9", 4000))
+    async with httpx.AsyncClient(transport=transport, base_url="http://yaniv.example.com") as c:
+        response = await c.get("/no-such-page", headers={"X-Forwarded-Proto": "https"})
+    print(response.status_code)
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.parametrize(("trusted", "status"), [("", 301), ("203.0.113.9", 404)])
+def test_behind_tls_the_scheme_is_believed_only_from_a_trusted_proxy(trusted, status) -> None:
+    """A client's own `X-Forwarded-Proto: https` over plain HTTP is not HTTPS: it is redirected.
+    From a proxy of FORWARDED_ALLOW_IPS the header says how the client came."""
+    environment = {
+        **os.environ,
+        "SECURE_SSL": "true",
+        "ALLOWED_HOSTS": "yaniv.example.com",
+        "FORWARDED_ALLOW_IPS": trusted,
+    }
+    result = subprocess.run(
+        [sys.executable, "-c", _SCHEME_PROBE],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.stdout.split()[-1:] == [str(status)], result.stdout + result.stderr
