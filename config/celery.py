@@ -5,12 +5,31 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from celery import Celery
+import redis
+from celery import Celery, Task
 from celery.signals import task_postrun, task_prerun
+from kombu.exceptions import OperationalError
+
+from config.redis import check_available, outage_begins
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-app = Celery("yaniv")
+
+class BoundedTask(Task):  # type: ignore[misc]
+    """Queued as the project's other Redis calls are bounded (config/redis.py): refused at once
+    while Redis is known not to answer, and a publish that timed out starts that outage."""
+
+    def apply_async(self, *args: Any, **kwargs: Any) -> Any:
+        check_available()
+        try:
+            return super().apply_async(*args, **kwargs)
+        except OperationalError as error:
+            if isinstance(error.__cause__, redis.TimeoutError):
+                outage_begins()
+            raise
+
+
+app = Celery("yaniv", task_cls=BoundedTask)
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
