@@ -20,6 +20,7 @@ import pytest
 import redis
 from channels.layers import channel_layers
 from django.core.cache import cache
+from django.db import connections
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
@@ -48,6 +49,8 @@ def within(limit: float, call: Callable[[], Any]) -> Any:
             outcome["result"] = call()
         except Exception as error:  # noqa: BLE001 - handed to the test below
             outcome["error"] = error
+        finally:
+            connections.close_all()  # this thread's, or the test database cannot be dropped
 
     thread = threading.Thread(target=run, daemon=True)
     thread.start()
