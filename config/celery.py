@@ -15,7 +15,7 @@ from config.redis import check_available, outage_begins
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 
-class BoundedTask(Task):  # type: ignore[misc]
+class BoundedTask(Task[Any, Any]):
     """Queued as the project's other Redis calls are bounded (config/redis.py): refused at once
     while Redis is known not to answer, and a publish that timed out starts that outage."""
 
@@ -29,7 +29,7 @@ class BoundedTask(Task):  # type: ignore[misc]
             raise
 
 
-app = Celery("yaniv", task_cls=BoundedTask)
+app = Celery("yaniv", task_cls="config.celery:BoundedTask")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 

@@ -59,7 +59,7 @@ class Connection(redis.Connection):
 
     def send_packed_command(self, *args: Any, **kwargs: Any) -> None:
         check_available()
-        super().send_packed_command(*args, **kwargs)
+        super().send_packed_command(*args, **kwargs)  # type: ignore[no-untyped-call]
 
     def read_response(self, *args: Any, **kwargs: Any) -> Any:
         try:

@@ -47,7 +47,7 @@ def within(limit: float, call: Callable[[], Any]) -> Any:
     def run() -> None:
         try:
             outcome["result"] = call()
-        except Exception as error:  # noqa: BLE001 - handed to the test below
+        except Exception as error:  # handed to the test below
             outcome["error"] = error
         finally:
             connections.close_all()  # this thread's, or the test database cannot be dropped
@@ -70,10 +70,12 @@ def stalled_redis(settings: Any) -> Iterator[str]:
     settings.CACHES = {"default": {**settings.CACHES["default"], "LOCATION": url}}
     layer = copy.deepcopy(settings.CHANNEL_LAYERS)
     config = layer["default"]["CONFIG"]
-    config["hosts"] = [{**(h if isinstance(h, dict) else {}), "address": url} for h in config["hosts"]]
+    config["hosts"] = [
+        {**(h if isinstance(h, dict) else {}), "address": url} for h in config["hosts"]
+    ]
     settings.CHANNEL_LAYERS = layer
     previous_broker = celery_app.conf.broker_url
-    celery_app.conf.broker_url = url
+    celery_app.conf.update(broker_url=url)
     get_redis.cache_clear()
     _sliding_window.cache_clear()
     # Celery keeps its pools of broker connections: new ones for the stalled URL, then back.
@@ -85,7 +87,7 @@ def stalled_redis(settings: Any) -> Iterator[str]:
             yield url
         finally:
             hole.close()  # the connections it never accepted are reset: nothing stays waiting
-            celery_app.conf.broker_url = previous_broker
+            celery_app.conf.update(broker_url=previous_broker)
             get_redis.cache_clear()
             _sliding_window.cache_clear()
             config_redis.outage_ends()
