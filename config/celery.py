@@ -7,7 +7,7 @@ from typing import Any
 
 import redis
 from celery import Celery, Task
-from celery.signals import task_postrun, task_prerun
+from celery.signals import celeryd_init, task_postrun, task_prerun
 from kombu.exceptions import OperationalError
 
 from config.redis import check_available, outage_begins
@@ -49,3 +49,14 @@ def _release_connections(**kwargs: Any) -> None:
         from django.db import close_old_connections
 
         close_old_connections()
+
+
+@celeryd_init.connect
+def _worker_waits_for_redis(conf: Any, **kwargs: Any) -> None:
+    """The read timeout on broker connections is for what serves requests (and beat). A worker
+    waits for a paused Redis as long as it takes, as before: an ack that times out is lost (the
+    task runs again an hour later), and in one bench run (bench.faults) a worker whose acks had
+    timed out took no task again."""
+    options = dict(conf.broker_transport_options)
+    options.pop("socket_timeout", None)
+    conf.broker_transport_options = options
