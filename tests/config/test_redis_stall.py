@@ -13,11 +13,13 @@ import socket
 import threading
 from collections.abc import Callable, Iterator
 from datetime import timedelta
+from types import SimpleNamespace
 from typing import Any
 from unittest import mock
 
 import pytest
 import redis
+from celery.signals import celeryd_init
 from channels.layers import channel_layers
 from django.core.cache import cache
 from django.db import connections
@@ -185,3 +187,13 @@ def test_an_idempotent_move_answers_503_and_applies_nothing(host, stalled_redis)
     assert response.json()["code"] == "unavailable"
     assert int(response["Retry-After"]) >= 1
     assert Game.objects.get(pk=view["id"]).seq == view["seq"]
+
+
+def test_a_worker_waits_for_the_broker_as_long_as_it_takes() -> None:
+    """Only what serves requests gives up on a paused broker: a worker's acks must not."""
+    conf = SimpleNamespace(broker_transport_options=dict(celery_app.conf.broker_transport_options))
+    assert conf.broker_transport_options["socket_timeout"] > 0
+    celeryd_init.send(sender="worker@test", instance=None, conf=conf, options={})
+    assert "socket_timeout" not in conf.broker_transport_options
+    assert conf.broker_transport_options["visibility_timeout"] == 3600
+    assert celery_app.conf.broker_transport_options["socket_timeout"] > 0  # the app's own: kept
