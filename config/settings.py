@@ -241,8 +241,8 @@ CELERY_TASK_SOFT_TIME_LIMIT = 50
 # Above the longest countdown (a 60 s turn deadline), or Redis would hand a delayed task to a
 # second worker before the first ran it.
 # The socket timeouts bound a publish made while serving a request (the next CPU turn, a
-# deadline, a rating): without them a paused Redis held the move until it answered. (The
-# worker's BRPOP is read when its socket is ready, so the read timeout does not cut it short.)
+# deadline, a rating): without them a paused Redis held the move until it answered. (A worker
+# drops the read timeout and waits for Redis: config/celery.py.)
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": 3600,
     "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
