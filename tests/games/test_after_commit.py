@@ -3,6 +3,7 @@ the broker is down) is logged, and neither fails the request nor stops the hooks
 
 from __future__ import annotations
 
+import random
 from datetime import timedelta
 from typing import Any
 from unittest import mock
@@ -16,11 +17,13 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 from games import tasks as game_tasks
+from games.engine.cpu import cpu_action
+from games.engine.state import GameState, Play
 from games.models import Game, GameStatus
 from games.notify import _group_channel, viewer_group
 from games.services import game_begin_ranked
 from ratings import tasks as rating_tasks
-from tests.games.conftest import Client, simple_move
+from tests.games.conftest import Client
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -34,7 +37,18 @@ def _pushes(listener: Any) -> list[dict[str, Any]]:
     return pushes
 
 
+def _good_move(game_id: str, rng: random.Random) -> dict[str, Any]:
+    """What the CPU would play in the mover's place: it calls Yaniv soon, so the round ends."""
+    state = GameState.from_dict(Game.objects.get(pk=game_id).state)
+    assert state.turn is not None
+    action = cpu_action(state, state.turn, rng)
+    if isinstance(action, Play):
+        return {"type": "play", "cards": list(action.cards), "draw": action.draw}
+    return {"type": "yaniv"}
+
+
 def test_a_finishing_move_stands_when_no_task_can_be_queued(caplog) -> None:
+    rng = random.Random(13)
     first, second = Client.guest("First"), Client.guest("Second")
     with transaction.atomic():
         game = game_begin_ranked(players=[first.player, second.player]).game
@@ -61,7 +75,7 @@ def test_a_finishing_move_stands_when_no_task_can_be_queued(caplog) -> None:
                 for client, view in zip((first, second), views, strict=True)
                 if view["you"]["seat"] == view["turn"]["seat"]
             )
-            statuses.append(mover.act(view, **simple_move(view)).status_code)
+            statuses.append(mover.act(view, **_good_move(str(game.pk), rng)).status_code)
 
     assert set(statuses) == {200}  # the finishing move included
     game.refresh_from_db()
