@@ -189,7 +189,7 @@ def player_ban(
     player.banned_by = by
     player.save(update_fields=["banned_at", "banned_until", "ban_reason", "banned_by"])
     transaction.on_commit(
-        partial(_send_player_banned, player=player, reason=reason, until=until, by=by)
+        partial(_send_player_banned, player=player, reason=reason, until=until, by=by), robust=True
     )
     transaction.on_commit(partial(_close_player_sockets, player_id=player.pk), robust=True)
     return player

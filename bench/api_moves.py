@@ -29,12 +29,14 @@ import random
 import statistics
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from bench._server import Server, abort_games, cpu_seconds, serving, setup_django
 from games.engine.cards import VALUE
@@ -99,7 +101,9 @@ class Player:
         self.latencies: list[float] = []
         self.replies: list[float] = []
         self.errors = 0
+        self.statuses: Counter[int] = Counter()  # of every move's answer
         self.stalls = 0
+        self.reconnects = 0
         self.moves = 0  # warm-up included
         self.measure_from = 0.0
         self.game_ids: list[str] = []
@@ -117,11 +121,25 @@ class Player:
             await self.play(game["id"], stop)
 
     async def play(self, game_id: str, stop: float) -> None:
+        resume = False
+        while time.monotonic() < stop:
+            try:
+                await self.play_on_socket(game_id, stop, resume=resume)
+                return
+            except (ConnectionClosed, InvalidHandshake):
+                # What a client does when its socket drops (the server lost Redis): reopen it.
+                self.reconnects += 1
+                resume = True
+                await asyncio.sleep(1)
+
+    async def play_on_socket(self, game_id: str, stop: float, *, resume: bool) -> None:
         ws_url = self.url.replace("http", "ws", 1) + f"/ws/v1/games/{game_id}/"
         async with connect(ws_url, additional_headers=self.headers) as socket:
-            await socket.recv()  # the waiting table
-            started = await self.http.post(f"/api/v1/games/{game_id}/start/", headers=self.headers)
-            started.raise_for_status()
+            if not resume:
+                await socket.recv()  # the waiting table
+                url = f"/api/v1/games/{game_id}/start/"
+                started = await self.http.post(url, headers=self.headers)
+                started.raise_for_status()
             acted_at, sent_at = -1, 0.0
             while time.monotonic() < stop:
                 try:
@@ -146,10 +164,12 @@ class Player:
                     f"/api/v1/games/{game_id}/actions/", json=move_for(game), headers=self.headers
                 )
                 self.moves += 1
+                self.statuses[response.status_code] += 1
                 if sent_at > self.measure_from:
                     self.latencies.append(time.perf_counter() - sent_at)
                 if response.status_code != 200:
                     self.errors += 1
+                    acted_at = -1  # not applied: try again at the next view of the game
         # Stopped mid-game: the table is left as it is (see bench._server.abort_games).
 
 

@@ -6,9 +6,11 @@ then, one after the other: (a) kills the worker with SIGKILL and starts it again
 Redis, (c) terminates every database connection. After each fault it measures how long it
 takes until no game is overdue any more, and at the end checks that every game finished, that
 each game's action seqs are gapless and unique, and that every record replays to the stored
-standings.
+standings. Last, (d): Redis paused (SIGSTOP) while 64 clients play against CPU seats at a human
+pace (bench.api_moves' clients): the longest move answer, the answers that were not 2xx, and,
+once every client has left its table to the CPU, the games that did not finish.
 
-    python -m bench.faults [--games 20] [--players 3]
+    python -m bench.faults [--games 20] [--players 3] [--clients 64] [--pause 10]
 
 It needs a Redis it may restart, so it runs one of its own (embedded, port 63899, data under
 var/bench-redis); PostgreSQL is the one of DATABASE_URL.
@@ -17,12 +19,17 @@ var/bench-redis); PostgreSQL is the one of DATABASE_URL.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import signal
 import sys
 import time
+from collections import Counter
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
+
+import httpx
 
 from bench._server import Server, abort_games, setup_django, worker_command
 from config.devservers import Redis
@@ -143,12 +150,60 @@ def check_games(ids: list[str]) -> dict[str, int]:
     return problems
 
 
+async def redis_paused_under_play(
+    url: str, clients: int, pause: float, *, before: float = 10, after: float = 15
+) -> dict[str, Any]:
+    """Clients at a human pace against CPU seats; Redis paused `before` seconds in, for
+    `pause` seconds; they play on `after` seconds more, then leave their tables to the CPU."""
+    from bench.api_moves import KEEPALIVE, Player, guest
+
+    limits = httpx.Limits(max_connections=clients * 2, keepalive_expiry=KEEPALIVE)
+    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=60) as http:
+        players = [Player(url, http, await guest(http, f"stall {i}"), 2.0) for i in range(clients)]
+        stop = time.monotonic() + before + pause + after
+
+        async def pause_redis() -> None:
+            await asyncio.sleep(before)
+            pid = int(BENCH_REDIS.pidfile.read_text())
+            os.kill(pid, signal.SIGSTOP)
+            try:
+                await asyncio.sleep(pause)
+            finally:
+                os.kill(pid, signal.SIGCONT)
+
+        await asyncio.gather(pause_redis(), *(player.play_games(stop) for player in players))
+        left: Counter[int] = Counter()
+        for player in players:
+            if player.game_ids:
+                path = f"/api/v1/games/{player.game_ids[-1]}/leave/"
+                left[(await http.post(path, headers=player.headers)).status_code] += 1
+    statuses: Counter[int] = sum((player.statuses for player in players), Counter())
+    return {
+        "longest": max(sample for player in players for sample in player.latencies),
+        "moves": sum(statuses.values()),
+        "not 2xx": {status: n for status, n in statuses.items() if not 200 <= status < 300},
+        "reconnects": sum(player.reconnects for player in players),
+        "left": dict(left),
+        "games": [game_id for player in players for game_id in player.game_ids],
+    }
+
+
+def wait_finished(ids: list[str], server: Server, crashes: list[str], fault: str) -> None:
+    began = time.monotonic()
+    while active(ids) and time.monotonic() - began < 600:
+        print(f"  {active(ids)} games still active", flush=True)
+        time.sleep(5)
+        supervise(server, crashes, fault)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--port", type=int, default=8766)
     parser.add_argument("--outage", type=float, default=5.0, help="seconds each fault lasts")
+    parser.add_argument("--clients", type=int, default=64, help="players during the pause")
+    parser.add_argument("--pause", type=float, default=10.0, help="seconds Redis is paused")
     args = parser.parse_args()
 
     if not BENCH_REDIS.is_running():
@@ -208,15 +263,29 @@ def main() -> int:
         )
 
         print("waiting for every game to finish ...", flush=True)
-        began = time.monotonic()
-        while active(ids) and time.monotonic() - began < 600:
-            print(f"  {active(ids)} games still active", flush=True)
-            time.sleep(5)
-            supervise(server, crashes, "late")
-        figures.append(("worker crashes (restarted by the bench)", ", ".join(crashes) or "none"))
+        wait_finished(ids, server, crashes, "late")
         for name, count in check_games(ids).items():
             figures.append((name, str(count)))
         abort_leftovers(ids)
+
+        print(f"(d) pause Redis {args.pause:g} s under {args.clients} human-pace clients ...")
+        stall = asyncio.run(redis_paused_under_play(server.url, args.clients, args.pause))
+        supervise(server, crashes, "pause")
+        print(f"  {stall['moves']} moves; waiting for the tables left to the CPU ...", flush=True)
+        wait_finished(stall["games"], server, crashes, "pause")
+        figures.append(
+            (
+                f"(d) Redis paused {args.pause:g} s: longest move answer (s)",
+                f"{stall['longest']:.2f}",
+            )
+        )
+        not_2xx = ", ".join(f"{n} x {status}" for status, n in sorted(stall["not 2xx"].items()))
+        figures.append((f"(d) moves not 2xx, of {stall['moves']}", not_2xx or "0"))
+        figures.append(("(d) sockets reopened by clients", str(stall["reconnects"])))
+        for name, count in check_games(stall["games"]).items():
+            figures.append((f"(d) {name}", str(count)))
+        abort_leftovers(stall["games"])
+        figures.append(("worker crashes (restarted by the bench)", ", ".join(crashes) or "none"))
         stop(server.processes["beat"])
     BENCH_REDIS.stop()
 

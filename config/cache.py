@@ -1,4 +1,5 @@
-"""Django's Redis cache backend, with one client per connection pool instead of one per call.
+"""Django's Redis cache backend, with one client per connection pool instead of one per call,
+and the project's bounded connections (config/redis.py).
 
 Django builds a new `redis.Redis` for every cache operation, which fills a table of some 170
 response callbacks each time: about a fifth of a millisecond, twice per API request (the
@@ -11,10 +12,14 @@ from typing import Any
 
 from django.core.cache.backends import redis as django_redis
 
+from config.redis import connection_options
+
 
 class RedisCacheClient(django_redis.RedisCacheClient):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        # Private to Django too: what each of its pools is built with (OPTIONS still win).
+        self._pool_options = {**connection_options(), **self._pool_options}  # type: ignore[has-type]
         self._clients: dict[int, Any] = {}
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:

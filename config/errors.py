@@ -2,20 +2,27 @@
 
 Services raise `ApplicationError` (no HTTP knowledge beyond a suggested status); DRF's own
 exceptions (validation, authentication, throttling...) are reshaped here too, so that every 4xx
-body has at least `detail` (human text) and `code` (a stable, machine-readable string).
+body has at least `detail` (human text) and `code` (a stable, machine-readable string). A Redis
+or broker that does not answer is a 503 `unavailable` with `Retry-After`, from wherever in the
+request it was called (throttles, tickets, idempotency keys, a task queued in the request).
 """
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Mapping
 from typing import Any
 
+import redis
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
+from kombu.exceptions import OperationalError as BrokerError
 from rest_framework import exceptions, serializers
 from rest_framework.response import Response
+
+logger = logging.getLogger(__name__)
 
 
 class ApplicationError(Exception):
@@ -58,6 +65,14 @@ class ErrorSerializer(serializers.Serializer[Any]):
 def error_responses(*statuses: int) -> dict[int, type[ErrorSerializer]]:
     """`extend_schema(responses={200: X, **error_responses(400, 404)})`: the error bodies."""
     return dict.fromkeys(statuses, ErrorSerializer)
+
+
+# Redis (and Celery's broker, which is Redis) not answering: a moment's outage, not a bug. (Not
+# every RedisError: a refused command or script is a bug, a 500.) Whatever the request changed
+# is rolled back with the answer.
+_UNAVAILABLE = (redis.ConnectionError, redis.TimeoutError, BrokerError)
+# Long enough for a brief stall to pass (config/redis.py refuses calls for a second after one).
+UNAVAILABLE_RETRY_AFTER = 2
 
 
 # DRF's own codes are kept (`not_authenticated`, `permission_denied`, `throttled`...), except
@@ -110,6 +125,11 @@ def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | 
     if isinstance(exc, ApplicationError):
         set_rollback()
         return Response(exc.body(), status=exc.status)
+    if isinstance(exc, _UNAVAILABLE):
+        logger.warning("answered 503: %r", exc)
+        set_rollback()
+        body = {"detail": "Briefly unavailable: retry in a moment.", "code": "unavailable"}
+        return Response(body, status=503, headers={"Retry-After": str(UNAVAILABLE_RETRY_AFTER)})
 
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()

@@ -123,6 +123,12 @@ if env.bool("DB_POOL", default=True):
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default=devservers.Redis().url)
+# Every Redis call (cache, throttles, tickets, pushes, Celery's publishes) gives up after these,
+# so that a Redis that stops answering cannot hold a request: a move against a CPU waited for
+# as long as Redis was paused. On a healthy network Redis answers in about a millisecond.
+# After a timeout, the process's other Redis calls fail at once for a second (config/redis.py).
+REDIS_CONNECT_TIMEOUT = env.float("REDIS_CONNECT_TIMEOUT", default=0.5)
+REDIS_SOCKET_TIMEOUT = env.float("REDIS_SOCKET_TIMEOUT", default=0.5)
 
 AUTH_USER_MODEL = "accounts.Player"
 PASSWORD_HASHERS = [
@@ -237,7 +243,18 @@ WEB_THREADS = env.int("WEB_THREADS", default=8)
 CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
     "default": {
         "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-        "CONFIG": {"hosts": [REDIS_URL], "prefix": "yaniv:ch"},
+        "CONFIG": {
+            # (The socket read timeout does not cut subscriptions short: the layer reads them
+            # with a timeout of its own.)
+            "hosts": [
+                {
+                    "address": REDIS_URL,
+                    "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+                    "socket_timeout": REDIS_SOCKET_TIMEOUT,
+                }
+            ],
+            "prefix": "yaniv:ch",
+        },
     }
 }
 
@@ -260,7 +277,19 @@ CELERY_TASK_TIME_LIMIT = 60
 CELERY_TASK_SOFT_TIME_LIMIT = 50
 # Above the longest countdown (a 60 s turn deadline), or Redis would hand a delayed task to a
 # second worker before the first ran it.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# The socket timeouts bound a publish made while serving a request (the next CPU turn, a
+# deadline, a rating): without them a paused Redis held the move until it answered. (A worker
+# drops the read timeout and waits for Redis: config/celery.py.)
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": 3600,
+    "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
+    "socket_timeout": REDIS_SOCKET_TIMEOUT,
+}
+CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_CONNECT_TIMEOUT
+# A publish is tried once: every task queued here is also recovered without it (the sweeper
+# plays overdue and CPU turns, `rate_pending_games` rates finished games, the beat runs the
+# next matchmaking pass), and Celery's default of three retries would wait three more times.
+CELERY_TASK_PUBLISH_RETRY = False
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {

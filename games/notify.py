@@ -71,7 +71,8 @@ def _group_channel(group: str) -> str:
 
 def game_changed(game_id: UUID | str) -> None:
     """The game changed outside its lock: every socket reads what it has not sent yet."""
-    transaction.on_commit(lambda: send_to_group(game_group(game_id), {"type": "game.changed"}))
+    message = {"type": "game.changed"}
+    transaction.on_commit(lambda: send_to_group(game_group(game_id), message), robust=True)
 
 
 def table_changed(table: Table) -> None:
@@ -107,9 +108,19 @@ def your_turn(seat: Seat, game: Game) -> None:
     transaction.on_commit(lambda: send_to_group(group, message), robust=True)
 
 
+# Every hook after a commit is `robust`: the change stands, so a failing subscriber (a rating
+# task that cannot be queued) is logged, and neither fails the request nor stops the hooks
+# after it (the game's last push). `send_robust` keeps one receiver's error from the next.
+# (A lost rating task is made up by the `rate_pending_games` beat task.)
+
+
 def game_finished(game: Game) -> None:
-    transaction.on_commit(lambda: game_finished_signal.send(sender=Game, game_id=game.pk))
+    transaction.on_commit(
+        lambda: game_finished_signal.send_robust(sender=Game, game_id=game.pk), robust=True
+    )
 
 
 def game_voided(game: Game) -> None:
-    transaction.on_commit(lambda: game_voided_signal.send(sender=Game, game_id=game.pk))
+    transaction.on_commit(
+        lambda: game_voided_signal.send_robust(sender=Game, game_id=game.pk), robust=True
+    )

@@ -39,7 +39,7 @@ def _notify(ticket: Ticket) -> None:
         "message": {"type": "ticket", "ticket": selectors.ticket_data(ticket)},
     }
     group = player_group(ticket.player_id)
-    transaction.on_commit(lambda: send_to_group(group, message))
+    transaction.on_commit(lambda: send_to_group(group, message), robust=True)
 
 
 def request_pass() -> None:

@@ -176,7 +176,9 @@ def test_without_redis_logins_are_refused_not_unchecked(api_client) -> None:
     api_client.raise_request_exception = False
     with mock.patch("accounts.throttles._sliding_window", return_value=down):
         response = api_client.post(LOGIN, {"username": "dana", "password": "guess"})
-    assert response.status_code == 500
+    assert response.status_code == 503
+    assert response.json()["code"] == "unavailable"
+    assert int(response["Retry-After"]) >= 1
 
 
 @pytest.mark.parametrize("spelling", [" victim", "victim\u3000", "VICTIM", "Victim\u00a0"])
