@@ -287,7 +287,7 @@ def test_a_change_returns_only_once_its_pushes_are_in_redis(make_client) -> None
     # Redis answers a subscriber in order: a push published before the response is read
     # before the answer to a PING sent after it (a push published later would come after).
     listener.ping()
-    received = []
+    received: list[Any] = []
     while not received or received[-1]["type"] != "pong":
         received.append(listener.get_message(timeout=2))
         assert received[-1] is not None
