@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import redis
+from django import db
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
@@ -68,9 +69,17 @@ def error_responses(*statuses: int) -> dict[int, type[ErrorSerializer]]:
 
 
 # Redis (and Celery's broker, which is Redis) not answering: a moment's outage, not a bug. (Not
-# every RedisError: a refused command or script is a bug, a 500.) Whatever the request changed
-# is rolled back with the answer.
-_UNAVAILABLE = (redis.ConnectionError, redis.TimeoutError, BrokerError)
+# every RedisError: a refused command or script is a bug, a 500.) The same for PostgreSQL: an
+# OperationalError is a lost or refused connection, a pool that gave none in time, a deadlock
+# or a cancelled statement, all worth retrying; a bad query is a ProgrammingError, a 500.
+# Whatever the request changed is rolled back with the answer.
+_UNAVAILABLE = (
+    redis.ConnectionError,
+    redis.TimeoutError,
+    BrokerError,
+    db.OperationalError,
+    db.InterfaceError,
+)
 # Long enough for a brief stall to pass (config/redis.py refuses calls for a second after one).
 UNAVAILABLE_RETRY_AFTER = 2
 

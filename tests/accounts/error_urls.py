@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import OperationalError, ProgrammingError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import path
 from rest_framework import exceptions, serializers
@@ -39,6 +40,8 @@ class FailingApi(APIView):
             "django-404": Http404("gone"),
             "permission": exceptions.PermissionDenied(),
             "unexpected": RuntimeError("a bug"),
+            "database-down": OperationalError("connection refused"),
+            "database-bug": ProgrammingError("no such column"),
         }
         raise failures[kind]
 

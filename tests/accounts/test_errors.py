@@ -157,3 +157,17 @@ def test_throttled_is_429_with_retry_after(api_client, settings) -> None:
     assert response.status_code == 429
     assert response.json()["code"] == "throttled"
     assert 1 <= int(response["Retry-After"]) <= 60
+
+
+def test_a_database_that_does_not_answer_is_503_with_retry_after(api_client) -> None:
+    response = api_client.get(FAIL.format("database-down"))
+
+    assert response.status_code == 503
+    assert response.json()["code"] == "unavailable"
+    assert int(response["Retry-After"]) >= 1
+
+
+def test_a_bad_query_is_still_a_server_error(api_client) -> None:
+    api_client.raise_request_exception = False
+
+    assert api_client.get(FAIL.format("database-bug")).status_code == 500
