@@ -128,10 +128,9 @@ def _should_call(table: _Table, rng: Rng) -> bool:
     total = table.total
     rules = table.rules
     me: int = table.seats[table.seat]["score"]
-    ending = rules.ending
     # Under `first_over_100` going over the limit ends the game rather than knocking one
     # player out; for the CPU it costs the same.
-    limit = ending.limit
+    ending = rules.ending
     after_assaf = rules.exact_scores.drop(me + total + rules.assaf_penalty)
     if after_assaf <= me:
         # An exact-score drop turns the Assaf into a gain: nothing to lose by calling.
@@ -146,7 +145,7 @@ def _should_call(table: _Table, rng: Rng) -> bool:
     # opponent whose hand would take them over the limit is out, where waiting lets them shed.
     card = _opponent_card(table)
     knock_outs = sum(
-        1.0 - _chance_at_most(card, table.seats[seat], limit - table.seats[seat]["score"])
+        1.0 - _chance_at_most(card, table.seats[seat], ending.room(table.seats[seat]["score"]))
         for seat in table.opponents
     )
     wait = _WAIT_COST + _WAIT_COST_PER_TURN * table.turns_each

@@ -8,8 +8,8 @@ what the players who made an Assaf score. ``Rules.deck`` is the deck the rules d
 Where a new rule goes (RULES.md §12's variants, issue 19, land here first):
 
 - A new value of an option (``ending: out_at_100``): a member of its enum, and whatever it
-  changes in that enum's methods (``over`` for "at" rather than "over"); callers stay as
-  they are.
+  changes in that enum's methods (``room``, and so ``over``, for "at" rather than "over");
+  callers stay as they are.
 - A new option (``hand_size``, ``direction``...): a field of ``Rules`` with its RULES.md
   default, its entry in ``to_dict`` and its check in ``_CHECKS`` (in field order: the first
   bad key in that order is the one an error names), and, if it is a choice that changes
@@ -73,7 +73,7 @@ class Ending(StrEnum):
 
     @property
     def limit(self) -> int:
-        """The total named by the rule; ``over`` says which totals lie past it."""
+        """The total named by the rule; ``room`` and ``over`` say which totals lie past it."""
         return 200 if self is Ending.OUT_OVER_200 else 100
 
     @property
@@ -82,9 +82,14 @@ class Ending(StrEnum):
         and places go by total alone)."""
         return self is not Ending.FIRST_OVER_100
 
+    def room(self, total: int) -> int:
+        """How many points a player on ``total`` may still score and not go over (negative once
+        over): the limit itself is still in."""
+        return self.limit - total
+
     def over(self, total: int) -> bool:
         """Whether a running total of ``total`` knocks its player out (or ends the game)."""
-        return total > self.limit
+        return self.room(total) < 0
 
 
 Jokers = Literal[2, 0]

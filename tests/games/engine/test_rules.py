@@ -171,7 +171,10 @@ def test_an_ending_knows_its_limit(ending: Ending, limit: int, knocks_out: bool)
     assert ending.limit == limit
     assert ending.knocks_out is knocks_out
     # Strictly over: landing on the limit keeps a player in.
+    assert ending.room(limit - 7) == 7
+    assert ending.room(limit) == 0
     assert not ending.over(limit)
+    assert ending.room(limit + 1) == -1
     assert ending.over(limit + 1)
 
 
