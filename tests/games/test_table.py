@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any
+from unittest import mock
 
 import pytest
 import redis
@@ -13,6 +14,7 @@ from django.conf import settings
 
 from games.engine.state import GameState
 from games.notify import _group_channel, viewer_group
+from games.services import game_cpu_turn
 from tests.games.conftest import Client, simple_move
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -32,7 +34,9 @@ def parses(monkeypatch: pytest.MonkeyPatch) -> list[object]:
     return calls
 
 
-def _four_players() -> tuple[list[Client], dict[str, Any]]:
+@pytest.fixture
+def four_players() -> Iterator[tuple[Any, list[Client], dict[str, Any]]]:
+    """A started table of four players, and a listener on each one's pushes."""
     clients = [Client.guest(name) for name in ("North", "East", "South", "West")]
     game = clients[0].post("/api/v1/games/", {"max_players": 4}).json()
     for client in clients[1:]:
@@ -42,18 +46,12 @@ def _four_players() -> tuple[list[Client], dict[str, Any]]:
         assert joined.status_code == 200, joined.content
     started = clients[0].post(f"/api/v1/games/{game['id']}/start/")
     assert started.status_code == 200, started.content
-    return clients, started.json()
-
-
-@pytest.fixture
-def pushes() -> Iterator[tuple[Any, list[Client], dict[str, Any]]]:
-    clients, game = _four_players()
     listener = redis.Redis.from_url(settings.REDIS_URL).pubsub()  # type: ignore[no-untyped-call]
     for client in clients:
         listener.subscribe(_group_channel(viewer_group(game["id"], client.player.pk)))
     for _ in clients:
         assert listener.get_message(timeout=2)["type"] == "subscribe"
-    yield listener, clients, game
+    yield listener, clients, started.json()
     listener.close()
 
 
@@ -66,8 +64,8 @@ def _received(listener: Any) -> list[dict[str, Any]]:
     return found
 
 
-def test_a_move_at_a_four_player_table_parses_the_state_once(pushes, parses) -> None:
-    listener, clients, game = pushes
+def test_a_move_at_a_four_player_table_parses_the_state_once(four_players, parses) -> None:
+    listener, clients, game = four_players
     mover = clients[game["turn"]["seat"]]
     view = mover.game(game["id"])
     parses.clear()  # the GET above parsed it for its own response
@@ -82,8 +80,30 @@ def test_a_move_at_a_four_player_table_parses_the_state_once(pushes, parses) -> 
     assert len(parses) == 1
 
 
-def test_a_get_parses_the_state_once(pushes, parses) -> None:
-    _, clients, game = pushes
+def test_a_get_parses_the_state_once(four_players, parses) -> None:
+    _, clients, game = four_players
     parses.clear()
     assert clients[0].game(game["id"])["seq"] == game["seq"]
     assert len(parses) == 1
+
+
+def test_a_cpu_turn_parses_the_state_once(parses) -> None:
+    host = Client.guest("Host")
+    game = host.post("/api/v1/games/", {"max_players": 3}).json()
+    for _ in range(2):
+        host.post(f"/api/v1/games/{game['id']}/cpu/")
+    view = host.post(f"/api/v1/games/{game['id']}/start/").json()
+    if view["turn"]["seat"] == 0:  # the host starts: move once, so that a CPU is to play
+        with mock.patch("games.tasks.cpu_turn.apply_async"):  # played here, not by a worker
+            view = host.act(view, **simple_move(view)).json()
+    listener = redis.Redis.from_url(settings.REDIS_URL).pubsub()  # type: ignore[no-untyped-call]
+    listener.subscribe(_group_channel(viewer_group(game["id"], host.player.pk)))
+    assert listener.get_message(timeout=2)["type"] == "subscribe"
+    parses.clear()
+
+    with mock.patch("games.tasks.cpu_turn.apply_async"):
+        assert game_cpu_turn(game_id=game["id"], seq=view["seq"])
+
+    assert [push["type"] for push in _received(listener)] == ["game.update"]
+    assert len(parses) == 1
+    listener.close()
