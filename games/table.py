@@ -1,15 +1,18 @@
 """`LockedGame`: the one place a game row is locked, and what a transaction does under the lock.
 
-Every write to a game takes its row lock here (STYLE.md, Saleor's one place for locks): one
-game row at a time, so there is no lock order to keep between games; the seats are only
-written under their game's lock. The sweeper locks with SKIP LOCKED, leaving a game another
-worker holds to that worker.
+Every write to a game takes its row lock here (STYLE.md, Saleor's one place for locks), and
+a transaction locks one existing game (a matchmaking pass also locks the games it creates,
+which no other transaction sees before its commit), so no two can wait on each other's game
+locks and there is no order to keep; the seats are only written under their game's lock.
+The sweeper locks with SKIP LOCKED, leaving a game another worker holds to that worker.
+(Rating a finished game locks its row in ratings/services.py: ratings sit below games and
+may not import this.)
 
 The locked game carries its state parsed: the row's JSON is read into a `GameState` at most
 once per transaction, the first time it is asked for, and the state the engine returns
 replaces it. So the response and every viewer's push after the commit are built from the same
 object the move produced: parsing (~20 us) costs more than applying a move (~1 us), and a move
-at a five-player table used to parse it up to seven times.
+at a four-player table used to parse it six times (tests/games/test_table.py counts).
 """
 
 from __future__ import annotations
