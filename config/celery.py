@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import os
 from typing import Any
 
@@ -32,6 +34,34 @@ class BoundedTask(Task[Any, Any]):
 app = Celery("yaniv", task_cls="config.celery:BoundedTask")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+def beat_schedule() -> dict[str, dict[str, Any]]:
+    """Beat's entries: each installed app's tasks module declares those of its own tasks,
+    beside them, as BEAT_SCHEDULE (the modules autodiscovery imports)."""
+    from django.apps import apps
+    from django.core.exceptions import ImproperlyConfigured
+
+    schedule: dict[str, dict[str, Any]] = {}
+    for config in apps.get_app_configs():
+        name = f"{config.name}.tasks"
+        if importlib.util.find_spec(name) is None:
+            continue
+        declared: dict[str, dict[str, Any]] = getattr(
+            importlib.import_module(name), "BEAT_SCHEDULE", {}
+        )
+        if clash := sorted(schedule.keys() & declared.keys()):
+            raise ImproperlyConfigured(f"{name} declares beat entries declared before: {clash}")
+        schedule.update(declared)
+    return schedule
+
+
+@app.on_after_finalize.connect
+def _collect_beat_schedule(sender: Celery, **kwargs: Any) -> None:
+    """Beat reads its entries once it has finalized the app (it has imported the tasks by
+    then, and set Django up): the entries are in place before its scheduler starts."""
+    sender.conf.beat_schedule = {**sender.conf.beat_schedule, **beat_schedule()}
+
 
 # Celery's Django fixup closes every database connection before and after each task, and with
 # a connection pool in a prefork worker it closes the whole pool: every task opened a new

@@ -5,13 +5,19 @@ the view each cross from the event loop to a thread and back, about fifteen cros
 request, and they cost more than the request itself. Here a request is read on the event loop,
 handed whole to Django's WSGI handler in a thread of a fixed pool, and its response written
 back from the loop: two crossings. Websockets stay on Channels (config/asgi.py).
+
+A streaming response (Django's StreamingHttpResponse, and FileResponse, which WhiteNoise
+serves the admin's static files with) is not joined: the thread that runs it sends each chunk
+as its iterator yields it, and stops when the client goes.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import sys
+import threading
 from collections.abc import Awaitable, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from tempfile import SpooledTemporaryFile
@@ -54,14 +60,18 @@ class ThreadedWSGI:
             request["CONTENT_LENGTH"] = str(body.tell())
             body.seek(0)
             loop = asyncio.get_running_loop()
-            status, headers, content = await loop.run_in_executor(
-                self.executor, self.respond, request
+            response = await loop.run_in_executor(
+                self.executor, self.respond, request, Stream(loop, receive, send)
             )
+        if response is None:
+            return  # streamed from the thread
+        status, headers, content = response
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": content})
 
-    def respond(self, environ: dict[str, Any]) -> Response:
-        """Run the WSGI application to completion, in a pool thread."""
+    def respond(self, environ: dict[str, Any], stream: Stream) -> Response | None:
+        """Run the WSGI application to completion, in a pool thread: the response, or None
+        when it was a streaming one, which this thread has sent through `stream`."""
         started: list[Any] = []
 
         def start_response(
@@ -73,16 +83,61 @@ class ThreadedWSGI:
         chunks: list[bytes] = []
         result = self.app(environ, start_response)
         try:
+            if getattr(result, "streaming", False):  # Django's mark of a streaming response
+                stream.run(*_status_and_headers(*started), itertools.chain(chunks, result))
+                return None
             chunks.extend(result)
         finally:
             close = getattr(result, "close", None)
             if close is not None:
                 close()  # Django sends request_finished here: connections go back to the pool
-        status, headers = started
-        encoded = [
-            (name.lower().encode("latin1"), value.encode("latin1")) for name, value in headers
-        ]
-        return int(status.split(" ", 1)[0]), encoded, b"".join(chunks)
+        return *_status_and_headers(*started), b"".join(chunks)
+
+
+def _status_and_headers(
+    status: str, headers: list[tuple[str, str]]
+) -> tuple[int, list[tuple[bytes, bytes]]]:
+    encoded = [(name.lower().encode("latin1"), value.encode("latin1")) for name, value in headers]
+    return int(status.split(" ", 1)[0]), encoded
+
+
+class Stream:
+    """Sends a streaming response from the pool thread that iterates it, which keeps the
+    request's thread (and its database connection) for the whole response, as a WSGI server
+    does. Each send waits until the loop has written it, so a slow client slows the iterator
+    instead of filling memory; a client that goes stops the iteration at the next chunk
+    (the server would drop the chunks anyway, and an endless stream would hold the thread)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, receive: Receive, send: Send) -> None:
+        self.loop = loop
+        self.receive = receive
+        self.send = send
+
+    def run(self, status: int, headers: list[tuple[bytes, bytes]], body: Iterable[bytes]) -> None:
+        gone = threading.Event()
+        watching = asyncio.run_coroutine_threadsafe(self._watch(gone), self.loop)
+        try:
+            self._send({"type": "http.response.start", "status": status, "headers": headers})
+            for chunk in body:
+                if gone.is_set():
+                    return
+                if chunk:
+                    self._send({"type": "http.response.body", "body": chunk, "more_body": True})
+            self._send({"type": "http.response.body", "body": b""})
+        finally:
+            watching.cancel()
+
+    def _send(self, message: dict[str, Any]) -> None:
+        asyncio.run_coroutine_threadsafe(self._on_loop(message), self.loop).result()
+
+    async def _on_loop(self, message: dict[str, Any]) -> None:
+        await self.send(message)
+
+    async def _watch(self, gone: threading.Event) -> None:
+        """The request's body has been read: what the server says next is that the client went."""
+        while (await self.receive())["type"] != "http.disconnect":
+            pass
+        gone.set()
 
 
 async def _too_large(send: Send, limit: int) -> None:

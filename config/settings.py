@@ -292,21 +292,10 @@ CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_CONNECT_TIMEOUT
 CELERY_TASK_PUBLISH_RETRY = False
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
-    # The second path that enforces deadlines (the first is a task per turn): it also
-    # recovers CPU turns whose task was lost with a dead worker.
-    "sweep-deadlines": {
-        "task": "games.tasks.sweep_deadlines",
-        "schedule": env.float("YANIV_SWEEP_SECONDS", default=2.0),
-        "options": {"expires": 10},
-    },
-    # Every finished ranked game is rated exactly once, even when its own task was lost.
-    "rate-pending-games": {
-        "task": "ratings.tasks.rate_pending_games",
-        "schedule": 60.0,
-        "options": {"expires": 60},
-    },
-}
+# Beat's entries are declared beside the tasks they run (BEAT_SCHEDULE in each app's tasks.py)
+# and collected by config/celery.py; what they read from the environment is read here.
+# How often beat sweeps overdue turns: the second path that enforces deadlines (games/tasks.py).
+YANIV_SWEEP_SECONDS = env.float("YANIV_SWEEP_SECONDS", default=2.0)
 
 # Game settings (API.md, Operations).
 YANIV_RANKED_TURN_SECONDS = env.int("YANIV_RANKED_TURN_SECONDS", default=60)
@@ -330,10 +319,6 @@ LOGGING = {
 ACCOUNTS_TOKEN_TTL_DAYS = env.int("ACCOUNTS_TOKEN_TTL_DAYS", default=30)
 ACCOUNTS_TOKEN_TOUCH_SECONDS = 60
 ACCOUNTS_WS_TICKET_SECONDS = 30
-CELERY_BEAT_SCHEDULE["accounts.purge_expired_tokens"] = {
-    "task": "accounts.tasks.purge_expired_tokens",
-    "schedule": 3600.0,
-}
 
 # Matchmaking (matchmaking/): a pass every second pairs the queue (its policy is in
 # matchmaking/pairing.py); a ticket that waits this long expires.
@@ -341,12 +326,6 @@ YANIV_TICKET_EXPIRY_SECONDS = env.int("YANIV_TICKET_EXPIRY_SECONDS", default=600
 # Games started per pass at most, so that a pass's transaction (and its ticket locks) stays
 # short after a backlog; the rest are seated by the next passes.
 YANIV_MATCHMAKING_TABLES_PER_PASS = env.int("YANIV_MATCHMAKING_TABLES_PER_PASS", default=50)
-CELERY_BEAT_SCHEDULE["matchmaking.pass"] = {
-    "task": "matchmaking.tasks.matchmaking_pass",
-    "schedule": 1.0,
-    # A pass that waited this long in the queue is superseded by the next beat's.
-    "options": {"expires": 2},
-}
 
 # Ratings (ratings/): a player is provisional while their sigma is above this. Everyone starts
 # at 25/3 ≈ 8.33; against established opponents sigma falls to 5.0 after about a dozen rated

@@ -31,9 +31,11 @@ from games.selectors import (
     game_events,
     game_payload,
     game_seats,
+    game_state,
     may_view,
     viewer_seat,
 )
+from games.table import LockedGame
 from games.table_rules import TableRules
 
 IDEMPOTENCY_TTL = 24 * 3600
@@ -44,8 +46,8 @@ IDEMPOTENCY_KEY = re.compile(r"[ -~]{1,255}")  # printable ASCII: space to tilde
 CARD_CODE = serializers.RegexField(r"^([A2-9TJQK][SHDC]|X[12])$", max_length=2)
 
 
-def _game_response(table: services.Table, player: Player, code: int = 200) -> Response:
-    return Response(table.payload_for(player), status=code)
+def _game_response(locked: LockedGame, player: Player, code: int = 200) -> Response:
+    return Response(locked.payload_for(player), status=code)
 
 
 def _visible_game(game_id: UUID, player: Player) -> tuple[Game, list[Any], int | None]:
@@ -75,7 +77,8 @@ class GameCreateApi(APIView):
         data.is_valid(raise_exception=True)
         player = request_player(request)
         game = services.game_create(host=player, **data.validated_data)
-        return Response(game_payload(game, game_seats(game), 0), status=status.HTTP_201_CREATED)
+        seats = game_seats(game)
+        return Response(game_payload(game, None, seats, 0), status=status.HTTP_201_CREATED)
 
 
 class GameJoinInput(serializers.Serializer[dict[str, Any]]):
@@ -135,7 +138,7 @@ class GameDetailApi(APIView):
     )
     def get(self, request: Request, game_id: UUID) -> Response:
         game, seats, seat = _visible_game(game_id, request_player(request))
-        return Response(game_payload(game, seats, seat))
+        return Response(game_payload(game, game_state(game), seats, seat))
 
 
 class ActionInput(serializers.Serializer[dict[str, Any]]):

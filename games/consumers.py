@@ -19,7 +19,14 @@ from config.errors import ApplicationError
 from games import services
 from games.models import Event, Game
 from games.notify import game_group, player_group, viewer_group
-from games.selectors import event_payload, game_payload, game_seats, may_view, viewer_seat
+from games.selectors import (
+    event_payload,
+    game_payload,
+    game_seats,
+    game_state,
+    may_view,
+    viewer_seat,
+)
 
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
@@ -106,7 +113,7 @@ class GameConsumer(_Consumer):
         seats = game_seats(game)
         last = Event.objects.filter(game=game).order_by("-id").values_list("id", flat=True)
         self.last_event_id = last.first() or 0
-        return game_payload(game, seats, viewer_seat(seats, self.player))
+        return game_payload(game, game_state(game), seats, viewer_seat(seats, self.player))
 
     def _changes(self) -> list[dict[str, Any]]:
         game = Game.objects.get(pk=self.game_id)
@@ -116,7 +123,7 @@ class GameConsumer(_Consumer):
         if not events:
             return []
         self.last_event_id = events[-1].id
-        current = game_payload(game, seats, seat)
+        current = game_payload(game, game_state(game), seats, seat)
         return [
             {"type": "game", "event": event_payload(event, seat), "game": current}
             for event in events

@@ -11,7 +11,7 @@ Changes made without the table's lock (a rating) only say *that* the game change
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from uuid import UUID
 
 from channels.layers import get_channel_layer
@@ -22,10 +22,8 @@ from redis import RedisError
 
 from config.redis import get_redis
 from games.models import Game, Seat
-from games.selectors import event_payload, game_payload
-
-if TYPE_CHECKING:
-    from games.services import Table
+from games.selectors import event_payload
+from games.table import LockedGame
 
 logger = logging.getLogger(__name__)
 
@@ -75,16 +73,20 @@ def game_changed(game_id: UUID | str) -> None:
     transaction.on_commit(lambda: send_to_group(game_group(game_id), message), robust=True)
 
 
-def table_changed(table: Table) -> None:
-    """The locked table changed: publish it, projected per viewer, once the commit is done."""
-    if not table.published:
-        table.published = True
-        transaction.on_commit(lambda: _publish(table), robust=True)
+def table_changed(locked: LockedGame) -> None:
+    """The locked game changed: publish it, projected per viewer, once the commit is done."""
+    if not locked.published:
+        locked.published = True
+        transaction.on_commit(lambda: _publish(locked), robust=True)
 
 
-def _publish(table: Table) -> None:
-    game, seats, events = table.game, table.seats, table.new_events
-    span = {"after": table.last_event_id, "last": events[-1].pk if events else table.last_event_id}
+def _publish(locked: LockedGame) -> None:
+    """Every viewer's projection of the one state the transaction left (never parsed again)."""
+    game, seats, events = locked.game, locked.seats, locked.new_events
+    span = {
+        "after": locked.last_event_id,
+        "last": events[-1].pk if events else locked.last_event_id,
+    }
     viewers: list[tuple[Any, int | None]] = [
         (seat.player_id, seat.seat) for seat in seats if seat.player_id is not None
     ]
@@ -94,7 +96,7 @@ def _publish(table: Table) -> None:
         message = {
             "type": "game.update",
             **span,
-            "game": game_payload(game, seats, seat),
+            "game": locked.payload(seat),
             "events": [event_payload(event, seat) for event in events],
         }
         send_to_group(viewer_group(game.pk, player_id), message)

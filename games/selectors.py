@@ -1,7 +1,8 @@
 """What a viewer may see of a game: the one projection every payload goes through.
 
 `game_payload` builds the API's `game` object and `event_payload` an event, for one viewer
-(a seated player, or a stranger: `seat=None`). REST responses, the event list and websocket
+(a seated player, or a stranger: `seat=None`); `game_payload` takes the state already parsed,
+so that one parse serves every viewer. REST responses, the event list and websocket
 messages all call these two; hidden information (other hands, the stock, the deck, a card
 another seat drew from the stock) is removed here and nowhere else. The game part comes from
 the engine's own view (games/engine/view.py), which already holds only what a seat may see.
@@ -63,8 +64,19 @@ def may_view(game: Game, seat: int | None) -> bool:
     return seat is not None or game.ranked
 
 
-def game_payload(game: Game, seats: list[Seat], seat: int | None) -> Payload:
-    engine = None if game.state is None else view(GameState.from_dict(game.state), seat)
+def game_state(game: Game) -> GameState | None:
+    """The engine's state stored in the game row (None while the table waits for players).
+    Parsing it costs more than a move (~20 us against ~1 us): read it once, and hand the
+    parsed state to `game_payload` for every viewer (a locked game keeps it: games/table.py)."""
+    return None if game.state is None else GameState.from_dict(game.state)
+
+
+def game_payload(
+    game: Game, state: GameState | None, seats: list[Seat], seat: int | None
+) -> Payload:
+    """The API's `game` object as `seat` sees it, from the game row, its state (as parsed
+    from the row, or as the engine has just returned it) and its seats."""
+    engine = None if state is None else view(state, seat)
     turn = None
     if engine is not None and engine["turn"] is not None:
         turn_seat = seats[engine["turn"]]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from celery import shared_task
+from django.conf import settings
 
 from games import services
 
@@ -24,3 +25,15 @@ def sweep_deadlines() -> int:
     for game_id, seq in services.overdue_game_ids():
         handled += services.game_timeout(game_id=game_id, seq=seq, skip_locked=True)
     return handled
+
+
+# Beat's entries for these tasks (config/celery.py collects every app's).
+BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    # The second path that enforces deadlines (the first is a task per turn): it also
+    # recovers CPU turns whose task was lost with a dead worker.
+    "sweep-deadlines": {
+        "task": "games.tasks.sweep_deadlines",
+        "schedule": settings.YANIV_SWEEP_SECONDS,
+        "options": {"expires": 10},
+    },
+}

@@ -50,3 +50,14 @@ def rate_pending_games() -> int:
         .values_list("id", flat=True)[:100]
     )
     return sum(services.game_rate(game_id=game_id) for game_id in ids)
+
+
+# Beat's entries for these tasks (config/celery.py collects every app's).
+BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    # Every finished ranked game is rated exactly once, even when its own task was lost.
+    "rate-pending-games": {
+        "task": "ratings.tasks.rate_pending_games",
+        "schedule": 60.0,
+        "options": {"expires": 60},
+    },
+}

@@ -437,6 +437,9 @@ def apply_play(
 
     changed = list(hands)
     changed[seat] = tuple(kept)
+    # Not `GameState(...)`: its `__init__` derives `next_seat` from the table's eliminations,
+    # which a play never changes. Going through it made each action some 30% slower
+    # (bench/engine: replay 2.8 -> 3.7 us per action, below its 300,000 actions/s target).
     new = _blank(GameState)
     new.table = state.table
     new.turn = state.next_seat[seat]

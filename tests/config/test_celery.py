@@ -3,6 +3,7 @@ run's tasks stay in its own queue."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 from types import SimpleNamespace
@@ -11,10 +12,12 @@ from unittest import mock
 import pytest
 from celery.fixups.django import DjangoWorkerFixup  # type: ignore[attr-defined]
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 
+import ratings.tasks
 from accounts.tasks import purge_expired_tokens
 from config import celery as celery_config
-from config.celery import app
+from config.celery import app, beat_schedule
 from config.redis import get_redis
 
 
@@ -56,9 +59,51 @@ def test_a_task_sent_by_the_test_run_goes_to_its_own_queue() -> None:
                 redis.lrem(queue, 0, str(message))
 
 
-@pytest.mark.parametrize("entry", sorted(settings.CELERY_BEAT_SCHEDULE))
+@pytest.mark.parametrize("entry", sorted(beat_schedule()))
 def test_beats_entries_are_routed_to_the_runs_queue(entry: str) -> None:
-    schedule = settings.CELERY_BEAT_SCHEDULE[entry]
-    options = dict(schedule.get("options", {}))  # type: ignore[call-overload]
+    schedule = beat_schedule()[entry]
+    options = dict(schedule.get("options", {}))
     route = app.amqp.router.route(options, str(schedule["task"]))
     assert route["queue"].name == f"yaniv-test-run{os.getpid()}.tasks"
+
+
+def test_beat_runs_every_entry_as_it_was_scheduled() -> None:
+    app.finalize()
+    assert app.conf.beat_schedule == {
+        "sweep-deadlines": {
+            "task": "games.tasks.sweep_deadlines",
+            "schedule": settings.YANIV_SWEEP_SECONDS,
+            "options": {"expires": 10},
+        },
+        "rate-pending-games": {
+            "task": "ratings.tasks.rate_pending_games",
+            "schedule": 60.0,
+            "options": {"expires": 60},
+        },
+        "accounts.purge_expired_tokens": {
+            "task": "accounts.tasks.purge_expired_tokens",
+            "schedule": 3600.0,
+        },
+        "matchmaking.pass": {
+            "task": "matchmaking.tasks.matchmaking_pass",
+            "schedule": 1.0,
+            "options": {"expires": 2},
+        },
+    }
+
+
+def test_each_beat_entry_is_declared_beside_the_task_it_runs() -> None:
+    """Not in one block of settings: a task's schedule is read where the task is."""
+    app.finalize()
+    for name, entry in app.conf.beat_schedule.items():
+        module = importlib.import_module(entry["task"].rpartition(".")[0])
+        assert module.BEAT_SCHEDULE[name] is entry
+    assert not hasattr(settings, "CELERY_BEAT_SCHEDULE")
+
+
+def test_two_apps_declaring_one_beat_entry_is_an_error(monkeypatch) -> None:
+    taken = {"sweep-deadlines": {"task": "ratings.tasks.rate_pending_games", "schedule": 1.0}}
+    monkeypatch.setattr(ratings.tasks, "BEAT_SCHEDULE", taken)
+
+    with pytest.raises(ImproperlyConfigured, match="sweep-deadlines"):
+        beat_schedule()

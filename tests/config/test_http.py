@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import threading
@@ -11,6 +12,8 @@ from typing import Any
 import httpx
 import pytest
 from django.conf import settings
+from django.http import HttpRequest, StreamingHttpResponse
+from django.urls import path
 
 from config.asgi import application
 from config.http import SPOOL_BYTES, ThreadedWSGI, environ
@@ -328,6 +331,150 @@ async def test_an_exception_in_the_app_propagates_and_nothing_is_sent() -> None:
         bridge.executor.shutdown(wait=True)
 
     assert sent == []
+
+
+# Streaming responses -------------------------------------------------------------------------
+
+
+class Streamed:
+    """A streaming response as Django's WSGI handler returns it (marked `streaming`) that
+    yields its second chunk only once the first has reached the client (or after 10 s)."""
+
+    streaming = True
+
+    def __init__(self) -> None:
+        self.delivered = threading.Event()
+        self.closed = False
+        self.threads: set[str] = set()
+
+    def __iter__(self) -> Iterator[bytes]:
+        self.threads.add(threading.current_thread().name)
+        yield b"first"
+        yield b"second" if self.delivered.wait(10) else b"sent only after the end"
+        self.threads.add(threading.current_thread().name)
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def _streaming_app(response: Streamed) -> Callable[..., Any]:
+    def app(env: dict[str, Any], start_response: StartResponse) -> Streamed:
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return response
+
+    return app
+
+
+async def test_a_streaming_response_is_sent_chunk_by_chunk_as_it_is_produced() -> None:
+    response = Streamed()
+    bridge = ThreadedWSGI(_streaming_app(response), threads=1, max_body=1024)
+    requested = False
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        nonlocal requested
+        if not requested:
+            requested = True
+            return _chunk(b"", more=False)
+        await asyncio.Event().wait()  # the client stays
+        raise AssertionError("unreachable")
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+        if message.get("body") == b"first":
+            response.delivered.set()
+
+    try:
+        await bridge(_scope(), receive, send)
+    finally:
+        bridge.executor.shutdown(wait=True)
+
+    assert sent == [
+        {
+            "type": "http.response.start",
+            "status": 200,
+            "headers": [(b"content-type", b"text/plain")],
+        },
+        {"type": "http.response.body", "body": b"first", "more_body": True},
+        {"type": "http.response.body", "body": b"second", "more_body": True},
+        {"type": "http.response.body", "body": b""},
+    ]
+    assert response.closed
+    assert len(response.threads) == 1  # one thread iterates it from start to end, off the loop
+    assert response.threads != {threading.current_thread().name}
+
+
+async def test_a_client_that_goes_stops_the_stream_and_closes_it() -> None:
+    response = Streamed()
+    bridge = ThreadedWSGI(_streaming_app(response), threads=1, max_body=1024)
+    requested = False
+    leaves = asyncio.Event()
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        nonlocal requested
+        if not requested:
+            requested = True
+            return _chunk(b"", more=False)
+        await leaves.wait()
+        # The iterator goes on only once the bridge has heard of it.
+        asyncio.get_running_loop().call_soon(response.delivered.set)
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+        if message.get("body") == b"first":
+            leaves.set()
+
+    try:
+        await bridge(_scope(), receive, send)
+    finally:
+        bridge.executor.shutdown(wait=True)
+
+    assert [message.get("body") for message in sent] == [None, b"first"]
+    assert response.closed
+
+
+def streaming_view(request: HttpRequest) -> StreamingHttpResponse:
+    def chunks() -> Iterator[bytes]:
+        yield b"first,"
+        yield b"second" if VIEW_DELIVERED.wait(10) else b"sent only after the end"
+
+    return StreamingHttpResponse(chunks(), content_type="text/plain")
+
+
+VIEW_DELIVERED = threading.Event()
+urlpatterns = [path("stream/", streaming_view)]
+
+
+@pytest.mark.urls(__name__)
+async def test_a_streaming_http_response_through_the_asgi_application() -> None:
+    VIEW_DELIVERED.clear()
+    requested = False
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        nonlocal requested
+        if not requested:
+            requested = True
+            return _chunk(b"", more=False)
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+        if message.get("body") == b"first,":
+            VIEW_DELIVERED.set()
+
+    await application(_scope(path="/stream/", server=("127.0.0.1", 80)), receive, send)
+
+    assert sent[0]["status"] == 200
+    assert (b"content-type", b"text/plain") in sent[0]["headers"]
+    assert sent[1:] == [
+        {"type": "http.response.body", "body": b"first,", "more_body": True},
+        {"type": "http.response.body", "body": b"second", "more_body": True},
+        {"type": "http.response.body", "body": b""},
+    ]
 
 
 # The real application ----------------------------------------------------------------------

@@ -1,0 +1,109 @@
+"""A move reads the game's state once (games/table.py): the response and every viewer's push are
+built from the state the engine returned, not parsed again from the row."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+from unittest import mock
+
+import pytest
+import redis
+from channels.layers import get_channel_layer
+from django.conf import settings
+
+from games.engine.state import GameState
+from games.notify import _group_channel, viewer_group
+from games.services import game_cpu_turn
+from tests.games.conftest import Client, simple_move
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def parses(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Each call of `GameState.from_dict`, the one way a stored state becomes a GameState."""
+    calls: list[object] = []
+    parse = GameState.from_dict.__func__  # type: ignore[attr-defined]
+
+    def counted(cls: type[GameState], data: Any) -> GameState:
+        calls.append(data)
+        return parse(cls, data)
+
+    monkeypatch.setattr(GameState, "from_dict", classmethod(counted))
+    return calls
+
+
+@pytest.fixture
+def four_players() -> Iterator[tuple[Any, list[Client], dict[str, Any]]]:
+    """A started table of four players, and a listener on each one's pushes."""
+    clients = [Client.guest(name) for name in ("North", "East", "South", "West")]
+    game = clients[0].post("/api/v1/games/", {"max_players": 4}).json()
+    for client in clients[1:]:
+        joined = client.post(
+            f"/api/v1/games/{game['id']}/join/", {"invite_code": game["invite_code"]}
+        )
+        assert joined.status_code == 200, joined.content
+    started = clients[0].post(f"/api/v1/games/{game['id']}/start/")
+    assert started.status_code == 200, started.content
+    listener = redis.Redis.from_url(settings.REDIS_URL).pubsub()  # type: ignore[no-untyped-call]
+    for client in clients:
+        listener.subscribe(_group_channel(viewer_group(game["id"], client.player.pk)))
+    for _ in clients:
+        assert listener.get_message(timeout=2)["type"] == "subscribe"
+    yield listener, clients, started.json()
+    listener.close()
+
+
+def _received(listener: Any) -> list[dict[str, Any]]:
+    layer = get_channel_layer()
+    found = []
+    while (message := listener.get_message(timeout=0.5)) is not None:
+        if message["type"] == "message":
+            found.append(layer.deserialize(message["data"]))
+    return found
+
+
+def test_a_move_at_a_four_player_table_parses_the_state_once(four_players, parses) -> None:
+    listener, clients, game = four_players
+    mover = clients[game["turn"]["seat"]]
+    view = mover.game(game["id"])
+    parses.clear()  # the GET above parsed it for its own response
+
+    response = mover.act(view, **simple_move(view))
+
+    assert response.status_code == 200, response.content
+    assert response.json()["seq"] == view["seq"] + 1
+    received = _received(listener)
+    assert [push["type"] for push in received] == ["game.update"] * 4  # one per seated player
+    assert {push["game"]["you"]["seat"] for push in received} == {0, 1, 2, 3}
+    assert len(parses) == 1
+
+
+def test_a_get_parses_the_state_once(four_players, parses) -> None:
+    _, clients, game = four_players
+    parses.clear()
+    assert clients[0].game(game["id"])["seq"] == game["seq"]
+    assert len(parses) == 1
+
+
+def test_a_cpu_turn_parses_the_state_once(parses) -> None:
+    host = Client.guest("Host")
+    game = host.post("/api/v1/games/", {"max_players": 3}).json()
+    for _ in range(2):
+        host.post(f"/api/v1/games/{game['id']}/cpu/")
+    view = host.post(f"/api/v1/games/{game['id']}/start/").json()
+    if view["turn"]["seat"] == 0:  # the host starts: move once, so that a CPU is to play
+        with mock.patch("games.tasks.cpu_turn.apply_async"):  # played here, not by a worker
+            view = host.act(view, **simple_move(view)).json()
+    listener = redis.Redis.from_url(settings.REDIS_URL).pubsub()  # type: ignore[no-untyped-call]
+    listener.subscribe(_group_channel(viewer_group(game["id"], host.player.pk)))
+    assert listener.get_message(timeout=2)["type"] == "subscribe"
+    parses.clear()
+
+    with mock.patch("games.tasks.cpu_turn.apply_async"):
+        assert game_cpu_turn(game_id=game["id"], seq=view["seq"])
+
+    assert [push["type"] for push in _received(listener)] == ["game.update"]
+    assert len(parses) == 1
+    listener.close()
