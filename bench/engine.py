@@ -23,16 +23,16 @@ if __package__ in (None, ""):
 from games.engine.cards import hand_total
 from games.engine.moves import legal_groups, legal_moves
 from games.engine.record import record_from_events, replay
-from games.engine.rules import Rules
+from games.engine.rules import AssafScores, Ending, ExactScores, Rules
 from games.engine.state import Action, CallYaniv, Event, GameState, Play, apply, start_game
 from games.engine.view import view
 
 RULE_SETS = [
     Rules(),
     Rules(call_limit=7),
-    Rules(call_limit=7, assaf_scores="zero", exact_scores="halve_50"),
-    Rules(jokers=0, ending="out_over_200"),
-    Rules(ending="first_over_100", assaf_penalty=25),
+    Rules(call_limit=7, assaf_scores=AssafScores.ZERO, exact_scores=ExactScores.HALVE_50),
+    Rules(jokers=0, ending=Ending.OUT_OVER_200),
+    Rules(ending=Ending.FIRST_OVER_100, assaf_penalty=25),
 ]
 TARGET_REPLAY = 300_000
 KEPT_POSITIONS = 100_000

@@ -130,6 +130,7 @@ def check_games(ids: list[str]) -> dict[str, int]:
     from games.engine.record import replay
     from games.models import Event, Game, GameStatus
     from games.selectors import game_seats
+    from games.table_rules import record_rules
 
     problems = {"unfinished": 0, "seq gaps or duplicates": 0, "record mismatch": 0}
     for game in Game.objects.filter(pk__in=ids):
@@ -143,7 +144,7 @@ def check_games(ids: list[str]) -> dict[str, int]:
         )
         if seqs != list(range(1, game.seq + 1)):
             problems["seq gaps or duplicates"] += 1
-        summary = replay(game_record(game, game_seats(game)))
+        summary = replay(game_record(game, game_seats(game)), record_rules)
         stored = game.state["standings"] if game.state else None
         if summary.get("standings") != stored:
             problems["record mismatch"] += 1

@@ -36,13 +36,13 @@ from games.selectors import (
     viewer_seat,
 )
 from games.table import LockedGame
+from games.table_rules import TableRules
 
 IDEMPOTENCY_TTL = 24 * 3600
 # A claim outlives any request (a Redis or database stall is bounded well below it); past it, a
 # claim left by a process that died no longer answers `in_progress` for a day.
 IDEMPOTENCY_CLAIM_TTL = 60
 IDEMPOTENCY_KEY = re.compile(r"[ -~]{1,255}")  # printable ASCII: space to tilde
-TURN_SECONDS_CHOICES = (None, 30, 60)
 CARD_CODE = serializers.RegexField(r"^([A2-9TJQK][SHDC]|X[12])$", max_length=2)
 
 
@@ -365,8 +365,8 @@ def game_record(game: Game, seats: list[Any]) -> dict[str, Any]:
         {"type": event.type, **event.payload, "at": event.created_at.isoformat()}
         for event in game.events.order_by("id")
     )
-    record = record_from_events(
-        services.engine_rules(game.rules),
+    return record_from_events(
+        TableRules.stored(game.rules).for_record(),
         len(seats),
         events,
         seats=[
@@ -378,6 +378,3 @@ def game_record(game: Game, seats: list[Any]) -> dict[str, Any]:
             for seat in seats
         ],
     )
-    if game.rules.get("turn_seconds") in TURN_SECONDS_CHOICES:
-        record["rules"]["turn_seconds"] = game.rules["turn_seconds"]
-    return record

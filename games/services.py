@@ -22,11 +22,11 @@ from config.errors import ApplicationError
 from games import notify
 from games.engine.cpu import cpu_action
 from games.engine.errors import IllegalMove, InvalidRules
-from games.engine.rules import Rules
 from games.engine.state import Action, CallYaniv, GameState, Play, apply, start_game
 from games.models import Event, Game, GameStatus, Seat
 from games.selectors import viewer_seat
 from games.table import LockedGame
+from games.table_rules import TableRules
 
 # Shuffles and the first starter: never `random` (STYLE.md).
 RNG = secrets.SystemRandom()
@@ -52,7 +52,7 @@ def _take_live_seat(create: Callable[[], Seat]) -> Seat:
 @transaction.atomic
 def game_create(*, host: Player, max_players: int, rules: dict[str, Any]) -> Game:
     try:
-        parsed = Rules.from_dict(rules)
+        parsed = TableRules.parse(rules)
     except InvalidRules as error:
         raise ApplicationError("invalid_rules", str(error)) from error
     game = Game.objects.create(
@@ -118,16 +118,10 @@ def game_start(*, game_id: UUID | str, player: Player) -> LockedGame:
     return locked
 
 
-def engine_rules(rules: dict[str, Any]) -> Rules:
-    """The rules the engine plays by. The clock is the server's business (and the ranked limit
-    is a setting that may lie outside the house-rule choices), so it stays out."""
-    return Rules.from_dict({key: value for key, value in rules.items() if key != "turn_seconds"})
-
-
 def _begin(locked: LockedGame) -> None:
     """Deal the first round of a seated table and make it active."""
     game = locked.game
-    state, events = start_game(len(locked.seats), engine_rules(game.rules), RNG)
+    state, events = start_game(len(locked.seats), TableRules.stored(game.rules).rules, RNG)
     game.status = GameStatus.ACTIVE
     game.started_at = timezone.now()
     locked.append("game_started", players=len(locked.seats))
@@ -141,7 +135,7 @@ def game_begin_ranked(*, players: list[Player]) -> LockedGame:
     """
     order = list(players)
     RNG.shuffle(order)
-    rules = {**Rules().to_dict(), "turn_seconds": settings.YANIV_RANKED_TURN_SECONDS}
+    rules = TableRules(turn_seconds=settings.YANIV_RANKED_TURN_SECONDS).to_dict()
     game = Game.objects.create(ranked=True, max_players=len(order), rules=rules)
     Seat.objects.bulk_create(
         Seat(game=game, seat=index, player=player) for index, player in enumerate(order)
@@ -252,7 +246,7 @@ def _deadline(locked: LockedGame, state: GameState) -> Any:
     now = timezone.now()
     if locked.seats[state.turn].cpu_plays:
         return now + timedelta(seconds=settings.YANIV_CPU_THINK_SECONDS) + CPU_GRACE
-    seconds = game.rules.get("turn_seconds")
+    seconds = TableRules.stored(game.rules).turn_seconds
     return None if seconds is None else now + timedelta(seconds=seconds)
 
 

@@ -2,7 +2,8 @@
 its own (every shuffle goes through the ``Rng`` passed in).
 
 - ``cards``: codes, values, ranks, decks.
-- ``rules``: ``Rules``, the house rules of a game (``from_dict`` raises ``InvalidRules``).
+- ``rules``: ``Rules``, the house rules of a game, as typed options that carry their
+  behaviour (``from_dict`` raises ``InvalidRules``); where a new variant goes. No clock.
 - ``groups``: ``group_error`` (is this laid order a single, set or run?) and ``takeable``.
 - ``state``: ``GameState``, ``start_game``, ``apply`` with ``Play`` / ``CallYaniv``; the
   events each call returns; ``to_dict`` / ``from_dict`` for storage.

@@ -15,6 +15,8 @@ JOKERS: tuple[str, ...] = ("X1", "X2")
 NATURALS: tuple[str, ...] = tuple(intern(rank + suit) for suit in SUITS for rank in RANKS)
 
 KING = 13
+MAX_VALUE = 10
+"""A card's value is its rank, up to this (T, J, Q and K are all worth 10)."""
 # Rank for runs: A=1 .. K=13; a joker has no rank of its own (0).
 RANK: dict[str, int] = {code: RANKS.index(code[0]) + 1 for code in NATURALS}
 RANK.update(dict.fromkeys(JOKERS, 0))
@@ -22,7 +24,7 @@ RANK.update(dict.fromkeys(JOKERS, 0))
 SUIT: dict[str, str] = {code: code[1] for code in NATURALS}
 SUIT.update(dict.fromkeys(JOKERS, ""))
 
-VALUE: dict[str, int] = {code: min(RANK[code], 10) for code in NATURALS}
+VALUE: dict[str, int] = {code: min(RANK[code], MAX_VALUE) for code in NATURALS}
 VALUE.update(dict.fromkeys(JOKERS, 0))
 
 HAND_SIZE = 5

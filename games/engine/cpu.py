@@ -27,15 +27,12 @@ from functools import cache
 from itertools import accumulate
 from typing import Any
 
-from games.engine.cards import HAND_SIZE, JOKERS, RANK, RANKS, SUIT, SUITS, VALUE, full_deck
+from games.engine.cards import HAND_SIZE, JOKERS, KING, MAX_VALUE, RANK, RANKS, SUIT, SUITS, VALUE
 from games.engine.moves import legal_groups
 from games.engine.rng import Rng
+from games.engine.rules import Rules
 from games.engine.state import STOCK, Action, CallYaniv, GameState, Play
 from games.engine.view import View, view
-
-_KING = 13
-_MAX_VALUE = 10
-_KNOCK_OUT_LIMITS = {"out_over_100": 100, "out_over_200": 200, "first_over_100": 100}
 
 # A hand is scored (lower is better) by what would be left after its best discard next turn,
 # less _CALLABLE_BONUS when its total allows a call. In simulated games, weighing in the total
@@ -85,11 +82,11 @@ class _Table:
 
     def __init__(self, seen: View) -> None:
         you = seen["you"]
-        rules = seen["rules"]
+        rules: Rules = seen["rules"]
         self.seat: int = you["seat"]
         self.hand: tuple[str, ...] = tuple(you["hand"])
         self.total: int = you["hand_total"]
-        self.rules: dict[str, Any] = rules
+        self.rules = rules
         self.seats: list[dict[str, Any]] = seen["seats"]
         self.takeable: tuple[str, ...] = tuple(seen["discard"]["takeable"])
         self.stock_count: int = seen["stock_count"]
@@ -103,14 +100,15 @@ class _Table:
         seen_cards = set(self.hand) | set(face_up)
         for seat in self.opponents:
             seen_cards.update(self.seats[seat]["known"])
-        self.unseen = [card for card in full_deck(rules["jokers"]) if card not in seen_cards]
+        deck = rules.deck
+        self.unseen = [card for card in deck if card not in seen_cards]
         self.unseen_set = set(self.unseen)
-        self.histogram = [0] * (_MAX_VALUE + 1)
+        self.histogram = [0] * (MAX_VALUE + 1)
         for card in self.unseen:
             self.histogram[VALUE[card]] += 1
         # at_most[v]: how many unseen cards are worth v or less.
         self.at_most = list(accumulate(self.histogram))
-        self.call_limit: int = rules["call_limit"]
+        self.call_limit = rules.call_limit
         count = len(self.unseen)
         self.mean_unseen = sum(VALUE[card] for card in self.unseen) / count if count else 0.0
 
@@ -118,7 +116,7 @@ class _Table:
         # and so was every card still held after taking it face up. A reshuffle restarts the
         # count, so a very long round reads as a younger one.
         dealt = len(active) * HAND_SIZE + 1
-        drawn = len(full_deck(rules["jokers"])) - dealt - self.stock_count
+        drawn = len(deck) - dealt - self.stock_count
         taken = sum(len(self.seats[seat]["known"]) for seat in active)
         self.turns_each: float = max(0, drawn + taken) / len(active)
 
@@ -130,22 +128,24 @@ def _should_call(table: _Table, rng: Rng) -> bool:
     total = table.total
     rules = table.rules
     me: int = table.seats[table.seat]["score"]
-    limit = _KNOCK_OUT_LIMITS[rules["ending"]]
-    after_assaf = _drop(me + total + rules["assaf_penalty"], rules["exact_scores"])
+    # Under `first_over_100` going over the limit ends the game rather than knocking one
+    # player out; for the CPU it costs the same.
+    ending = rules.ending
+    after_assaf = rules.exact_scores.drop(me + total + rules.assaf_penalty)
     if after_assaf <= me:
         # An exact-score drop turns the Assaf into a gain: nothing to lose by calling.
         return True
-    if me + total > limit:
+    if ending.over(me + total):
         # Whoever else calls, we are out: calling is the only way to stay in.
         return True
     loss = float(after_assaf - me)
-    if after_assaf > limit:
+    if ending.over(after_assaf):
         loss += _KNOCK_OUT_COST
     # Ending the round now also scores every other hand as it stands, Assaf or not: an
     # opponent whose hand would take them over the limit is out, where waiting lets them shed.
     card = _opponent_card(table)
     knock_outs = sum(
-        1.0 - _chance_at_most(card, table.seats[seat], limit - table.seats[seat]["score"])
+        1.0 - _chance_at_most(card, table.seats[seat], ending.room(table.seats[seat]["score"]))
         for seat in table.opponents
     )
     wait = _WAIT_COST + _WAIT_COST_PER_TURN * table.turns_each
@@ -173,14 +173,6 @@ def _stalemate(table: _Table, total: int) -> bool:
     return False
 
 
-def _drop(total: int, mode: str) -> int:
-    if mode == "100_200":
-        return total // 2 if total in (100, 200) else total
-    if mode == "halve_50":
-        return total // 2 if total and total % 50 == 0 else total
-    return total
-
-
 def _opponent_card(table: _Table) -> list[float]:
     """The chance that an opponent's unknown card is worth 0, 1, ... 10: the unseen cards,
     skewed towards low ones the longer the round has gone on (players keep low cards)."""
@@ -202,13 +194,13 @@ def _chance_at_most(card: Sequence[float], seat: Mapping[str, Any], total: int) 
 
 def _at_most(card: Sequence[float], cards: int, room: int) -> float:
     """P(the sum of ``cards`` independent values drawn from ``card`` is <= ``room``)."""
-    if room >= _MAX_VALUE * cards:
+    if room >= MAX_VALUE * cards:
         return 1.0
     # Sums above ``room`` can never come back under it, so the table stops there.
     sums = [1.0] + [0.0] * room
     for _ in range(cards):
         sums = [
-            sum(sums[low] * card[high - low] for low in range(max(0, high - _MAX_VALUE), high + 1))
+            sum(sums[low] * card[high - low] for low in range(max(0, high - MAX_VALUE), high + 1))
             for high in range(room + 1)
         ]
     return sum(sums)
@@ -274,7 +266,7 @@ def _stock_score(table: _Table, rest: tuple[str, ...], memo: dict[int, float]) -
         total_shed += max(joined, shed, value) - max(shed, value)
     total = sum(VALUE[card] for card in rest)
     room = table.call_limit - total
-    callable_ = table.at_most[min(room, _MAX_VALUE)] if room >= 0 else 0
+    callable_ = table.at_most[min(room, MAX_VALUE)] if room >= 0 else 0
     return total + table.mean_unseen - total_shed / unseen - _CALLABLE_BONUS * callable_ / unseen
 
 
@@ -335,7 +327,7 @@ def _joiners(rest: Sequence[str], unseen: set[str]) -> dict[str, int]:
             rank + step
             for rank in ranks
             for step in range(-reach, reach + 1)
-            if 1 <= rank + step <= _KING
+            if 1 <= rank + step <= KING
         }
         for rank in near.difference(ranks):
             card = RANKS[rank - 1] + suit
@@ -374,7 +366,7 @@ def _best_run(ranks: tuple[int, ...], jokers: int) -> int:
     for low in range(len(ranks)):
         value = 0
         for high in range(low, len(ranks)):
-            value += min(ranks[high], _MAX_VALUE)
+            value += min(ranks[high], MAX_VALUE)
             span = ranks[high] - ranks[low] + 1
             gaps = span - (high - low + 1)
             if gaps > jokers:

@@ -4,13 +4,16 @@ Replay drives the very code that live play uses: ``apply_play`` and ``apply_yani
 ``apply`` dispatches to. The record's decks and reshuffles enter through the engine's
 randomness seam: a scripted ``Rng`` that hands back the recorded order, after checking that
 it is a permutation of exactly the cards the engine asked it to shuffle.
+
+A record's ``rules`` describe the whole table. A server whose tables have settings beyond
+``Rules`` (the turn limit) writes them through ``record_from_events``' ``rules`` and reads them
+back through ``replay``'s ``read_rules``; the engine itself plays by ``Rules`` alone.
 """
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Protocol
 
-from games.engine.cards import full_deck
 from games.engine.errors import IllegalMove, InvalidRules, Reason
 from games.engine.rules import Rules
 from games.engine.state import (
@@ -29,15 +32,25 @@ _EXTRA_KEYS = ("at", "by")
 _NO_DECK = object()
 """What a script holds when no deal is due (a record's deck may be any JSON, even null)."""
 
+RulesReader = Callable[[object], Rules]
+"""Reads a record's ``rules`` object into the ``Rules`` to play by; raises ``InvalidRules``."""
+
+
+class RecordRules(Protocol):
+    """What a record's ``rules`` show: ``Rules``, or a server's settings that hold them."""
+
+    def to_dict(self) -> dict[str, Any]: ...
+
 
 def record_from_events(
-    rules: Rules,
+    rules: RecordRules,
     players: int,
     events: Iterable[Mapping[str, Any]],
     seats: Sequence[Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The record of a game from its engine events, in order. Events of other types (the
-    service's own, such as ``player_away``) are skipped; ``at`` and ``by`` are kept."""
+    service's own, such as ``player_away``) are skipped; ``at`` and ``by`` are kept. The
+    record's ``rules`` are ``rules.to_dict()``."""
     rounds: list[dict[str, Any]] = []
     for event in events:
         kind = event.get("type")
@@ -125,7 +138,7 @@ def _same_cards(order: list[Any], cards: list[str]) -> bool:
     return len(seen) == len(order) == len(cards) and seen.issuperset(cards)
 
 
-def replay_text(text: str | bytes) -> dict[str, Any]:
+def replay_text(text: str | bytes, read_rules: RulesReader = Rules.from_dict) -> dict[str, Any]:
     """Replay JSON text holding a record or a scenario wrapper (what ``replay_record`` reads)."""
     try:
         document = json.loads(text)
@@ -133,22 +146,23 @@ def replay_text(text: str | bytes) -> dict[str, Any]:
         return {"error": f"invalid JSON: {error}", "round": 0, "action": 0}
     except RecursionError:
         return {"error": "invalid JSON: nested too deeply", "round": 0, "action": 0}
-    return replay_document(document)
+    return replay_document(document, read_rules)
 
 
-def replay_document(document: object) -> dict[str, Any]:
+def replay_document(document: object, read_rules: RulesReader = Rules.from_dict) -> dict[str, Any]:
     """Replay a bare record, or a ``{"record": ..., "expect": ...}`` scenario wrapper."""
     if isinstance(document, Mapping) and "format" not in document and "record" in document:
-        return replay(document["record"])
-    return replay(document)
+        return replay(document["record"], read_rules)
+    return replay(document, read_rules)
 
 
-def replay(record: object) -> dict[str, Any]:
+def replay(record: object, read_rules: RulesReader = Rules.from_dict) -> dict[str, Any]:
     """The summary of API.md "Record", or ``{"error", "round", "action"}`` (0-based) at the
     first thing the rules refuse. Faults in a round's ``starter`` or ``deck`` are action 0;
-    faults in the header (format, rules, players) are round 0, action 0."""
+    faults in the header (format, rules, players) are round 0, action 0. ``read_rules`` reads
+    the record's ``rules`` (missing: ``{}``)."""
     try:
-        return _replay(record)
+        return _replay(record, read_rules)
     except _Fault as fault:
         return {
             "error": str(fault.reason),
@@ -157,11 +171,11 @@ def replay(record: object) -> dict[str, Any]:
         }
 
 
-def _replay(record: object) -> dict[str, Any]:
+def _replay(record: object, read_rules: RulesReader) -> dict[str, Any]:
     if not isinstance(record, Mapping) or record.get("format") != RECORD_FORMAT:
         raise _Fault(Reason.UNKNOWN_FORMAT, 0, 0)
     try:
-        rules = Rules.from_dict(record.get("rules", {}))
+        rules = read_rules(record.get("rules", {}))
     except InvalidRules as error:
         raise _Fault(f"{Reason.INVALID_RULES}: {error}", 0, 0) from error
     players = record.get("players")
@@ -254,7 +268,7 @@ def _replay_other(
     has_next = round_index + 1 < len(rounds)
     # Without a next round in the record the next deal is unknown, and nothing reported
     # depends on it: any permutation will do.
-    script.deck = rounds[round_index + 1].get("deck") if has_next else list(full_deck(rules.jokers))
+    script.deck = rounds[round_index + 1].get("deck") if has_next else list(rules.deck)
     try:
         state, events = apply_yaniv(state, entry["seat"], script)
     except IllegalMove as illegal:

@@ -3,14 +3,11 @@
 from collections.abc import Sequence
 from typing import Literal, NamedTuple
 
-from games.engine.rules import ExactScores, Rules
+from games.engine.rules import Rules
 
 Outcome = Literal["yaniv", "assaf"]
 Standings = tuple[tuple[int, int], ...]
 """(seat, place) pairs, best place first."""
-
-_KNOCK_OUT_LIMITS = {"out_over_100": 100, "out_over_200": 200}
-_FIRST_OVER_LIMIT = 100
 
 
 class RoundScore(NamedTuple):
@@ -24,14 +21,6 @@ class RoundScore(NamedTuple):
     next_starter: int | None
     """None when the game is over."""
     standings: Standings | None
-
-
-def exact_drop(total: int, mode: ExactScores) -> int:
-    if mode == "100_200":
-        return total // 2 if total in (100, 200) else total
-    if mode == "halve_50":
-        return total // 2 if total and total % 50 == 0 else total
-    return total
 
 
 def clockwise(start: int, players: int) -> list[int]:
@@ -71,26 +60,26 @@ def score_round(
         points[caller] = 0
     else:
         points[caller] = called + rules.assaf_penalty
-        if rules.assaf_scores == "zero":
-            for seat in lowest_others:
-                points[seat] = 0
+        for seat in lowest_others:
+            points[seat] = rules.assaf_scores.score(lowest)
 
     new_totals = list(totals)
+    drop = rules.exact_scores.drop
     for seat, scored in enumerate(points):
         if scored:
-            new_totals[seat] = exact_drop(totals[seat] + scored, rules.exact_scores)
+            new_totals[seat] = drop(totals[seat] + scored)
 
     new_out = list(out_round)
     eliminated: list[int] = []
-    if rules.ending == "first_over_100":
-        over = max(new_totals) > _FIRST_OVER_LIMIT
-    else:
-        limit = _KNOCK_OUT_LIMITS[rules.ending]
+    ending = rules.ending
+    if ending.knocks_out:
         for seat in range(players):
-            if new_out[seat] is None and new_totals[seat] > limit:
+            if new_out[seat] is None and ending.over(new_totals[seat]):
                 new_out[seat] = round_number
                 eliminated.append(seat)
         over = new_out.count(None) <= 1
+    else:
+        over = ending.over(max(new_totals))
 
     if over:
         return RoundScore(
@@ -120,14 +109,14 @@ def score_round(
 def standings(rules: Rules, totals: Sequence[int], out_round: Sequence[int | None]) -> Standings:
     """Final places by standard competition ranking (1, 1, 3): equal keys share a place."""
     keys: list[tuple[int, ...]]
-    if rules.ending == "first_over_100":
-        keys = [(total,) for total in totals]
-    else:
+    if rules.ending.knocks_out:
         # Still in beats out; among the out, later rounds beat earlier; then the lower total.
         keys = [
             (0, 0, total) if out is None else (1, -out, total)
             for total, out in zip(totals, out_round, strict=True)
         ]
+    else:
+        keys = [(total,) for total in totals]
     order = sorted(range(len(totals)), key=lambda seat: (keys[seat], seat))
     places: list[tuple[int, int]] = []
     for index, seat in enumerate(order):

@@ -9,7 +9,7 @@ attribute as read-only.
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from games.engine.cards import HAND_SIZE, VALUE, full_deck, hand_total, is_card
+from games.engine.cards import HAND_SIZE, VALUE, hand_total, is_card
 from games.engine.errors import IllegalMove, Reason
 from games.engine.groups import group_error
 from games.engine.rng import Rng
@@ -346,7 +346,7 @@ def _deal(table: Table, rng: Rng) -> tuple[GameState, Event]:
     """The first state of the round that ``table`` describes: a fresh deck, dealt."""
     players = table.players
     out_round = table.out_round
-    deck = list(full_deck(table.rules.jokers))
+    deck = list(table.rules.deck)
     rng.shuffle(deck)
     seats = [seat for seat in clockwise(table.starter, players) if out_round[seat] is None]
     hands: list[tuple[str, ...]] = [()] * players

@@ -2,7 +2,8 @@
 
 This is the only place hidden information is removed: the CPU decides from this dict, and the
 API builds its ``game`` object from it. It never holds another seat's hand (beyond the cards
-that seat took face up), the stock order, or which stock card anyone drew.
+that seat took face up), the stock order, or which stock card anyone drew. Its ``rules`` are
+the game's ``Rules`` themselves, for the CPU to ask (the API shows the game's stored rules).
 """
 
 from typing import Any
@@ -41,7 +42,7 @@ def view(state: GameState, seat: int | None) -> View:
     known = state.known
     return {
         "status": "finished" if finished else "active",
-        "rules": state.rules.to_dict(),
+        "rules": state.rules,
         "players": state.players,
         "round": state.round,
         "starter": state.starter,

@@ -13,6 +13,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.engine.record import replay_text
+from games.table_rules import record_rules
 
 
 class Command(BaseCommand):
@@ -38,4 +39,4 @@ def _replay_file(name: str) -> dict[str, Any]:
         text = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         return {"error": f"cannot read {name}: {error}", "round": 0, "action": 0}
-    return replay_text(text)
+    return replay_text(text, record_rules)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from games.engine.cards import full_deck
 from games.engine.moves import legal_moves
 from games.engine.record import record_from_events, replay
-from games.engine.rules import Rules
+from games.engine.rules import AssafScores, Ending, ExactScores, Rules
 from games.engine.state import Action, CallYaniv, Event, GameState, apply
 from games.engine.view import view
 from tests.games.engine.support import random_game
@@ -22,11 +22,10 @@ rules = st.builds(
     Rules,
     call_limit=st.integers(0, 10),
     assaf_penalty=st.integers(0, 100),
-    assaf_scores=st.sampled_from(["hand", "zero"]),
+    assaf_scores=st.sampled_from(AssafScores),
     jokers=st.sampled_from([2, 0]),
-    exact_scores=st.sampled_from(["100_200", "halve_50", "none"]),
-    ending=st.sampled_from(["out_over_100", "out_over_200", "first_over_100"]),
-    turn_seconds=st.sampled_from([None, 30, 60]),
+    exact_scores=st.sampled_from(ExactScores),
+    ending=st.sampled_from(Ending),
 )
 games = {
     "seed": st.integers(0, 2**32 - 1),

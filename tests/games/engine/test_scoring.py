@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from games.engine.rules import ExactScores, Rules
-from games.engine.scoring import exact_drop, score_round, standings
+from games.engine.rules import AssafScores, Ending, ExactScores, Rules
+from games.engine.scoring import score_round, standings
 from games.engine.state import STOCK, CallYaniv, Play, apply
 from tests.games.engine.support import deck_for, start, with_totals
 
@@ -33,7 +33,7 @@ def test_assaf_penalty_is_a_house_rule() -> None:
 
 
 def test_assaf_scores_zero_gives_zero_to_every_tied_lowest_player() -> None:
-    rules = Rules(assaf_scores="zero")
+    rules = Rules(assaf_scores=AssafScores.ZERO)
     score = score_round(rules, 0, [4, 2, 9, 2], [10, 10, 10, 10], ACTIVE, 1)
     assert score.outcome == "assaf"
     assert score.points == (34, 0, 9, 0)
@@ -41,7 +41,9 @@ def test_assaf_scores_zero_gives_zero_to_every_tied_lowest_player() -> None:
 
 
 def test_assaf_scores_zero_only_applies_on_an_assaf() -> None:
-    score = score_round(Rules(assaf_scores="zero"), 0, [1, 2, 9, 2], [0, 0, 0, 0], ACTIVE, 1)
+    score = score_round(
+        Rules(assaf_scores=AssafScores.ZERO), 0, [1, 2, 9, 2], [0, 0, 0, 0], ACTIVE, 1
+    )
     assert score.points == (0, 2, 9, 2)
 
 
@@ -82,28 +84,8 @@ def test_the_lead_passes_over_seats_that_went_out_earlier() -> None:
     assert score.next_starter == 0
 
 
-@pytest.mark.parametrize(
-    ("mode", "before", "after"),
-    [
-        ("100_200", 100, 50),
-        ("100_200", 200, 100),
-        ("100_200", 150, 150),
-        ("100_200", 50, 50),
-        ("halve_50", 50, 25),
-        ("halve_50", 100, 50),
-        ("halve_50", 150, 75),
-        ("halve_50", 200, 100),
-        ("halve_50", 75, 75),
-        ("none", 100, 100),
-        ("none", 200, 200),
-    ],
-)
-def test_exact_drop(mode: ExactScores, before: int, after: int) -> None:
-    assert exact_drop(before, mode) == after
-
-
 def test_exact_scores_apply_to_the_new_total_of_those_who_scored() -> None:
-    rules = Rules(exact_scores="halve_50", ending="out_over_200")
+    rules = Rules(exact_scores=ExactScores.HALVE_50, ending=Ending.OUT_OVER_200)
     score = score_round(rules, 0, [3, 10, 20], [100, 40, 130], (None, None, None), 1)
     # The caller scored 0: their 100 stays. 40+10 and 130+20 land on multiples of 50.
     assert score.points == (0, 10, 20)
@@ -111,18 +93,20 @@ def test_exact_scores_apply_to_the_new_total_of_those_who_scored() -> None:
 
 
 def test_exact_drops_happen_once_per_round() -> None:
-    score = score_round(Rules(exact_scores="halve_50"), 0, [3, 10], [0, 90], (None, None), 1)
+    score = score_round(
+        Rules(exact_scores=ExactScores.HALVE_50), 0, [3, 10], [0, 90], (None, None), 1
+    )
     assert score.totals == (0, 50)
 
 
 def test_default_drops_100_to_50_and_200_to_100() -> None:
-    rules = Rules(ending="out_over_200")
+    rules = Rules(ending=Ending.OUT_OVER_200)
     score = score_round(rules, 0, [3, 10, 20], [0, 90, 180], (None, None, None), 1)
     assert score.totals == (0, 50, 100)
 
 
 def test_an_assaf_zero_scorer_gets_no_drop() -> None:
-    rules = Rules(assaf_scores="zero", exact_scores="none")
+    rules = Rules(assaf_scores=AssafScores.ZERO, exact_scores=ExactScores.NONE)
     score = score_round(rules, 0, [3, 2], [0, 100], (None, None), 1)
     assert score.totals == (33, 100)
 
@@ -139,7 +123,7 @@ def test_knock_out_players_strictly_above_the_limit(ending: str, limit: int) -> 
 
 
 def test_the_last_player_in_wins() -> None:
-    rules = Rules(exact_scores="none")
+    rules = Rules(exact_scores=ExactScores.NONE)
     score = score_round(rules, 0, [1, 10, None], [99, 95, 150], (None, None, 2), 5)
     assert score.eliminated == (1,)
     assert score.next_starter is None
@@ -147,7 +131,7 @@ def test_the_last_player_in_wins() -> None:
 
 
 def test_when_all_go_out_together_the_lowest_total_wins() -> None:
-    rules = Rules(exact_scores="none")
+    rules = Rules(exact_scores=ExactScores.NONE)
     score = score_round(rules, 0, [6, 5, 7], [97, 97, 97], (None, None, None), 3)
     assert score.outcome == "assaf"
     assert score.totals == (133, 102, 104)
@@ -157,14 +141,14 @@ def test_when_all_go_out_together_the_lowest_total_wins() -> None:
 
 
 def test_when_all_go_out_together_equal_lowest_totals_draw() -> None:
-    rules = Rules(exact_scores="none")
+    rules = Rules(exact_scores=ExactScores.NONE)
     score = score_round(rules, 2, [3, 3, 5], [98, 98, 90], (None, None, None), 3)
     assert score.totals == (101, 101, 125)
     assert score.standings == ((0, 1), (1, 1), (2, 3))
 
 
 def test_first_over_100_ends_the_game_with_lowest_total_first() -> None:
-    rules = Rules(ending="first_over_100", exact_scores="none")
+    rules = Rules(ending=Ending.FIRST_OVER_100, exact_scores=ExactScores.NONE)
     score = score_round(rules, 1, [20, 3, 8, 8], [85, 60, 40, 40], ACTIVE, 9)
     assert score.totals == (105, 60, 48, 48)
     assert score.eliminated == ()
@@ -174,7 +158,7 @@ def test_first_over_100_ends_the_game_with_lowest_total_first() -> None:
 
 
 def test_first_over_100_goes_on_at_exactly_100() -> None:
-    rules = Rules(ending="first_over_100", exact_scores="none")
+    rules = Rules(ending=Ending.FIRST_OVER_100, exact_scores=ExactScores.NONE)
     score = score_round(rules, 1, [20, 3], [80, 60], (None, None), 9)
     assert score.totals == (100, 60)
     assert score.standings is None
@@ -186,7 +170,7 @@ def test_knock_out_standings_order_by_round_out_then_total_sharing_ties() -> Non
 
 
 def test_first_over_standings_share_places_1_1_3() -> None:
-    places = standings(Rules(ending="first_over_100"), [50, 120, 50, 70], [None] * 4)
+    places = standings(Rules(ending=Ending.FIRST_OVER_100), [50, 120, 50, 70], [None] * 4)
     assert places == ((0, 1), (2, 1), (3, 3), (1, 4))
 
 

@@ -41,7 +41,7 @@ def test_a_seat_sees_its_own_hand_and_the_table() -> None:
     assert seen["turn"] == 0
     assert seen["starter"] == 0
     assert seen["players"] == 3
-    assert seen["rules"] == Rules().to_dict()
+    assert seen["rules"] == Rules()
     assert seen["discard"] == {"cards": ["3S"], "takeable": ["3S"], "seat": None}
     assert seen["pile"] == []
     assert seen["stock_count"] == 54 - 16
