@@ -6,7 +6,7 @@ import asyncio
 import io
 import json
 import threading
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
 from typing import Any
 
 import httpx
@@ -186,6 +186,21 @@ async def _run(
 
 def _chunk(body: bytes, more: bool) -> dict[str, Any]:
     return {"type": "http.request", "body": body, "more_body": more}
+
+
+def _a_client_that_stays() -> Callable[[], Awaitable[dict[str, Any]]]:
+    """An ASGI `receive`: an empty request body, then nothing (the client stays connected)."""
+    requested = False
+
+    async def receive() -> dict[str, Any]:
+        nonlocal requested
+        if not requested:
+            requested = True
+            return _chunk(b"", more=False)
+        await asyncio.Event().wait()
+        raise AssertionError("unreachable")
+
+    return receive
 
 
 async def test_status_headers_and_body_are_forwarded(bridge, recorder) -> None:
@@ -368,16 +383,8 @@ def _streaming_app(response: Streamed) -> Callable[..., Any]:
 async def test_a_streaming_response_is_sent_chunk_by_chunk_as_it_is_produced() -> None:
     response = Streamed()
     bridge = ThreadedWSGI(_streaming_app(response), threads=1, max_body=1024)
-    requested = False
     sent: list[dict[str, Any]] = []
-
-    async def receive() -> dict[str, Any]:
-        nonlocal requested
-        if not requested:
-            requested = True
-            return _chunk(b"", more=False)
-        await asyncio.Event().wait()  # the client stays
-        raise AssertionError("unreachable")
+    receive = _a_client_that_stays()
 
     async def send(message: dict[str, Any]) -> None:
         sent.append(message)
@@ -450,16 +457,8 @@ urlpatterns = [path("stream/", streaming_view)]
 @pytest.mark.urls(__name__)
 async def test_a_streaming_http_response_through_the_asgi_application() -> None:
     VIEW_DELIVERED.clear()
-    requested = False
     sent: list[dict[str, Any]] = []
-
-    async def receive() -> dict[str, Any]:
-        nonlocal requested
-        if not requested:
-            requested = True
-            return _chunk(b"", more=False)
-        await asyncio.Event().wait()
-        raise AssertionError("unreachable")
+    receive = _a_client_that_stays()
 
     async def send(message: dict[str, Any]) -> None:
         sent.append(message)

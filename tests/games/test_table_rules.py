@@ -13,16 +13,10 @@ from games.engine.state import GameState, start_game
 from games.models import Game
 from games.table_rules import TURN_SECONDS_CHOICES, TableRules, record_rules
 from tests.games.engine.support import Scripted
+from tests.games.engine.test_rules import DEFAULTS as ENGINE_DEFAULTS
 
-DEFAULTS = {
-    "call_limit": 5,
-    "assaf_penalty": 30,
-    "assaf_scores": "hand",
-    "jokers": 2,
-    "exact_scores": "100_200",
-    "ending": "out_over_100",
-    "turn_seconds": None,
-}
+# The engine's house rules and the clock's one key.
+DEFAULTS = {**ENGINE_DEFAULTS, "turn_seconds": None}
 
 
 def test_defaults_follow_the_rules_table() -> None:
