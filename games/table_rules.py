@@ -31,8 +31,7 @@ class TableRules:
         anything else raises ``InvalidRules`` (a bad house rule is named before the limit)."""
         if not isinstance(data, Mapping):
             raise InvalidRules("rules must be an object")
-        house = {key: value for key, value in data.items() if key != _TURN_SECONDS}
-        rules = Rules.from_dict(house)
+        rules = _house_rules(data)
         if _TURN_SECONDS not in data:
             return cls(rules)
         return cls(rules, one_of(_TURN_SECONDS, data[_TURN_SECONDS], TURN_SECONDS_CHOICES))
@@ -41,8 +40,7 @@ class TableRules:
     def stored(cls, data: Mapping[str, Any]) -> "TableRules":
         """A game's stored ``rules`` (what ``to_dict`` wrote): its turn limit may be the ranked
         setting, which need not be one of the choices."""
-        house = {key: value for key, value in data.items() if key != _TURN_SECONDS}
-        return cls(Rules.from_dict(house), data.get(_TURN_SECONDS))
+        return cls(_house_rules(data), data.get(_TURN_SECONDS))
 
     def to_dict(self) -> dict[str, Any]:
         """What the game row stores and the game payload shows as ``rules``."""
@@ -54,6 +52,11 @@ class TableRules:
         if self.turn_seconds in TURN_SECONDS_CHOICES:
             return self
         return replace(self, turn_seconds=None)
+
+
+def _house_rules(data: Mapping[str, Any]) -> Rules:
+    """The engine's rules of a table's rules: all but the turn limit."""
+    return Rules.from_dict({key: value for key, value in data.items() if key != _TURN_SECONDS})
 
 
 def record_rules(data: object) -> Rules:
