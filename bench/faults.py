@@ -51,7 +51,7 @@ def create_games(count: int, players: int) -> list[str]:
     from django.db import transaction
 
     from accounts.services import guest_create
-    from games.services import game_begin_ranked
+    from games.services.lobby import game_begin_ranked
 
     ids = []
     for index in range(count):

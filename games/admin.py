@@ -12,10 +12,10 @@ from django.shortcuts import get_object_or_404
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
-from games import services
 from games.apis import game_record
 from games.models import Event, Game, GameStatus, Seat
 from games.selectors import game_seats
+from games.services import staff
 
 
 class SeatInline(admin.TabularInline[Seat, Game]):
@@ -100,6 +100,6 @@ class GameAdmin(admin.ModelAdmin[Game]):
     def void_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
         voided = 0
         for game in queryset.exclude(status=GameStatus.ABORTED):
-            services.game_void(game_id=game.pk, reason=f"voided by {request.user}")
+            staff.game_void(game_id=game.pk, reason=f"voided by {request.user}")
             voided += 1
         self.message_user(request, f"Voided {voided} game(s).", messages.SUCCESS)

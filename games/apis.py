@@ -22,7 +22,6 @@ from accounts.models import Player
 from config.errors import ApplicationError, error_responses
 from config.redis import get_redis
 from config.schema import paginated
-from games import services
 from games.engine.record import record_from_events
 from games.models import Game, GameStatus
 from games.schema import EventSchema, GameSchema, RecordSchema
@@ -35,6 +34,7 @@ from games.selectors import (
     may_view,
     viewer_seat,
 )
+from games.services import lobby, play
 from games.table import LockedGame
 from games.table_rules import TableRules
 
@@ -76,7 +76,7 @@ class GameCreateApi(APIView):
         data = GameCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
         player = request_player(request)
-        game = services.game_create(host=player, **data.validated_data)
+        game = lobby.game_create(host=player, **data.validated_data)
         seats = game_seats(game)
         return Response(game_payload(game, None, seats, 0), status=status.HTTP_201_CREATED)
 
@@ -95,7 +95,7 @@ class GameJoinApi(APIView):
         data = GameJoinInput(data=request.data)
         data.is_valid(raise_exception=True)
         player = request_player(request)
-        table = services.game_join(game_id=game_id, player=player, **data.validated_data)
+        table = lobby.game_join(game_id=game_id, player=player, **data.validated_data)
         return _game_response(table, player)
 
 
@@ -107,7 +107,7 @@ class GameCpuApi(APIView):
     )
     def post(self, request: Request, game_id: UUID) -> Response:
         player = request_player(request)
-        return _game_response(services.game_add_cpu(game_id=game_id, player=player), player)
+        return _game_response(lobby.game_add_cpu(game_id=game_id, player=player), player)
 
 
 class GameStartApi(APIView):
@@ -118,7 +118,7 @@ class GameStartApi(APIView):
     )
     def post(self, request: Request, game_id: UUID) -> Response:
         player = request_player(request)
-        return _game_response(services.game_start(game_id=game_id, player=player), player)
+        return _game_response(lobby.game_start(game_id=game_id, player=player), player)
 
 
 class GameLeaveApi(APIView):
@@ -129,7 +129,7 @@ class GameLeaveApi(APIView):
     )
     def post(self, request: Request, game_id: UUID) -> Response:
         player = request_player(request)
-        return _game_response(services.game_leave(game_id=game_id, player=player), player)
+        return _game_response(play.game_leave(game_id=game_id, player=player), player)
 
 
 class GameDetailApi(APIView):
@@ -216,7 +216,7 @@ class GameActionApi(APIView):
 
     @staticmethod
     def _act(game_id: UUID, player: Player, action: dict[str, Any]) -> Response:
-        table = services.game_act(game_id=game_id, player=player, seq=action["seq"], action=action)
+        table = play.game_act(game_id=game_id, player=player, seq=action["seq"], action=action)
         return _game_response(table, player)
 
 

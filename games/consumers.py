@@ -16,7 +16,6 @@ from channels.db import database_sync_to_async
 from accounts.models import Player
 from accounts.ws_auth import PlayerConsumer, ws_require_player
 from config.errors import ApplicationError
-from games import services
 from games.models import Event, Game
 from games.notify import game_group, player_group, viewer_group
 from games.selectors import (
@@ -27,6 +26,7 @@ from games.selectors import (
     may_view,
     viewer_seat,
 )
+from games.services import play
 
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
@@ -101,7 +101,7 @@ class GameConsumer(_Consumer):
         if not may_view(game, seat):
             return CLOSE_FORBIDDEN
         try:
-            services.game_player_returned(game_id=self.game_id, player=self.player)
+            play.game_player_returned(game_id=self.game_id, player=self.player)
         except ApplicationError:
             return CLOSE_NOT_FOUND
         viewer = viewer_group(self.game_id, None if seat is None else self.player.pk)

@@ -8,7 +8,7 @@ from django.dispatch import receiver
 
 from accounts.models import Player
 from accounts.signals import player_banned
-from games.services import player_hand_over_games
+from games.services.play import player_hand_over_games
 
 
 @receiver(player_banned)

@@ -14,6 +14,7 @@ from typing import Any
 from uuid import UUID
 
 from django.db.models import QuerySet
+from django.utils import timezone
 
 from accounts.models import Player
 from accounts.selectors import player_data
@@ -210,3 +211,14 @@ def player_finished_games(player: Player) -> QuerySet[Seat]:
         .select_related("game")
         .order_by("-game__finished_at")
     )
+
+
+def overdue_game_ids(*, limit: int = 500) -> list[tuple[str, int]]:
+    """Active games past their turn deadline, oldest first, as (id, seq) (the partial index
+    serves this): what the beat sweeper enforces."""
+    rows = (
+        Game.objects.filter(status=GameStatus.ACTIVE, turn_deadline__lte=timezone.now())
+        .order_by("turn_deadline")
+        .values_list("id", "seq")[:limit]
+    )
+    return [(str(game_id), seq) for game_id, seq in rows]

@@ -20,11 +20,14 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
+from django.utils import timezone
+
 from accounts.models import Player
 from config.errors import ApplicationError
 from config.sql import Columns, fetch, insert, query, update
+from games.engine.state import Event as EventData
 from games.engine.state import GameState
-from games.models import Event, Game, Seat
+from games.models import Event, Game, GameStatus, Seat
 from games.selectors import Payload, game_payload, game_seats, viewer_seat
 
 _GAME, _EVENT = Columns(Game, "g"), Columns(Event, "e")
@@ -115,6 +118,72 @@ class LockedGame:
         insert(events)
         self.new_events.extend(events)
 
+    def record(self, state: GameState, events: list[EventData], *, by: str | None) -> None:
+        """Store what an engine call gave: its events (`played` ones marked `by` whom), the new
+        state, and what the state says of the seats (scores, eliminations and, once the game
+        is over, places) and of the game (finished). `by` None: the deal, not a move, so `seq`
+        stays; a move ("player", "cpu") bumps it. The caller saves the game row."""
+        game = self.game
+        if by is not None:
+            game.seq += 1
+        self.append_all(
+            [
+                Event(
+                    game=game,
+                    seq=game.seq,
+                    type=event["type"],
+                    payload=_payload(event, by),
+                )
+                for event in events
+            ]
+        )
+        self.set_state(state)
+        table = state.table
+        fields = []
+        if any(seat.score != table.totals[seat.seat] for seat in self.seats):  # a round ended
+            for seat in self.seats:
+                seat.score = table.totals[seat.seat]
+                seat.eliminated = table.out_round[seat.seat] is not None
+            fields += ["score", "eliminated"]
+        if table.standings is not None:
+            game.status = GameStatus.FINISHED
+            game.finished_at = timezone.now()
+            for number, place in table.standings:
+                self.seats[number].place = place
+            for seat in self.seats:
+                seat.live = False
+            fields += ["place", "live"]
+        if fields:
+            self.save_seats(*fields)
+
     def save(self, *fields: str) -> None:
         """Write these fields of the game row (the rest, rules, host, invite code..., stays)."""
         update(self.game, fields)
+
+    # Seats: every write of a seat row goes through these, under the game's lock.
+
+    def add_seat(self, **fields: Any) -> Seat:
+        """A new seat at the end of the table (`IntegrityError` when the player already has a
+        live seat elsewhere: the partial unique index)."""
+        seat = Seat.objects.create(game=self.game, seat=len(self.seats), **fields)
+        self.seats.append(seat)
+        return seat
+
+    def remove_seat(self, seat: Seat) -> None:
+        """Free a seat of a waiting table; the seats after it move up one."""
+        seat.delete()
+        self.seats.remove(seat)
+        for index, other in enumerate(self.seats):
+            other.seat = index
+        self.save_seats("seat")
+
+    def save_seats(self, *fields: str, seats: list[Seat] | None = None) -> None:
+        """Write these fields of the seats (default: every seat) in one statement."""
+        Seat.objects.bulk_update(self.seats if seats is None else seats, list(fields))
+
+
+def _payload(event: EventData, by: str | None) -> dict[str, Any]:
+    payload = {key: value for key, value in event.items() if key != "type"}
+    if event["type"] == "played":
+        payload["by"] = by
+    return payload

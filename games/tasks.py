@@ -5,25 +5,26 @@ from __future__ import annotations
 from celery import shared_task
 from django.conf import settings
 
-from games import services
+from games.selectors import overdue_game_ids
+from games.services import clock
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True)
 def cpu_turn(game_id: str, seq: int) -> bool:
-    return services.game_cpu_turn(game_id=game_id, seq=seq)
+    return clock.game_cpu_turn(game_id=game_id, seq=seq)
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True)
 def turn_timeout(game_id: str, seq: int) -> bool:
-    return services.game_timeout(game_id=game_id, seq=seq)
+    return clock.game_timeout(game_id=game_id, seq=seq)
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def sweep_deadlines() -> int:
     """Beat, every few seconds: enforce every overdue turn, whatever happened to its task."""
     handled = 0
-    for game_id, seq in services.overdue_game_ids():
-        handled += services.game_timeout(game_id=game_id, seq=seq, skip_locked=True)
+    for game_id, seq in overdue_game_ids():
+        handled += clock.game_timeout(game_id=game_id, seq=seq, skip_locked=True)
     return handled
 
 

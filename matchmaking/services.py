@@ -21,7 +21,7 @@ from accounts.models import Player
 from config.errors import ApplicationError
 from games.notify import player_group, send_to_group
 from games.selectors import player_active_game_id
-from games.services import game_begin_ranked
+from games.services.lobby import game_begin_ranked
 from matchmaking import pairing, selectors
 from matchmaking.models import Ticket, TicketStatus
 

@@ -32,7 +32,7 @@ from config.celery import app as celery_app
 from config.redis import get_redis
 from games import tasks
 from games.models import Game
-from games.services import game_cpu_turn
+from games.services.clock import game_cpu_turn
 from tests.games.conftest import Client, simple_move
 
 pytestmark = pytest.mark.django_db(transaction=True)

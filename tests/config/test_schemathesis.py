@@ -26,7 +26,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from accounts.services import auth_token_issue
-from games import services
+from games.services import lobby
 from tests.conftest import clear_throttle_counters
 from tests.factories import PlayerFactory
 
@@ -53,9 +53,9 @@ def world(db) -> Iterator[dict[str, Any]]:
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
     player = PlayerFactory.create()
-    game = services.game_create(host=player, max_players=2, rules={})
-    services.game_add_cpu(game_id=game.pk, player=player)
-    services.game_start(game_id=game.pk, player=player)
+    game = lobby.game_create(host=player, max_players=2, rules={})
+    lobby.game_add_cpu(game_id=game.pk, player=player)
+    lobby.game_start(game_id=game.pk, player=player)
     try:
         yield {
             "headers": {"Authorization": f"Bearer {auth_token_issue(player=player)}"},

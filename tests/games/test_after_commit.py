@@ -21,7 +21,7 @@ from games.engine.cpu import cpu_action
 from games.engine.state import GameState, Play
 from games.models import Game, GameStatus
 from games.notify import _group_channel, viewer_group
-from games.services import game_begin_ranked
+from games.services.lobby import game_begin_ranked
 from ratings import tasks as rating_tasks
 from tests.games.conftest import Client
 

@@ -18,7 +18,8 @@ from config.asgi import application
 from games.models import Event, Seat
 from games.notify import _group_channel, viewer_group
 from games.selectors import viewer_seat
-from games.services import game_begin_ranked, game_cpu_turn
+from games.services.clock import game_cpu_turn
+from games.services.lobby import game_begin_ranked
 from tests.games.conftest import Client, simple_move
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -14,7 +14,7 @@ from django.conf import settings
 
 from games.engine.state import GameState
 from games.notify import _group_channel, viewer_group
-from games.services import game_cpu_turn
+from games.services.clock import game_cpu_turn
 from tests.games.conftest import Client, simple_move
 
 pytestmark = pytest.mark.django_db(transaction=True)

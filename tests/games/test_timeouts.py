@@ -12,8 +12,10 @@ from django.db import connection
 
 from accounts.services import player_ban
 from config.errors import ApplicationError
-from games import services, tasks
+from games import tasks
 from games.models import Event, Game
+from games.services import play
+from games.services.clock import CPU_GRACE
 from tests.games.conftest import Client, simple_move
 
 START = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
@@ -82,13 +84,13 @@ def test_an_away_seat_is_played_at_once_until_its_player_returns(make_client, cl
     assert other.act(view, **simple_move(view)).status_code == 200
     stored = Game.objects.get(pk=game["id"])
     # An away seat's turn is the CPU's: due at once (plus a grace for a lost task), not 30 s.
-    assert stored.turn_deadline == START + timedelta(seconds=31) + services.CPU_GRACE
+    assert stored.turn_deadline == START + timedelta(seconds=31) + CPU_GRACE
     assert me.game(game["id"])["turn"]["deadline"] is None
     assert tasks.cpu_turn(game["id"], stored.seq) is True
     assert tasks.cpu_turn(game["id"], stored.seq) is False  # a duplicate task does nothing
     assert Game.objects.get(pk=game["id"]).seq == 3
     # Opening the game socket brings the player back; their next turn is theirs again.
-    services.game_player_returned(game_id=game["id"], player=me.player)
+    play.game_player_returned(game_id=game["id"], player=me.player)
     assert me.game(game["id"])["seats"][seat]["away"] is False
     assert _types(game["id"]).count("player_returned") == 1
     view = other.game(game["id"])
@@ -124,7 +126,7 @@ def test_leaving_hands_the_seat_to_the_cpu_for_good(make_client, clock) -> None:
     assert tasks.cpu_turn(game["id"], 0) is True
     assert Event.objects.get(game_id=game["id"], type="played").payload["by"] == "cpu"
     with pytest.raises(ApplicationError) as refused:
-        services.game_act(
+        play.game_act(
             game_id=game["id"], player=clients[seat].player, seq=1, action={"type": "yaniv"}
         )
     assert refused.value.code in {"not_your_turn", "left"}

@@ -16,7 +16,7 @@ from django.utils import timezone
 from accounts.models import Player
 from games.models import Game, GameStatus
 from games.notify import player_group
-from games.services import game_create
+from games.services.lobby import game_create
 from matchmaking import pairing, services, tasks
 from matchmaking.models import Ticket, TicketStatus
 from tests.factories import PlayerFactory

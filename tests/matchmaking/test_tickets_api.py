@@ -11,7 +11,7 @@ from django.utils.dateparse import parse_datetime
 
 from config.errors import ApplicationError
 from games.notify import player_group
-from games.services import game_create
+from games.services.lobby import game_create
 from matchmaking import services
 from matchmaking.models import Ticket, TicketStatus
 from tests.factories import PlayerFactory

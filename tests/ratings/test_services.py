@@ -8,7 +8,7 @@ import pytest
 
 from accounts.selectors import player_rating
 from games.models import Event, Game, GameStatus
-from games.services import game_void
+from games.services.staff import game_void
 from ratings import services
 from ratings.models import Rating, RatingChange
 from ratings.rating import DEFAULT, Skill, rate

@@ -9,7 +9,9 @@ from django.utils import timezone
 
 from games.models import Event, Game
 from games.notify import game_finished_signal
-from games.services import game_begin_ranked, game_leave, game_void
+from games.services.lobby import game_begin_ranked
+from games.services.play import game_leave
+from games.services.staff import game_void
 from ratings import tasks
 from ratings.models import Rating, RatingChange
 from ratings.rating import DEFAULT, rate

@@ -1,0 +1,15 @@
+"""Every write to a game, one transaction per action (STYLE.md), in four modules by job:
+
+- `lobby`: tables before they start (create, join, CPU seats, start, a matched ranked table,
+  leaving a waiting table);
+- `play`: a seated player's move, leaving an active game, returning after being away;
+- `clock`: what keeps a game moving without its players: storing an engine result and what
+  follows it (the next deadline, the pushes, the CPU's or the deadline's task), CPU turns,
+  overdue turns;
+- `staff`: voiding a game.
+
+Each action locks the game row (`games.table.LockedGame`), checks `seq`, applies the action
+through the engine, records its events and state, and only after the commit notifies the
+sockets and schedules what follows. Nothing here replays the log: the game row holds the
+current state. The modules import downwards only: lobby and play use clock.
+"""

@@ -1,0 +1,141 @@
+"""What keeps a game moving: storing an engine result and what follows it, CPU turns, deadlines.
+
+`advance` is the one way an engine result is stored (a deal or a move): the locked game
+records its events and state, the next turn gets its deadline, and after the commit every
+viewer is pushed the new state and the next turn is scheduled: the CPU's move after its think
+time, or a human's deadline. The beat sweeper (`overdue_game_ids` + `game_timeout`) is the
+second path for both, when a task was lost.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, timedelta
+from uuid import UUID
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games import notify
+from games.engine.cpu import cpu_action
+from games.engine.state import Event as EventData
+from games.engine.state import GameState, apply
+from games.models import GameStatus
+from games.table import LockedGame
+from games.table_rules import TableRules
+
+# Shuffles and the first starter: never `random` (STYLE.md).
+RNG = secrets.SystemRandom()
+# How long past its think time a CPU turn may wait before the sweeper plays it: covers a lost
+# task (a worker killed mid-game) without racing a healthy one.
+CPU_GRACE = timedelta(seconds=5)
+
+# What an engine result changes on the game row; the rest (rules, host, invite code...) is
+# never rewritten.
+_PLAY_FIELDS = ("state", "seq", "turn_deadline", "status", "started_at", "finished_at")
+
+
+def advance(
+    locked: LockedGame, state: GameState, events: list[EventData], *, by: str | None
+) -> None:
+    """Store what an engine call produced (`by`: who moved, None for a deal) and schedule
+    what follows once it is committed."""
+    locked.record(state, events, by=by)
+    if locked.game.status == GameStatus.FINISHED:
+        notify.game_finished(locked.game)  # ratings rate it after the commit
+    locked.game.turn_deadline = deadline(locked)
+    locked.save(*_PLAY_FIELDS)
+    notify.table_changed(locked)
+    schedule_turn(locked)
+
+
+def deadline(locked: LockedGame) -> datetime | None:
+    """When the turn to play now is due: a CPU's think time plus grace, a human's turn limit
+    (none without one), or None when nobody is to play."""
+    game, state = locked.game, locked.state
+    if game.status != GameStatus.ACTIVE or state is None or state.turn is None:
+        return None
+    now = timezone.now()
+    if locked.seats[state.turn].cpu_plays:
+        return now + timedelta(seconds=settings.YANIV_CPU_THINK_SECONDS) + CPU_GRACE
+    seconds = TableRules.stored(game.rules).turn_seconds
+    return None if seconds is None else now + timedelta(seconds=seconds)
+
+
+def restart_turn(locked: LockedGame) -> None:
+    """The seat to play changed hands (it left, or its player came back): its deadline starts
+    again from now and its task is scheduled anew."""
+    locked.game.turn_deadline = deadline(locked)
+    locked.save("turn_deadline")
+    schedule_turn(locked)
+
+
+def schedule_turn(locked: LockedGame) -> None:
+    """After the commit: the CPU's move after its think time, or the human's deadline task
+    (and a `your_turn` push)."""
+    from games import tasks  # tasks import the services
+
+    game, state = locked.game, locked.state
+    if game.status != GameStatus.ACTIVE or state is None or state.turn is None:
+        return
+    seat = locked.seats[state.turn]
+    key = (str(game.pk), game.seq)
+    # `robust`: a task that cannot be queued (Redis down) must not turn a committed move into
+    # an error; the beat sweeper plays any turn past its deadline (CPU turns: CPU_GRACE).
+    if seat.cpu_plays:
+        think = settings.YANIV_CPU_THINK_SECONDS
+        transaction.on_commit(lambda: tasks.cpu_turn.apply_async(key, countdown=think), robust=True)
+    else:
+        notify.your_turn(seat, game)
+        due = game.turn_deadline
+        if due is not None:
+            transaction.on_commit(lambda: tasks.turn_timeout.apply_async(key, eta=due), robust=True)
+
+
+@transaction.atomic
+def game_cpu_turn(*, game_id: UUID | str, seq: int) -> bool:
+    """Play the turn of a CPU-played seat. False (and nothing done) once the game moved on."""
+    locked = LockedGame.lock(game_id)
+    state = _current_turn(locked, seq)
+    if state is None or state.turn is None or not locked.seats[state.turn].cpu_plays:
+        return False
+    _cpu_plays(locked, state)
+    return True
+
+
+@transaction.atomic
+def game_timeout(*, game_id: UUID | str, seq: int, skip_locked: bool = False) -> bool:
+    """Enforce an overdue turn: the CPU plays it, and a human seat becomes away.
+
+    Idempotent on (game_id, seq): False when the game has moved on or the turn is not due.
+    With `skip_locked` (the sweeper), a game another worker is handling is left to it.
+    """
+    locked = (
+        LockedGame.try_lock(game_id, skip_locked=True) if skip_locked else LockedGame.lock(game_id)
+    )
+    if locked is None:
+        return False
+    state = _current_turn(locked, seq)
+    due = locked.game.turn_deadline
+    if state is None or state.turn is None or due is None or due > timezone.now():
+        return False
+    seat = locked.seats[state.turn]
+    if not seat.cpu_plays:
+        seat.away = True
+        locked.save_seats("away", seats=[seat])
+        locked.append("player_away", seat=seat.seat)
+    _cpu_plays(locked, state)
+    return True
+
+
+def _current_turn(locked: LockedGame, seq: int) -> GameState | None:
+    if locked.game.status != GameStatus.ACTIVE or locked.game.seq != seq:
+        return None
+    return locked.playing_state()
+
+
+def _cpu_plays(locked: LockedGame, state: GameState) -> None:
+    assert state.turn is not None
+    new_state, events = apply(state, cpu_action(state, state.turn, RNG), RNG)
+    advance(locked, new_state, events, by="cpu")

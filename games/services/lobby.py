@@ -1,0 +1,144 @@
+"""Tables before they start: create, join, add CPU seats, start, a matched ranked table, leave."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from typing import Any
+from uuid import UUID
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import Player
+from config.errors import ApplicationError
+from games import notify
+from games.engine.errors import InvalidRules
+from games.engine.state import start_game
+from games.models import Game, GameStatus, Seat
+from games.selectors import viewer_seat
+from games.services.clock import RNG, advance
+from games.table import LockedGame
+from games.table_rules import TableRules
+
+INVITE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+
+
+def _take_live_seat(create: Callable[[], Seat]) -> Seat:
+    try:
+        with transaction.atomic():
+            return create()
+    except IntegrityError as error:
+        raise ApplicationError(
+            "in_game", "You are already at a table: finish or leave it first.", 409
+        ) from error
+
+
+@transaction.atomic
+def game_create(*, host: Player, max_players: int, rules: dict[str, Any]) -> Game:
+    try:
+        parsed = TableRules.parse(rules)
+    except InvalidRules as error:
+        raise ApplicationError("invalid_rules", str(error)) from error
+    game = Game.objects.create(
+        max_players=max_players,
+        rules=parsed.to_dict(),
+        host=host,
+        invite_code="".join(secrets.choice(INVITE_ALPHABET) for _ in range(8)),
+    )
+    _take_live_seat(lambda: Seat.objects.create(game=game, seat=0, player=host))
+    return game
+
+
+@transaction.atomic
+def game_join(*, game_id: UUID | str, player: Player, invite_code: str) -> LockedGame:
+    locked = LockedGame.lock(game_id)
+    if viewer_seat(locked.seats, player) is not None:
+        return locked  # joining twice is harmless
+    # As bytes: compare_digest refuses non-ASCII str (a TypeError), and bytes.upper() folds
+    # only ASCII letters, so no other script's lookalike (the Kelvin sign...) passes for one.
+    if not secrets.compare_digest(invite_code.encode().upper(), locked.game.invite_code.encode()):
+        raise ApplicationError("bad_invite_code", "That invite code is not this game's.", 403)
+    _require_free_seat(locked)
+    _take_live_seat(lambda: locked.add_seat(player=player))
+    notify.table_changed(locked)
+    return locked
+
+
+@transaction.atomic
+def game_add_cpu(*, game_id: UUID | str, player: Player) -> LockedGame:
+    locked = LockedGame.lock(game_id)
+    _require_host(locked, player)
+    _require_free_seat(locked)
+    locked.add_seat(is_cpu=True, live=False)
+    notify.table_changed(locked)
+    return locked
+
+
+def _require_host(locked: LockedGame, player: Player) -> None:
+    locked.seat_of(player)
+    if locked.game.host_id != player.pk:
+        raise ApplicationError("not_host", "Only the host can do that.", 403)
+
+
+def _require_waiting(locked: LockedGame) -> None:
+    if locked.game.status != GameStatus.WAITING:
+        raise ApplicationError("not_waiting", "This game has already started.", 409)
+
+
+def _require_free_seat(locked: LockedGame) -> None:
+    _require_waiting(locked)
+    if len(locked.seats) >= locked.game.max_players:
+        raise ApplicationError("game_full", "Every seat at this table is taken.", 409)
+
+
+@transaction.atomic
+def game_start(*, game_id: UUID | str, player: Player) -> LockedGame:
+    locked = LockedGame.lock(game_id)
+    _require_host(locked, player)
+    _require_waiting(locked)
+    if len(locked.seats) < 2:
+        raise ApplicationError("not_enough_players", "A game needs at least two seats.", 409)
+    _begin(locked)
+    return locked
+
+
+def _begin(locked: LockedGame) -> None:
+    """Deal the first round of a seated table and make it active."""
+    game = locked.game
+    state, events = start_game(len(locked.seats), TableRules.stored(game.rules).rules, RNG)
+    game.status = GameStatus.ACTIVE
+    game.started_at = timezone.now()
+    locked.append("game_started", players=len(locked.seats))
+    advance(locked, state, events, by=None)
+
+
+def game_begin_ranked(*, players: list[Player]) -> LockedGame:
+    """A ranked game for a matched table: default rules, seats in random order, active.
+
+    Called inside the matchmaking transaction, which holds the tickets' locks.
+    """
+    order = list(players)
+    RNG.shuffle(order)
+    rules = TableRules(turn_seconds=settings.YANIV_RANKED_TURN_SECONDS).to_dict()
+    game = Game.objects.create(ranked=True, max_players=len(order), rules=rules)
+    Seat.objects.bulk_create(
+        Seat(game=game, seat=index, player=player) for index, player in enumerate(order)
+    )
+    locked = LockedGame.lock(game.pk)
+    _begin(locked)
+    return locked
+
+
+def leave_waiting(locked: LockedGame, seat: Seat, player: Player) -> None:
+    """Before the start, leaving frees the seat; a host leaving closes the table."""
+    if locked.game.host_id == player.pk:
+        locked.game.status = GameStatus.ABORTED
+        locked.save("status")
+        for each in locked.seats:
+            each.live = False
+        locked.save_seats("live")
+    else:
+        locked.remove_seat(seat)
+    notify.table_changed(locked)
