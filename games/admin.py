@@ -13,9 +13,8 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
 from games import services
-from games.apis import game_record
 from games.models import Event, Game, GameStatus, Seat
-from games.selectors import game_seats
+from games.selectors import game_record, game_seats
 
 
 class SeatInline(admin.TabularInline[Seat, Game]):
