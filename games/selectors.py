@@ -262,7 +262,7 @@ def game_payload(
         )
     return {
         "id": str(game.id),
-        "status": GameStatus(game.status),
+        "status": cast(GameStatus, game.status),  # a value of the field's choices
         "ranked": game.ranked,
         "rules": game.rules,
         "max_players": game.max_players,
