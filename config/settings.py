@@ -219,6 +219,7 @@ SPECTACULAR_SETTINGS = {
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     "COMPONENT_SPLIT_REQUEST": True,
     "POSTPROCESSING_HOOKS": [
+        "config.socket_messages.add_socket_messages",  # before the enums are named
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.schema.add_transport_errors",
     ],

@@ -19,11 +19,15 @@ from config.errors import ApplicationError
 from games.models import Event, Game
 from games.notify import game_group, player_group, viewer_group
 from games.selectors import (
+    GameData,
+    GameMessage,
     event_payload,
+    game_message,
     game_payload,
     game_seats,
     game_state,
     may_view,
+    socket_error_message,
     viewer_seat,
 )
 from games.services import play
@@ -68,7 +72,7 @@ class _Consumer(PlayerConsumer):
         await self.send_error("read_only", "Send actions with POST .../actions/.")
 
     async def send_error(self, code: str, detail: str) -> None:
-        await self.send_json({"type": "error", "code": code, "detail": detail})
+        await self.send_json(socket_error_message(code, detail))
 
 
 class GameConsumer(_Consumer):
@@ -91,7 +95,7 @@ class GameConsumer(_Consumer):
         for group in self.groups:
             await self.channel_layer.group_add(group, self.channel_name)
         snapshot = await database_sync_to_async(self._snapshot)()
-        await self.send_json({"type": "game", "event": None, "game": snapshot})
+        await self.send_json(game_message(None, snapshot))
 
     def _admit(self) -> int | None:
         game = Game.objects.filter(pk=self.game_id).first()
@@ -108,14 +112,14 @@ class GameConsumer(_Consumer):
         self.groups = (game_group(self.game_id), viewer)
         return None
 
-    def _snapshot(self) -> dict[str, Any]:
+    def _snapshot(self) -> GameData:
         game = Game.objects.get(pk=self.game_id)
         seats = game_seats(game)
         last = Event.objects.filter(game=game).order_by("-id").values_list("id", flat=True)
         self.last_event_id = last.first() or 0
         return game_payload(game, game_state(game), seats, viewer_seat(seats, self.player))
 
-    def _changes(self) -> list[dict[str, Any]]:
+    def _changes(self) -> list[GameMessage]:
         game = Game.objects.get(pk=self.game_id)
         seats = game_seats(game)
         seat = viewer_seat(seats, self.player)
@@ -124,10 +128,7 @@ class GameConsumer(_Consumer):
             return []
         self.last_event_id = events[-1].id
         current = game_payload(game, game_state(game), seats, seat)
-        return [
-            {"type": "game", "event": event_payload(event, seat), "game": current}
-            for event in events
-        ]
+        return [game_message(event_payload(event, seat), current) for event in events]
 
     async def game_changed(self, message: dict[str, Any]) -> None:
         for change in await database_sync_to_async(self._changes)():
@@ -142,7 +143,7 @@ class GameConsumer(_Consumer):
         self.last_event_id = message["last"]
         game = message["game"]
         for event in message["events"] or [None]:
-            await self.send_json({"type": "game", "event": event, "game": game})
+            await self.send_json(game_message(event, game))
 
     async def disconnect(self, code: int) -> None:
         for group in self.groups:

@@ -22,7 +22,7 @@ from redis import RedisError
 
 from config.redis import get_redis
 from games.models import Game, Seat
-from games.selectors import event_payload
+from games.selectors import event_payload, your_turn_message
 from games.table import LockedGame
 
 logger = logging.getLogger(__name__)
@@ -105,7 +105,7 @@ def _publish(locked: LockedGame) -> None:
 def your_turn(seat: Seat, game: Game) -> None:
     if seat.player_id is None:
         return
-    message = {"type": "me.message", "message": {"type": "your_turn", "game_id": str(game.pk)}}
+    message = {"type": "me.message", "message": your_turn_message(game.pk)}
     group = player_group(seat.player_id)
     transaction.on_commit(lambda: send_to_group(group, message), robust=True)
 

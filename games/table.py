@@ -28,7 +28,7 @@ from config.sql import Columns, fetch, insert, query, update
 from games.engine.state import Event as EventData
 from games.engine.state import GameState
 from games.models import Event, Game, GameStatus, Seat
-from games.selectors import Payload, game_payload, game_seats, viewer_seat
+from games.selectors import GameData, game_payload, game_seats, viewer_seat
 
 _GAME, _EVENT = Columns(Game, "g"), Columns(Event, "e")
 # Every move runs this (config/sql.py: why in SQL): the game row, locked, and its last event.
@@ -100,11 +100,11 @@ class LockedGame:
             raise ApplicationError("not_seated", "You do not have a seat at this game.", 403)
         return self.seats[index]
 
-    def payload(self, seat: int | None) -> Payload:
+    def payload(self, seat: int | None) -> GameData:
         """The `game` object as `seat` sees it (None: a stranger)."""
         return game_payload(self.game, self.state, self.seats, seat)
 
-    def payload_for(self, player: Player | None) -> Payload:
+    def payload_for(self, player: Player | None) -> GameData:
         return self.payload(viewer_seat(self.seats, player))
 
     def append(self, event_type: str, **payload: Any) -> None:
