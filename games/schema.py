@@ -10,7 +10,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from accounts.apis import PlayerSerializer
+from ratings.payloads import PlayerSerializer
 
 
 def _cards(help_text: str = "") -> serializers.ListField:

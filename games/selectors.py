@@ -16,12 +16,12 @@ from uuid import UUID
 from django.db.models import QuerySet
 
 from accounts.models import Player
-from accounts.selectors import player_data
 from config.sql import Columns, fetch, query
 from games.engine.state import GameState
 from games.engine.view import view
 from games.models import Event, Game, GameStatus, Seat
 from ratings.models import Rating
+from ratings.payloads import player_data
 
 Payload = dict[str, Any]
 
