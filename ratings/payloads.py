@@ -34,7 +34,7 @@ class PlayerData(TypedDict):
     rating: RatingData
 
 
-class RatingUpdate(TypedDict):
+class RatedData(TypedDict):
     """One rated player's new rating, as a `rated` event lists it; `delta` is the change of
     the ordinal: the number a leaderboard moves by."""
 

@@ -20,7 +20,7 @@ from django.db.models import Model, Q
 from psycopg import sql
 
 from ratings.models import Rating, RatingChange
-from ratings.payloads import RatingUpdate
+from ratings.payloads import RatedData
 from ratings.rating import DEFAULT, Skill, rate
 from ratings.rebuild import Replay
 from ratings.results import GameResult
@@ -44,7 +44,7 @@ def ratings_lock() -> None:
 # No savepoint (here and in game_ratings_undo): a failure rolls the caller's whole transaction
 # back anyway.
 @transaction.atomic(savepoint=False)
-def game_ratings_apply(*, result: GameResult) -> list[RatingUpdate]:
+def game_ratings_apply(*, result: GameResult) -> list[RatedData]:
     """Rate one finished game from its players' current ratings: store their new ratings and
     the game's rating changes, and answer what the game's `rated` event lists. With fewer
     than two rated players nobody's rating moves: nothing is stored, and the answer is empty.
