@@ -73,7 +73,7 @@ _FORMATS: dict[str, type[Field]] = {
 class PayloadSerializers:
     """The serializers of TypedDicts, one class per TypedDict (a schema component named after
     it, less a `Data` suffix). `known` maps a TypedDict to the serializer that already
-    describes it (the `player`, accounts.apis.PlayerSerializer)."""
+    describes it (the `player`, ratings.payloads.PlayerSerializer)."""
 
     def __init__(self, known: Mapping[type, SerializerClass] | None = None) -> None:
         self._classes: dict[type, SerializerClass] = dict(known or {})

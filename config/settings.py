@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "games",
     "ratings",
     "matchmaking",
+    "players",
     "axes",
 ]
 

@@ -17,10 +17,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.apis import PlayerSerializer
 from accounts.authentication import request_player
 from accounts.models import Player
-from accounts.selectors import PlayerData
 from config.errors import ApplicationError, error_responses
 from config.payloads import PayloadSerializers
 from config.redis import get_redis
@@ -44,6 +42,7 @@ from games.selectors import (
 )
 from games.services import lobby, play
 from games.table import LockedGame
+from ratings.payloads import PlayerData, PlayerSerializer
 
 IDEMPOTENCY_TTL = 24 * 3600
 # A claim outlives any request (a Redis or database stall is bounded well below it); past it, a

@@ -27,7 +27,8 @@ from games.table import LockedGame
 
 logger = logging.getLogger(__name__)
 
-# Sent after the commit that finished (or voided) a game; ratings subscribe to them.
+# Sent after the commit that finished (or voided) a game; games/receivers.py queues its rating
+# (or the roll back of its ratings) on them.
 game_finished_signal = Signal()
 game_voided_signal = Signal()
 

@@ -20,7 +20,6 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from accounts.models import Player
-from accounts.selectors import PlayerData, player_data
 from config.payloads import Default, Doc, Timestamp, Uuid
 from config.sql import Columns, fetch, query
 from games.engine.record import RECORD_FORMAT, record_from_events
@@ -29,6 +28,7 @@ from games.engine.view import view
 from games.models import Event, Game, GameStatus, Seat
 from games.table_rules import TableRules
 from ratings.models import Rating
+from ratings.payloads import PlayerData, RatedData, player_data
 
 Payload = dict[str, Any]
 Cards = list[str]
@@ -103,17 +103,6 @@ class GameData(TypedDict):
     standings: list[PlaceData] | None
     created_at: Timestamp
     finished_at: Timestamp | None
-
-
-class RatedData(TypedDict):
-    """A seat's new rating, in a `rated` event."""
-
-    seat: int
-    player_id: Uuid
-    mu: float
-    sigma: float
-    ordinal: float
-    delta: Annotated[float, Doc("The change of ordinal this game made.")]
 
 
 EventType = Literal[

@@ -14,7 +14,7 @@ from celery.fixups.django import DjangoWorkerFixup  # type: ignore[attr-defined]
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
-import ratings.tasks
+import accounts.tasks
 from accounts.tasks import purge_expired_tokens
 from config import celery as celery_config
 from config.celery import app, beat_schedule
@@ -76,7 +76,7 @@ def test_beat_runs_every_entry_as_it_was_scheduled() -> None:
             "options": {"expires": 10},
         },
         "rate-pending-games": {
-            "task": "ratings.tasks.rate_pending_games",
+            "task": "games.tasks.rate_pending_games",
             "schedule": 60.0,
             "options": {"expires": 60},
         },
@@ -102,8 +102,8 @@ def test_each_beat_entry_is_declared_beside_the_task_it_runs() -> None:
 
 
 def test_two_apps_declaring_one_beat_entry_is_an_error(monkeypatch) -> None:
-    taken = {"sweep-deadlines": {"task": "ratings.tasks.rate_pending_games", "schedule": 1.0}}
-    monkeypatch.setattr(ratings.tasks, "BEAT_SCHEDULE", taken)
+    taken = {"sweep-deadlines": {"task": "accounts.tasks.purge_expired_tokens", "schedule": 1.0}}
+    monkeypatch.setattr(accounts.tasks, "BEAT_SCHEDULE", taken)
 
     with pytest.raises(ImproperlyConfigured, match="sweep-deadlines"):
         beat_schedule()

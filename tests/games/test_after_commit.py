@@ -22,7 +22,6 @@ from games.engine.state import GameState, Play
 from games.models import Game, GameStatus
 from games.notify import _group_channel, viewer_group
 from games.services.lobby import game_begin_ranked
-from ratings import tasks as rating_tasks
 from tests.games.conftest import Client
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -61,8 +60,8 @@ def test_a_finishing_move_stands_when_no_task_can_be_queued(caplog) -> None:
     down = mock.Mock(side_effect=OperationalError("Error 111 connecting: Connection refused."))
     statuses = []
     with (
-        mock.patch.object(rating_tasks.rate_game, "delay", down),
-        mock.patch.object(rating_tasks.rate_game, "apply_async", down),
+        mock.patch.object(game_tasks.rate_game, "delay", down),
+        mock.patch.object(game_tasks.rate_game, "apply_async", down),
         mock.patch.object(game_tasks.turn_timeout, "apply_async", down),
         mock.patch.object(game_tasks.cpu_turn, "apply_async", down),
     ):
@@ -89,6 +88,6 @@ def test_a_finishing_move_stands_when_no_task_can_be_queued(caplog) -> None:
     # Its rating was not queued: the beat's sweep of pending games rates it, once settled.
     assert game.rated_at is None
     Game.objects.filter(pk=game.pk).update(finished_at=timezone.now() - timedelta(minutes=1))
-    assert rating_tasks.rate_pending_games() == 1
+    assert game_tasks.rate_pending_games() == 1
     game.refresh_from_db()
     assert game.rated_at is not None

@@ -1,4 +1,5 @@
-"""The OpenAPI schema describes the accounts endpoints and bearer auth, without warnings."""
+"""The OpenAPI schema describes the accounts endpoints (players/apis.py) and bearer auth,
+without warnings."""
 
 from __future__ import annotations
 
@@ -37,7 +38,8 @@ def test_schema_is_valid_openapi(generated) -> None:
 
 def test_no_warnings_for_accounts(generated) -> None:
     _, problems = generated
-    assert [problem for problem in problems if "accounts" in problem] == []
+    mine = [problem for problem in problems if "accounts" in problem or "players" in problem]
+    assert mine == []
 
 
 def test_bearer_auth_is_described(generated) -> None:

@@ -1,9 +1,14 @@
+"""GET and PATCH /me (players/apis.py): the caller's `player`, their table and their ticket."""
+
 from __future__ import annotations
 
 import pytest
 
-from accounts import selectors
 from accounts.models import Player
+from games.models import Game, Seat
+from matchmaking.models import Ticket
+from matchmaking.selectors import ticket_data
+from ratings.payloads import player_rating
 
 ME = "/api/v1/me/"
 
@@ -18,23 +23,34 @@ def test_me_is_the_player_plus_what_it_is_doing(guest_client, guest) -> None:
         "id": str(guest.pk),
         "display_name": guest.display_name,
         "is_guest": True,
-        "rating": selectors.player_rating(guest),
+        "rating": player_rating(guest),
         "active_game": None,
         "ticket": None,
     }
 
 
-def test_me_shows_what_the_hooks_report(guest_client, guest, monkeypatch) -> None:
-    """The games and matchmaking apps fill `me_extras`; the endpoint shows what it returns."""
-    game_id = "0b5cfb9e-8a86-4a52-9d4e-8d7c1f0b6a11"
-    ticket = {"id": "t1", "status": "searching"}
-    monkeypatch.setattr(
-        "accounts.apis.me_extras", lambda player: {"active_game": game_id, "ticket": ticket}
-    )
+def test_me_shows_the_callers_table_and_ticket(guest_client, guest) -> None:
+    """The waiting or active table comes from games, the searching ticket from matchmaking."""
+    table = Game.objects.create(rules={}, max_players=2, host=guest)
+    Seat.objects.create(game=table, seat=0, player=guest)
+    Ticket.objects.create(player=guest, player_counts=[2], status="cancelled")
+    searching = Ticket.objects.create(player=guest, player_counts=[2, 3])
+    game_id, ticket = str(table.pk), dict(ticket_data(searching))
 
     body = guest_client.get(ME).json()
 
     assert (body["active_game"], body["ticket"]) == (game_id, ticket)
+
+
+def test_me_shows_no_table_once_the_seat_is_given_up(guest_client, guest) -> None:
+    Seat.objects.create(
+        game=Game.objects.create(rules={}, max_players=2), seat=0, player=guest, live=False
+    )
+    Ticket.objects.create(player=guest, player_counts=[2], status="matched")
+
+    body = guest_client.get(ME).json()
+
+    assert (body["active_game"], body["ticket"]) == (None, None)
 
 
 def test_rename(guest_client, guest) -> None:
@@ -45,7 +61,7 @@ def test_rename(guest_client, guest) -> None:
         "id": str(guest.pk),
         "display_name": "Noa",
         "is_guest": True,
-        "rating": selectors.player_rating(guest),
+        "rating": player_rating(guest),
     }
     assert Player.objects.get(pk=guest.pk).display_name == "Noa"
 

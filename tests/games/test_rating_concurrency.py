@@ -8,8 +8,9 @@ from collections.abc import Callable
 import pytest
 from django.db import connection
 
+from games import tasks
 from games.models import Event
-from ratings import services, tasks
+from games.rating import game_rate, rated_results
 from ratings.models import Rating, RatingChange
 from ratings.rebuild import compare
 
@@ -57,10 +58,10 @@ def test_games_sharing_players_rated_at_once_chain_their_ratings(players, make_g
     def rate_next() -> object:
         with lock:
             game = next(ids)
-        return services.game_rate(game_id=game.pk)
+        return game_rate(game_id=game.pk)
 
     at_once(len(games), rate_next)
 
     assert Rating.objects.get(player=a).games == 6
     assert RatingChange.objects.count() == 12
-    assert compare().equal  # as if the games had been rated one by one, in order
+    assert compare(rated_results()).equal  # as if the games had been rated one by one, in order

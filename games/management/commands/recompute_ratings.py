@@ -4,6 +4,9 @@ Replays every rated game (finished, ranked, not voided) in the order the games e
 default rating, and compares the result with every stored rating change and current rating.
 Prints the largest difference; exits 1 if anything differs, unless `--write` replaces the
 stored values with the replayed ones. Progress goes to stderr.
+
+A games command: the rated games' results come from the game rows (games/rating.py), which
+ratings do not read; ratings replay them and compare (ratings/rebuild.py).
 """
 
 from __future__ import annotations
@@ -14,9 +17,9 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser, OutputWrapper
 from django.db import connection, transaction
 
+from games.rating import games_rate_pending, pending_games, rated_games, rated_results
 from ratings import services
 from ratings.rebuild import Comparison, compare
-from ratings.selectors import pending_games, rated_games
 
 
 class Progress:
@@ -73,7 +76,7 @@ class Command(BaseCommand):
                 self._report(result, pending)
                 if not result.equal:
                     progress = Progress(rated_games().count(), "writing", self.stderr)
-                    services.ratings_rebuild(progress=progress)
+                    services.ratings_rebuild(games=rated_results(), progress=progress)
                     progress.finish()
                     self.stdout.write("written: the stored ratings are now the replayed ones")
             return
@@ -87,13 +90,12 @@ class Command(BaseCommand):
             raise CommandError("the stored ratings differ from the replay (--write replaces them)")
 
     def _rate_pending(self) -> None:
-        ids = list(pending_games().order_by("finished_at", "id").values_list("id", flat=True))
-        rated = sum(services.game_rate(game_id=game_id) for game_id in ids)
+        rated = games_rate_pending()
         self.stdout.write(f"rated {rated} pending games")
 
     def _compare(self) -> Comparison:
         progress = Progress(rated_games().count(), "replaying", self.stderr)
-        result = compare(progress)
+        result = compare(rated_results(), progress)
         progress.finish()
         return result
 

@@ -9,7 +9,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from games.models import Game
-from ratings import services
+from games.rating import game_rate, game_unrate
 from ratings.models import Rating, RatingChange
 from ratings.rating import DEFAULT, rate
 
@@ -34,9 +34,9 @@ def history(players, make_game) -> list[Game]:
         make_game([(f, 1), (a, 2)]),
     ]
     for game in games:
-        services.game_rate(game_id=game.pk)
+        game_rate(game_id=game.pk)
     Game.objects.filter(pk=games[1].pk).update(status="aborted")
-    services.game_unrate(game_id=games[1].pk)
+    game_unrate(game_id=games[1].pk)
     return games
 
 
@@ -84,7 +84,7 @@ def test_a_rating_left_from_a_voided_game_is_found(history, players) -> None:
     Game.objects.filter(pk=voided.pk).update(status="aborted")
     with pytest.raises(CommandError):
         recompute()
-    services.game_unrate(game_id=voided.pk)
+    game_unrate(game_id=voided.pk)
     assert "equal" in recompute()
 
 

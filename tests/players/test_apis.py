@@ -10,13 +10,13 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from accounts.selectors import player_data
 from games.models import Game
-from ratings import services
+from games.rating import game_rate
 from ratings.models import Rating
+from ratings.payloads import player_data
 from ratings.rating import DEFAULT, rate
 from tests.factories import PlayerFactory
-from tests.ratings.conftest import Places
+from tests.games.conftest import Places
 
 
 @pytest.fixture
@@ -27,7 +27,7 @@ def client(players, client_for):
 def rated(make_game: Callable[..., Game], places: Places, **fields: Any) -> Game:
     """A finished game, rated."""
     game = make_game(places, **fields)
-    services.game_rate(game_id=game.pk)
+    game_rate(game_id=game.pk)
     return game
 
 

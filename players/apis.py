@@ -1,12 +1,17 @@
-"""HTTP for accounts (API.md, Accounts), and the `player` object every app answers with."""
+"""HTTP for players (docs/api.md, Accounts and Players): signing up and in, /me, a player's
+page, games and rating history, and the leaderboard. Thin views: the writes are accounts'
+services, the reads the selectors of players and ratings, and every `player` in an answer is
+ratings' PlayerSerializer."""
 
 from __future__ import annotations
 
 import unicodedata
 from typing import Any
+from uuid import UUID
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
+from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -14,7 +19,6 @@ from rest_framework.views import APIView
 
 from accounts.authentication import request_player
 from accounts.models import AuthToken, Player
-from accounts.selectors import MeExtras, RatingData, me_extras, player_data
 from accounts.services import (
     auth_token_revoke,
     guest_create,
@@ -31,6 +35,14 @@ from accounts.throttles import (
 )
 from accounts.usernames import USERNAME_PATTERN
 from config.errors import error_responses
+from config.schema import paginated
+from games.models import Seat
+from players.selectors import me_data, player_games, player_get
+from ratings.models import Rating, RatingChange
+from ratings.payloads import PlayerSerializer, RatingSerializer, player_data, player_rating
+from ratings.selectors import leaderboard, leaderboard_rank, player_rating_history
+
+# Accounts ----------------------------------------------------------------------------------
 
 # Joiners are format characters too, but emoji sequences (family, flags...) need them.
 _ALLOWED_FORMAT_CHARACTERS = {"\u200c", "\u200d"}
@@ -56,45 +68,17 @@ class DisplayNameField(serializers.CharField):
         super().__init__(min_length=1, max_length=32, validators=[_validate_display_name], **kwargs)
 
 
-class RatingSerializer(serializers.Serializer[RatingData]):
-    mu = serializers.FloatField()
-    sigma = serializers.FloatField()
-    ordinal = serializers.FloatField(help_text="`mu - 3*sigma`; leaderboards sort by it.")
-    games = serializers.IntegerField(help_text="Rated games played.")
-    provisional = serializers.BooleanField()
-
-
-class PlayerSerializer(serializers.Serializer[Player]):
-    """A player, as every response shows one."""
-
-    # The one representation of a player (API.md `player`); other apps nest this serializer.
-    id = serializers.UUIDField(read_only=True)
-    display_name = serializers.CharField(read_only=True)
-    is_guest = serializers.BooleanField(read_only=True)
-    rating = RatingSerializer(read_only=True)
-
-    def to_representation(self, instance: Player) -> dict[str, Any]:
-        # The fields above document the shape; player_data is the one place that builds it.
-        return dict(player_data(instance))
-
-
 class MeSerializer(PlayerSerializer):
     """The caller's `player`, plus what they are doing now."""
 
-    # Built from the context's `extras` (a MeExtras), which the view reads once.
     active_game = serializers.UUIDField(allow_null=True, read_only=True)
     ticket = serializers.DictField(
         allow_null=True, read_only=True, help_text="The active matchmaking ticket, or null."
     )
 
     def to_representation(self, instance: Player) -> dict[str, Any]:
-        extras: MeExtras = self.context["extras"]
-        game = extras["active_game"]
-        return {
-            **super().to_representation(instance),
-            "active_game": None if game is None else str(game),
-            "ticket": extras["ticket"],
-        }
+        # The fields document the shape; players.selectors.me_data builds it.
+        return dict(me_data(instance))
 
 
 class AuthOutputSerializer(serializers.Serializer[dict[str, Any]]):
@@ -206,8 +190,7 @@ class MeApi(APIView):
         operation_id="me_retrieve", responses={200: MeSerializer, **error_responses(401, 403)}
     )
     def get(self, request: Request) -> Response:
-        player = request_player(request)
-        return Response(MeSerializer(player, context={"extras": me_extras(player)}).data)
+        return Response(MeSerializer(request_player(request)).data)
 
     @extend_schema(
         operation_id="me_update",
@@ -233,3 +216,131 @@ class WsTicketApi(APIView):
         ticket, expires_at = ws_ticket_issue(player=request_player(request), token=token)
         output = WsTicketOutputSerializer({"ticket": ticket, "expires_at": expires_at})
         return Response(output.data, status=status.HTTP_201_CREATED)
+
+
+# Players and ratings -----------------------------------------------------------------------
+
+PAGE_PARAMETERS = [OpenApiParameter("limit", int), OpenApiParameter("offset", int)]
+
+
+class Pagination(LimitOffsetPagination):
+    max_limit = 200
+
+
+class PlayerGameSerializer(serializers.Serializer[Seat]):
+    """One finished game, from the seat of the player whose games are listed."""
+
+    id = serializers.UUIDField(source="game.id")
+    ranked = serializers.BooleanField(source="game.ranked")
+    finished_at = serializers.DateTimeField(source="game.finished_at")
+    players = serializers.SerializerMethodField(
+        help_text="Per seat, in seat order: the seat's `player`, or null for a CPU seat."
+    )
+    place = serializers.IntegerField(help_text="This player's final place (RULES.md §8).")
+
+    @extend_schema_field(serializers.ListField(child=PlayerSerializer(allow_null=True)))
+    def get_players(self, seat: Seat) -> list[dict[str, Any] | None]:
+        return [
+            None if other.player is None else dict(player_data(other.player))
+            for other in seat.game.seats.all()
+        ]
+
+
+class RatingPointSerializer(serializers.Serializer[RatingChange]):
+    """A player's rating right after one rated game."""
+
+    game_id = serializers.UUIDField()
+    at = serializers.DateTimeField(help_text="When the game ended.")
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    ordinal = serializers.FloatField()
+
+
+class LeaderboardEntrySerializer(serializers.Serializer[dict[str, Any]]):
+    rank = serializers.IntegerField(
+        help_text="1 + the number of players with a higher ordinal: equal ordinals share a rank."
+    )
+    player = PlayerSerializer()
+    rating = RatingSerializer()
+
+
+class PlayerDetailApi(APIView):
+    @extend_schema(
+        operation_id="players_get",
+        responses={200: PlayerSerializer, **error_responses(401, 403, 404)},
+    )
+    def get(self, request: Request, player_id: UUID) -> Response:
+        return Response(PlayerSerializer(player_get(player_id)).data)
+
+
+class PlayerGamesApi(APIView):
+    @extend_schema(
+        operation_id="players_games",
+        parameters=PAGE_PARAMETERS,
+        responses={
+            200: paginated(PlayerGameSerializer(many=True), "PlayerGame"),
+            **error_responses(401, 403, 404),
+        },
+    )
+    def get(self, request: Request, player_id: UUID) -> Response:
+        paginator = Pagination()
+        seats = player_games(player_get(player_id))
+        page = paginator.paginate_queryset(seats, request, view=self)
+        assert page is not None  # a paginator is always configured here
+        return paginator.get_paginated_response([PlayerGameSerializer(seat).data for seat in page])
+
+
+class PlayerRatingHistoryApi(APIView):
+    @extend_schema(
+        operation_id="players_rating_history",
+        parameters=PAGE_PARAMETERS,
+        responses={
+            200: paginated(RatingPointSerializer(many=True), "RatingPoint"),
+            **error_responses(401, 403, 404),
+        },
+    )
+    def get(self, request: Request, player_id: UUID) -> Response:
+        paginator = Pagination()
+        changes = player_rating_history(player_get(player_id))
+        page = paginator.paginate_queryset(changes, request, view=self)
+        assert page is not None
+        return paginator.get_paginated_response(
+            [RatingPointSerializer(change).data for change in page]
+        )
+
+
+class LeaderboardApi(APIView):
+    @extend_schema(
+        operation_id="leaderboard",
+        description="Every rated player who is not banned, by ordinal, highest first. "
+        "Provisional players are listed (their `rating.provisional` is true): the ordinal "
+        "already takes three sigmas off their mu.",
+        parameters=PAGE_PARAMETERS,
+        responses={
+            200: paginated(LeaderboardEntrySerializer(many=True), "LeaderboardEntry"),
+            **error_responses(401, 403),
+        },
+    )
+    def get(self, request: Request) -> Response:
+        paginator = Pagination()
+        page = paginator.paginate_queryset(leaderboard(), request, view=self)
+        assert page is not None
+        entries = _ranked(page, paginator.offset or 0)
+        return paginator.get_paginated_response(
+            [LeaderboardEntrySerializer(entry).data for entry in entries]
+        )
+
+
+def _ranked(page: list[Rating], offset: int) -> list[dict[str, Any]]:
+    entries: list[dict[str, Any]] = []
+    rank = 1
+    for index, rating in enumerate(page):
+        if index == 0:
+            rank = 1 if offset == 0 else leaderboard_rank(rating)
+        elif rating.ordinal != page[index - 1].ordinal:
+            # Everyone above sorts strictly higher, as the ordinals are ordered.
+            rank = offset + index + 1
+        entries.append(
+            {"rank": rank, "player": rating.player, "rating": player_rating(rating.player)}
+        )
+    return entries
