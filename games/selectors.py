@@ -13,6 +13,8 @@ and the OpenAPI schema is made from them (config/payloads.py, games/apis.py).
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+from datetime import datetime
 from typing import Annotated, Any, Literal, NotRequired, TypedDict, cast
 from uuid import UUID
 
@@ -29,6 +31,7 @@ from games.models import Event, Game, GameStatus, Seat
 from games.table_rules import TableRules
 from ratings.models import Rating
 from ratings.payloads import PlayerData, RatedData, player_data
+from ratings.results import GameResult, SeatResult
 
 Payload = dict[str, Any]
 Cards = list[str]
@@ -414,3 +417,55 @@ def overdue_game_ids(*, limit: int = 500) -> list[tuple[str, int]]:
         .values_list("id", "seq")[:limit]
     )
     return [(str(game_id), seq) for game_id, seq in rows]
+
+
+# What ratings need: the games waiting for their rating, and the rated ones' results -------
+
+
+def pending_games_before(finished_at: datetime, player_ids: Sequence[UUID]) -> list[UUID]:
+    """Finished ranked games of these players that ended earlier and are not rated yet."""
+    seats = Seat.objects.filter(
+        player_id__in=player_ids,
+        game__ranked=True,
+        game__status=GameStatus.FINISHED,
+        game__rated_at__isnull=True,
+        game__finished_at__lt=finished_at,
+    )
+    return list(
+        seats.order_by("game__finished_at", "game_id").values_list("game_id", flat=True).distinct()
+    )
+
+
+def pending_games() -> QuerySet[Game]:
+    """Finished ranked games still waiting for their rating."""
+    return Game.objects.filter(ranked=True, status=GameStatus.FINISHED, rated_at__isnull=True)
+
+
+def rated_games() -> QuerySet[Game]:
+    """The games whose ratings stand: finished (not voided), ranked, rated."""
+    return Game.objects.filter(
+        ranked=True, status=GameStatus.FINISHED, rated_at__isnull=False, finished_at__isnull=False
+    )
+
+
+def rated_results() -> Iterator[GameResult]:
+    """The result of every rated game (its rated players), in the order they are rated."""
+    rows = (
+        Seat.objects.filter(game__in=rated_games(), player__isnull=False, place__isnull=False)
+        .order_by("game__finished_at", "game_id", "seat")
+        .values_list("game_id", "game__finished_at", "player_id", "seat", "place")
+    )
+    game: GameResult | None = None
+    for game_id, finished_at, player_id, number, place in rows.iterator(chunk_size=5000):
+        # The query excludes nulls; the column types cannot say so.
+        assert finished_at is not None
+        assert player_id is not None
+        assert place is not None
+        if game is not None and game.game_id != game_id:
+            yield game
+            game = None
+        if game is None:
+            game = GameResult(game_id, finished_at, [])
+        game.seats.append(SeatResult(player_id, number, place))
+    if game is not None:
+        yield game

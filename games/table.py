@@ -5,7 +5,7 @@ a transaction locks one existing game (a matchmaking pass also locks the games i
 which no other transaction sees before its commit), so no two can wait on each other's game
 locks and there is no order to keep; the seats are only written under their game's lock.
 The sweeper locks with SKIP LOCKED, leaving a game another worker holds to that worker.
-(Rating a game, games/rating.py, also locks its players' earlier finished games that still
+(Rating a game, games/services/rating.py, also locks its players' earlier finished games that still
 wait for their rating: under the ratings lock, which lets one rating transaction run at a
 time, and finished games take no moves, so those locks cannot wait on each other either.)
 

@@ -10,9 +10,8 @@ from django.conf import settings
 from django.db import OperationalError
 from django.utils import timezone
 
-from games import rating
 from games.selectors import overdue_game_ids
-from games.services import clock
+from games.services import clock, rating
 
 # A game that ended this recently is left to its own rating task by the pending sweep.
 PENDING_GRACE = timedelta(seconds=30)

@@ -2,7 +2,7 @@
 
 `recompute_ratings` uses this; it is the proof that the live path (one game at a time, as games
 end, with voids rolled back) left exactly what replaying the games in order gives. The games
-come from the caller (games/rating.py's `rated_results`): ratings do not read game rows.
+come from the caller (games/services/rating.py's `rated_results`): ratings do not read game rows.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""What ratings take from a finished game, as plain data: games hand it over (games/rating.py),
-so that ratings never read or lock a game row."""
+"""What ratings take from a finished game, as plain data: games hand it over
+(games/services/rating.py), so that ratings never read or lock a game row."""
 
 from __future__ import annotations
 

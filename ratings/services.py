@@ -1,6 +1,6 @@
 """Every write to ratings: rate a finished game's result, roll back a voided game's ratings,
 store a rebuild. Ratings work from what games hand them (ratings/results.py) and from their
-own rows: they never read or lock a game row (games/rating.py does that, and calls these).
+own rows: they never read or lock a game row (games/services/rating.py does that, and calls these).
 
 All of them run under one PostgreSQL advisory lock (`ratings_lock`), so rating writes happen
 one at a time: a game is rated from its players' current ratings, and two games that share a
@@ -33,7 +33,7 @@ _BATCH = 10_000
 def ratings_lock() -> None:
     """Wait for, then hold until the commit, the one right to write ratings. Taking it again
     in the same transaction costs a query and nothing else: a caller that must hold it
-    before other locks (games/rating.py, before the game rows) takes it first."""
+    before other locks (games/services/rating.py, before the game rows) takes it first."""
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_RATINGS_LOCK])
 
@@ -49,7 +49,7 @@ def game_ratings_apply(*, result: GameResult) -> list[RatedData]:
     the game's rating changes, and answer what the game's `rated` event lists. With fewer
     than two rated players nobody's rating moves: nothing is stored, and the answer is empty.
 
-    The caller rates each game once, in the order the games ended (games/rating.py)."""
+    The caller rates each game once, in the order the games ended (games/services/rating.py)."""
     ratings_lock()
     seats = result.seats
     if len(seats) < 2:
@@ -122,7 +122,7 @@ def _store_ratings(rows: Iterable[tuple[UUID, Skill, int]]) -> None:
 def game_ratings_undo(*, game_id: UUID) -> bool:
     """Undo the ratings of a voided game, from the rating changes it left. False (nothing
     done) when it has none (never rated, or rolled back already), so running it again does
-    nothing. Whether the game is voided is for the caller (games/rating.py) to say.
+    nothing. Whether the game is voided is for the caller (games/services/rating.py) to say.
 
     The game's changes are removed, and every later rated game whose players' ratings this
     alters is rated again, in order, from the corrected ratings: exactly what rating the games
@@ -191,7 +191,7 @@ def ratings_rebuild(
     *, games: Iterable[GameResult], progress: Callable[[int], None] | None = None
 ) -> Replay:
     """Replace every rating change and rating by a replay of these games: every rated game,
-    in the order they ended (games/rating.py's `rated_results`)."""
+    in the order they ended (games/services/rating.py's `rated_results`)."""
     ratings_lock()
     RatingChange.objects.all().delete()
     Rating.objects.all().delete()

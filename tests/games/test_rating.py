@@ -1,5 +1,5 @@
 """Rating finished games, exactly once and in order, and rolling back voided ones
-(games/rating.py, over ratings/services.py)."""
+(games/services/rating.py, over ratings/services.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import uuid
 import pytest
 
 from games.models import Event, Game, GameStatus
-from games.rating import game_rate, game_unrate, rated_results
+from games.selectors import rated_results
+from games.services.rating import game_rate, game_unrate
 from games.services.staff import game_void
 from ratings.models import Rating, RatingChange
 from ratings.rating import DEFAULT, Skill, rate

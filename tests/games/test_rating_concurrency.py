@@ -10,7 +10,8 @@ from django.db import connection
 
 from games import tasks
 from games.models import Event
-from games.rating import game_rate, rated_results
+from games.selectors import rated_results
+from games.services.rating import game_rate
 from ratings.models import Rating, RatingChange
 from ratings.rebuild import compare
 

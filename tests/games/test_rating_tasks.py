@@ -10,7 +10,7 @@ from django.utils import timezone
 from games import tasks
 from games.models import Event, Game
 from games.notify import game_finished_signal
-from games.rating import rated_results
+from games.selectors import rated_results
 from games.services.lobby import game_begin_ranked
 from games.services.play import game_leave
 from games.services.staff import game_void

@@ -9,7 +9,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from games.models import Game
-from games.rating import game_rate, game_unrate
+from games.services.rating import game_rate, game_unrate
 from ratings.models import Rating, RatingChange
 from ratings.rating import DEFAULT, rate
 

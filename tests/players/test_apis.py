@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 
 from games.models import Game
-from games.rating import game_rate
+from games.services.rating import game_rate
 from ratings.models import Rating
 from ratings.payloads import player_data
 from ratings.rating import DEFAULT, rate

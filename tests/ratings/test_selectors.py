@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import uuid
 
-from games.rating import game_rate
+from games.services.rating import game_rate
 from ratings.models import Rating
 from ratings.rating import Skill
 from ratings.selectors import player_ratings

@@ -5,7 +5,7 @@ default rating, and compares the result with every stored rating change and curr
 Prints the largest difference; exits 1 if anything differs, unless `--write` replaces the
 stored values with the replayed ones. Progress goes to stderr.
 
-A games command: the rated games' results come from the game rows (games/rating.py), which
+A games command: the rated games' results come from the game rows (games/services/rating.py), which
 ratings do not read; ratings replay them and compare (ratings/rebuild.py).
 """
 
@@ -17,7 +17,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser, OutputWrapper
 from django.db import connection, transaction
 
-from games.rating import games_rate_pending, pending_games, rated_games, rated_results
+from games.selectors import pending_games, rated_games, rated_results
+from games.services.rating import games_rate_pending
 from ratings import services
 from ratings.rebuild import Comparison, compare
 

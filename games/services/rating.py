@@ -1,5 +1,5 @@
 """Rating games: the games' side. A finished ranked game is rated exactly once, in the order
-games ended; a voided game's ratings are rolled back; recompute_ratings replays the rated games.
+games ended; a voided game's ratings are rolled back.
 
 Games own the game rows, so this is where they are locked and read: the game under its
 `LockedGame` lock, checked (ranked, finished, not rated yet), its players' earlier games that
@@ -11,16 +11,15 @@ row, so rating transactions queue on it and never wait on each other's game rows
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
 from datetime import datetime
 from uuid import UUID
 
 from django.db import transaction
-from django.db.models import QuerySet
 from django.utils import timezone
 
 from games import notify
-from games.models import Game, GameStatus, Seat
+from games.models import Game, GameStatus
+from games.selectors import pending_games, pending_games_before
 from games.table import LockedGame
 from ratings.results import GameResult, SeatResult
 from ratings.services import game_ratings_apply, game_ratings_undo, ratings_lock
@@ -56,7 +55,9 @@ def _ratable(game: Game) -> bool:
 
 def _rate_after_pending(locked: LockedGame) -> None:
     result = _result(locked)
-    for earlier in _pending_before(result.finished_at, [seat.player_id for seat in result.seats]):
+    for earlier in pending_games_before(
+        result.finished_at, [seat.player_id for seat in result.seats]
+    ):
         earlier_locked = LockedGame.try_lock(earlier)
         # Rating one earlier game may have rated another on the list (through a shared player).
         if earlier_locked is not None and _ratable(earlier_locked.game):
@@ -77,20 +78,6 @@ def _result(locked: LockedGame) -> GameResult:
     return GameResult(locked.game.pk, finished_at, seats)
 
 
-def _pending_before(finished_at: datetime, player_ids: Sequence[UUID]) -> list[UUID]:
-    """Finished ranked games of these players that ended earlier and are not rated yet."""
-    seats = Seat.objects.filter(
-        player_id__in=player_ids,
-        game__ranked=True,
-        game__status=GameStatus.FINISHED,
-        game__rated_at__isnull=True,
-        game__finished_at__lt=finished_at,
-    )
-    return list(
-        seats.order_by("game__finished_at", "game_id").values_list("game_id", flat=True).distinct()
-    )
-
-
 def _rate(locked: LockedGame, result: GameResult) -> None:
     locked.game.rated_at = timezone.now()
     locked.save("rated_at")
@@ -99,11 +86,6 @@ def _rate(locked: LockedGame, result: GameResult) -> None:
         return  # nobody to compare: the game is done with, and nobody's rating moves
     locked.append("rated", ratings=ratings)
     notify.game_changed(locked.game.pk)
-
-
-def pending_games() -> QuerySet[Game]:
-    """Finished ranked games still waiting for their rating."""
-    return Game.objects.filter(ranked=True, status=GameStatus.FINISHED, rated_at__isnull=True)
 
 
 def games_rate_pending(*, ended_before: datetime | None = None, limit: int | None = None) -> int:
@@ -129,36 +111,3 @@ def game_unrate(*, game_id: UUID | str) -> bool:
     if locked is None or locked.game.status != GameStatus.ABORTED:
         return False
     return game_ratings_undo(game_id=locked.game.pk)
-
-
-# What recompute_ratings replays ----------------------------------------------------------
-
-
-def rated_games() -> QuerySet[Game]:
-    """The games whose ratings stand: finished (not voided), ranked, rated."""
-    return Game.objects.filter(
-        ranked=True, status=GameStatus.FINISHED, rated_at__isnull=False, finished_at__isnull=False
-    )
-
-
-def rated_results() -> Iterator[GameResult]:
-    """The result of every rated game (its rated players), in the order they are rated."""
-    rows = (
-        Seat.objects.filter(game__in=rated_games(), player__isnull=False, place__isnull=False)
-        .order_by("game__finished_at", "game_id", "seat")
-        .values_list("game_id", "game__finished_at", "player_id", "seat", "place")
-    )
-    game: GameResult | None = None
-    for game_id, finished_at, player_id, number, place in rows.iterator(chunk_size=5000):
-        # The query excludes nulls; the column types cannot say so.
-        assert finished_at is not None
-        assert player_id is not None
-        assert place is not None
-        if game is not None and game.game_id != game_id:
-            yield game
-            game = None
-        if game is None:
-            game = GameResult(game_id, finished_at, [])
-        game.seats.append(SeatResult(player_id, number, place))
-    if game is not None:
-        yield game
