@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from accounts.models import AuthToken, Player
 from accounts.usernames import username_key
-from config.sql import Columns, fetch, query
+from config.perf.sql import Columns, fetch, query
 
 # OpenSkill's defaults: what a player who never played a rated game has.
 DEFAULT_MU = 25.0
@@ -84,7 +84,7 @@ def me_extras(player: Player) -> MeExtras:
 
 
 _TOKEN, _PLAYER = Columns(AuthToken, "t"), Columns(Player, "p")
-# Every authenticated request runs this (config/sql.py: why in SQL).
+# Every authenticated request runs this (config/perf/sql.py: why in SQL).
 _TOKEN_SQL = query(
     "SELECT {t.select}, {p.select} FROM {t.table} JOIN {p.table} ON p.id = t.player_id"
     " WHERE t.key_hash = %s AND t.expires_at > %s",

@@ -15,7 +15,7 @@ from django.utils.html import format_html
 from games import services
 from games.apis import game_record
 from games.models import Event, Game, GameStatus, Seat
-from games.selectors import game_seats
+from games.table import game_seats
 
 
 class SeatInline(admin.TabularInline[Seat, Game]):

@@ -30,12 +30,11 @@ from games.selectors import (
     event_payload,
     game_events,
     game_payload,
-    game_seats,
     game_state,
     may_view,
     viewer_seat,
 )
-from games.table import LockedGame
+from games.table import LockedGame, game_seats
 from games.table_rules import TableRules
 
 IDEMPOTENCY_TTL = 24 * 3600
