@@ -145,7 +145,7 @@ class PassResult:
 
 @transaction.atomic
 def matchmaking_pass(*, now: datetime | None = None) -> PassResult | None:
-    """Expire stale tickets, pair the queue, and start a ranked game for each table; None when
+    """Expire stale tickets, pair the queue, and start a ranked game for each match; None when
     another pass is running. At most YANIV_MATCHMAKING_TABLES_PER_PASS games per pass, the
     longest waiters' first, so the transaction (and the ticket locks) stay short."""
     with connection.cursor() as cursor:
@@ -165,29 +165,29 @@ def matchmaking_pass(*, now: datetime | None = None) -> PassResult | None:
     )
     queue = selectors.queue(now=now)
     waited = {ticket.key: ticket.waited for ticket in queue}
-    tables = pairing.pair(queue)
-    tables.sort(key=lambda table: -max(waited[key] for key in table.tickets))
+    matches = pairing.pair(queue)
+    matches.sort(key=lambda match: -max(waited[key] for key in match.tickets))
     games = []
-    for table in tables[: settings.YANIV_MATCHMAKING_TABLES_PER_PASS]:
-        game_id = _seat(table, now)
+    for match in matches[: settings.YANIV_MATCHMAKING_TABLES_PER_PASS]:
+        game_id = _seat(match, now)
         if game_id is not None:
             games.append(game_id)
     return PassResult(expired=len(expired), games=games)
 
 
-def _seat(table: pairing.Table, now: datetime) -> UUID | None:
-    """The ranked game of one table, its tickets matched to it; None (and nothing written)
+def _seat(match: pairing.Match, now: datetime) -> UUID | None:
+    """The ranked game of one match, its tickets matched to it; None (and nothing written)
     when a ticket or a player changed since the queue was read."""
     try:
-        # A savepoint: one table that fails leaves the rest of the pass standing.
+        # A savepoint: one match that fails leaves the rest of the pass standing.
         with transaction.atomic():
             tickets = list(
                 Ticket.objects.select_for_update(skip_locked=True, of=("self",))
-                .filter(pk__in=table.tickets, status=TicketStatus.SEARCHING)
+                .filter(pk__in=match.tickets, status=TicketStatus.SEARCHING)
                 .select_related("player")
                 .order_by("pk")
             )
-            if len(tickets) != len(table.tickets):
+            if len(tickets) != len(match.tickets):
                 return None  # cancelled, or being cancelled: the others wait for the next pass
             game = game_begin_ranked(players=[ticket.player for ticket in tickets]).game
             Ticket.objects.filter(pk__in=[ticket.pk for ticket in tickets]).update(
@@ -198,7 +198,7 @@ def _seat(table: pairing.Table, now: datetime) -> UUID | None:
                 _notify(ticket)
     except (ApplicationError, IntegrityError):
         # A player sat down at another table after the queue was read: games refuse a second
-        # live seat. The savepoint undid this table; its tickets stay in the queue.
-        logger.info("matchmaking: table %s not seated", table.tickets, exc_info=True)
+        # live seat. The savepoint undid this match; its tickets stay in the queue.
+        logger.info("matchmaking: match %s not seated", match.tickets, exc_info=True)
         return None
     return game.pk
