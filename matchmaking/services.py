@@ -13,23 +13,22 @@ from uuid import UUID
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from accounts.locks import player_lock
 from accounts.models import Player
 from config.errors import ApplicationError
 from games.notify import player_group, send_to_group
 from games.selectors import player_active_game_id
 from games.services import game_begin_ranked
 from matchmaking import pairing, selectors
+from matchmaking.locks import pass_lock, ticket_lock, tickets_lock
 from matchmaking.models import Ticket, TicketStatus
 
 logger = logging.getLogger(__name__)
 
-# The advisory lock every pass takes for its transaction, so that passes never overlap however
-# many workers run them: "YANIVMM" in ASCII, a key no other lock in this database uses.
-PASS_LOCK_KEY = 0x59414E49564D4D
 TRIGGER_FLAG = "matchmaking:pass-requested"
 
 
@@ -59,7 +58,7 @@ def ticket_create(*, player: Player, player_counts: list[int]) -> Ticket:
     # The player's row lock orders this against a ban (player_ban takes it too) and against a
     # second request of the same player: either this ticket commits before the ban, and the
     # ban's receiver cancels it, or the ban is seen here.
-    player = Player.objects.select_for_update().get(pk=player.pk)
+    player = player_lock(player.pk)
     if player.is_banned:
         raise ApplicationError("banned", player.ban_message, 403)
     if Ticket.objects.filter(player=player, status=TicketStatus.SEARCHING).exists():
@@ -81,7 +80,7 @@ def ticket_create(*, player: Player, player_counts: list[int]) -> Ticket:
 def ticket_cancel(*, player: Player, ticket_id: UUID | str) -> Ticket:
     """Stop searching. Cancelling a ticket that already ended (cancelled or expired) is a no-op;
     a matched one is refused: the game has begun."""
-    ticket = Ticket.objects.select_for_update().filter(pk=ticket_id, player=player).first()
+    ticket = ticket_lock(player=player, ticket_id=ticket_id)
     if ticket is None:
         raise ApplicationError("not_found", "No such ticket.", 404)
     if ticket.status == TicketStatus.MATCHED:
@@ -120,11 +119,7 @@ def _end_searching(
     """Move the searching ones of `tickets` to `status`, locked in pk order (one lock order
     everywhere, so two of these never deadlock), and tell their players after the commit."""
     now = now or timezone.now()
-    ended = list(
-        tickets.filter(status=TicketStatus.SEARCHING)
-        .select_for_update(skip_locked=skip_locked)
-        .order_by("pk")
-    )
+    ended = tickets_lock(tickets.filter(status=TicketStatus.SEARCHING), skip_locked=skip_locked)
     Ticket.objects.filter(pk__in=[ticket.pk for ticket in ended]).update(
         status=status, ended_at=now
     )
@@ -148,10 +143,7 @@ def matchmaking_pass(*, now: datetime | None = None) -> PassResult | None:
     """Expire stale tickets, pair the queue, and start a ranked game for each match; None when
     another pass is running. At most YANIV_MATCHMAKING_TABLES_PER_PASS games per pass, the
     longest waiters' first, so the transaction (and the ticket locks) stay short."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [PASS_LOCK_KEY])
-        row = cursor.fetchone()
-    if not (row and row[0]):
+    if not pass_lock():
         return None
     now = now or timezone.now()
     expired = _end_searching(
@@ -181,11 +173,11 @@ def _seat(match: pairing.Match, now: datetime) -> UUID | None:
     try:
         # A savepoint: one match that fails leaves the rest of the pass standing.
         with transaction.atomic():
-            tickets = list(
-                Ticket.objects.select_for_update(skip_locked=True, of=("self",))
-                .filter(pk__in=match.tickets, status=TicketStatus.SEARCHING)
-                .select_related("player")
-                .order_by("pk")
+            tickets = tickets_lock(
+                Ticket.objects.filter(
+                    pk__in=match.tickets, status=TicketStatus.SEARCHING
+                ).select_related("player"),
+                skip_locked=True,
             )
             if len(tickets) != len(match.tickets):
                 return None  # cancelled, or being cancelled: the others wait for the next pass
