@@ -78,7 +78,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    # Static files (the admin's) from the web process itself (config/http.py runs WSGI).
+    # Static files (the admin's) from the web process itself (config/perf/http.py runs WSGI).
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -177,7 +177,7 @@ with contextlib.suppress(OSError):
 
 CACHES = {
     "default": {
-        "BACKEND": "config.cache.RedisCache",
+        "BACKEND": "config.perf.cache.RedisCache",
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": "yaniv",
     }
@@ -234,7 +234,7 @@ SPECTACULAR_SETTINGS = {
 # cannot choose the address its per-IP limits (throttles, admin lockout) count against.
 FORWARDED_ALLOW_IPS = [ip.strip() for ip in env.list("FORWARDED_ALLOW_IPS", default=[])]
 
-# Threads per web process that run HTTP requests (config/http.py); each may hold a database
+# Threads per web process that run HTTP requests (config/perf/http.py); each may hold a database
 # connection, so keep it at or below DB_POOL_MAX.
 WEB_THREADS = env.int("WEB_THREADS", default=8)
 

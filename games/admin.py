@@ -13,8 +13,9 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
 from games.models import Event, Game, GameStatus, Seat
-from games.selectors import game_record, game_seats
+from games.selectors import game_record
 from games.services import staff
+from games.table import game_seats
 
 
 class SeatInline(admin.TabularInline[Seat, Game]):

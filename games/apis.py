@@ -35,13 +35,12 @@ from games.selectors import (
     game_events,
     game_payload,
     game_record,
-    game_seats,
     game_state,
     may_view,
     viewer_seat,
 )
 from games.services import lobby, play
-from games.table import LockedGame
+from games.table import LockedGame, game_seats
 from ratings.payloads import PlayerData, PlayerSerializer
 
 IDEMPOTENCY_TTL = 24 * 3600

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 
 from accounts.models import Player
 from accounts.ws_auth import PlayerConsumer, ws_require_player
 from config.errors import ApplicationError
+from config.perf.channels import DirectDispatch
 from games.models import Event, Game
 from games.notify import game_group, player_group, viewer_group
 from games.selectors import (
@@ -24,30 +24,22 @@ from games.selectors import (
     event_payload,
     game_message,
     game_payload,
-    game_seats,
     game_state,
     may_view,
     socket_error_message,
     viewer_seat,
 )
 from games.services import play
+from games.table import game_seats
 
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 
 
-class _Consumer(PlayerConsumer):
-    """Channels runs `close_old_connections` in a thread before every message it dispatches,
-    whether the handler reads the database or not: a thread hop per push, some 8% of a web
-    process's CPU under load (bench/api_moves.py). Here only the handlers that read the
-    database do, through `database_sync_to_async`, which closes old connections around the
-    call itself."""
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+class _Consumer(DirectDispatch, PlayerConsumer):
+    """A socket of this app: its handlers run without Channels' thread hop before each message
+    (config/perf/channels.py); those that read the database go through
+    `database_sync_to_async`."""
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any

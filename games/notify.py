@@ -14,13 +14,11 @@ import logging
 from typing import Any
 from uuid import UUID
 
-from channels.layers import get_channel_layer
-from django.conf import settings
 from django.db import transaction
 from django.dispatch import Signal
 from redis import RedisError
 
-from config.redis import get_redis
+from config.perf.channels import group_publish
 from games.models import Game, Seat
 from games.selectors import event_payload, your_turn_message
 from games.table import LockedGame
@@ -47,25 +45,13 @@ def viewer_group(game_id: UUID | str, player_id: UUID | str | None) -> str:
 
 
 def send_to_group(group: str, message: dict[str, Any]) -> None:
-    """Publish a channel-layer message to a group, from synchronous code, before returning.
-
-    The layer is Redis pub/sub (config/settings.py): a group is a Redis channel, and a group
-    send is one PUBLISH. Made here with the process's Redis client, it is in Redis when this
-    returns: a client that had the response to one change cannot get that change's push after
-    the next change's, even when another process serves the next one. (The layer's own
-    group_send is a coroutine: from a request thread it cost a hand-off to an event loop and
-    back.) A push never fails a move (clients refetch on a gap): a Redis error is logged.
-    """
+    """Publish a channel-layer message to a group, from synchronous code, before returning
+    (config/perf/channels.py: why not the layer's `group_send`). A push never fails a move
+    (clients refetch on a gap): a Redis error is logged."""
     try:
-        get_redis().publish(_group_channel(group), get_channel_layer().serialize(message))
+        group_publish(group, message)
     except RedisError:
         logger.exception("could not notify %s", group)
-
-
-def _group_channel(group: str) -> str:
-    """The Redis channel of a group, as channels_redis.pubsub names it (one Redis host)."""
-    prefix = settings.CHANNEL_LAYERS["default"]["CONFIG"].get("prefix", "asgi")
-    return f"{prefix}__group__{group}"
 
 
 def game_changed(game_id: UUID | str) -> None:

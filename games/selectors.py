@@ -23,13 +23,11 @@ from django.utils import timezone
 
 from accounts.models import Player
 from config.payloads import Default, Doc, Timestamp, Uuid
-from config.sql import Columns, fetch, query
 from games.engine.record import RECORD_FORMAT, record_from_events
 from games.engine.state import GameState
 from games.engine.view import view
 from games.models import Event, Game, GameStatus, Seat
 from games.table_rules import TableRules
-from ratings.models import Rating
 from ratings.payloads import PlayerData, RatedData, player_data
 from ratings.results import GameResult, SeatResult
 
@@ -185,30 +183,6 @@ class SocketErrorMessage(TypedDict):
     type: Literal["error"]
     code: str
     detail: str
-
-
-_SEAT, _PLAYER, _RATING = Columns(Seat, "s"), Columns(Player, "p"), Columns(Rating, "r")
-# Every move runs this, under the game's lock (config/sql.py: why in SQL).
-_SEATS_SQL = query(
-    "SELECT {s.select}, {p.select}, {r.select} FROM {s.table}"
-    " LEFT JOIN {p.table} ON p.id = s.player_id LEFT JOIN {r.table} ON r.player_id = p.id"
-    " WHERE s.game_id = %s ORDER BY s.seat",
-    s=_SEAT,
-    p=_PLAYER,
-    r=_RATING,
-)
-
-
-def game_seats(game: Game) -> list[Seat]:
-    """The game's seats in order, each with its player and the player's rating."""
-    seats = []
-    for seat, player, rating in fetch(_SEATS_SQL, [game.pk], _SEAT, _PLAYER, _RATING):
-        Seat.game.field.set_cached_value(seat, game)
-        Seat.player.field.set_cached_value(seat, player)
-        if player is not None:
-            Player.rating.related.set_cached_value(player, rating)
-        seats.append(seat)
-    return seats
 
 
 def viewer_seat(seats: list[Seat], player: Player | None) -> int | None:

@@ -31,6 +31,10 @@ class TicketMessage(TypedDict):
     ticket: TicketData
 
 
+def ticket_message(ticket: Ticket) -> TicketMessage:
+    return {"type": "ticket", "ticket": ticket_data(ticket)}
+
+
 def ticket_data(ticket: Ticket) -> TicketData:
     """The `ticket` object, for REST answers, `GET /me/` and socket messages alike."""
     return {

@@ -238,7 +238,13 @@ class PlayerGameSerializer(serializers.Serializer[Seat]):
     )
     place = serializers.IntegerField(help_text="This player's final place (RULES.md §8).")
 
-    @extend_schema_field(serializers.ListField(child=PlayerSerializer(allow_null=True)))
+    # A raw schema: drf-spectacular drops the allow_null of a list's child serializer.
+    @extend_schema_field(
+        {
+            "type": "array",
+            "items": {"allOf": [{"$ref": "#/components/schemas/Player"}], "nullable": True},
+        }
+    )
     def get_players(self, seat: Seat) -> list[dict[str, Any] | None]:
         return [
             None if other.player is None else dict(player_data(other.player))

@@ -1,12 +1,7 @@
 """Every write to ratings: rate a finished game's result, roll back a voided game's ratings,
 store a rebuild. Ratings work from what games hand them (ratings/results.py) and from their
-own rows: they never read or lock a game row (games/services/rating.py does that, and calls these).
-
-All of them run under one PostgreSQL advisory lock (`ratings_lock`), so rating writes happen
-one at a time: a game is rated from its players' current ratings, and two games that share a
-player must not both read the same "before". Rating a game takes milliseconds and games last
-minutes, so one writer at a time is far from any limit, and it makes a void's replay of later
-games and a rebuild safe against a game being rated meanwhile.
+own rows: they never read or lock a game row (games/services/rating.py does that, and
+calls these). All of them run under the one right to write ratings (ratings/locks.py).
 """
 
 from __future__ import annotations
@@ -19,23 +14,14 @@ from django.db import connection, transaction
 from django.db.models import Model, Q
 from psycopg import sql
 
+from ratings.locks import ratings_lock
 from ratings.models import Rating, RatingChange
 from ratings.payloads import RatedData
 from ratings.rating import DEFAULT, Skill, rate
 from ratings.rebuild import Replay
 from ratings.results import GameResult
 
-# Any fixed number: the key of the advisory lock that every rating write takes.
-_RATINGS_LOCK = 0x7961_6E69_765F_7274
 _BATCH = 10_000
-
-
-def ratings_lock() -> None:
-    """Wait for, then hold until the commit, the one right to write ratings. Taking it again
-    in the same transaction costs a query and nothing else: a caller that must hold it
-    before other locks (games/services/rating.py, before the game rows) takes it first."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_RATINGS_LOCK])
 
 
 # Rating a finished game ------------------------------------------------------------------

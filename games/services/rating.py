@@ -21,8 +21,9 @@ from games import notify
 from games.models import Game, GameStatus
 from games.selectors import pending_games, pending_games_before
 from games.table import LockedGame
+from ratings.locks import ratings_lock
 from ratings.results import GameResult, SeatResult
-from ratings.services import game_ratings_apply, game_ratings_undo, ratings_lock
+from ratings.services import game_ratings_apply, game_ratings_undo
 
 # Rating a finished game ------------------------------------------------------------------
 

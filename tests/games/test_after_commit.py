@@ -16,11 +16,12 @@ from django.db import transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
+from config.perf.channels import group_channel
 from games import tasks as game_tasks
 from games.engine.cpu import cpu_action
 from games.engine.state import GameState, Play
 from games.models import Game, GameStatus
-from games.notify import _group_channel, viewer_group
+from games.notify import viewer_group
 from games.services.lobby import game_begin_ranked
 from tests.games.conftest import Client
 
@@ -55,7 +56,7 @@ def test_a_finishing_move_stands_when_no_task_can_be_queued(caplog) -> None:
     # The last round: whoever scores anything in it goes out, and the game ends.
     Game.objects.filter(pk=game.pk).update(state={**game.state, "totals": [100, 100]})
     listener = redis.Redis.from_url(settings.REDIS_URL).pubsub()  # type: ignore[no-untyped-call]
-    listener.subscribe(_group_channel(viewer_group(game.pk, first.player.pk)))
+    listener.subscribe(group_channel(viewer_group(game.pk, first.player.pk)))
 
     down = mock.Mock(side_effect=OperationalError("Error 111 connecting: Connection refused."))
     statuses = []

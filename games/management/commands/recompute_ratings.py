@@ -20,6 +20,7 @@ from django.db import connection, transaction
 from games.selectors import pending_games, rated_games, rated_results
 from games.services.rating import games_rate_pending
 from ratings import services
+from ratings.locks import ratings_lock
 from ratings.rebuild import Comparison, compare
 
 
@@ -72,7 +73,7 @@ class Command(BaseCommand):
         if options["write"]:
             with transaction.atomic():
                 # Nothing is rated between the comparison and the rewrite.
-                services.ratings_lock()
+                ratings_lock()
                 result = self._compare()
                 self._report(result, pending)
                 if not result.equal:

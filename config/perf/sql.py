@@ -1,11 +1,21 @@
 """The few queries every request or move runs, in plain SQL written once.
 
-Django compiles a query anew every time it runs it. For the game lock with its seats that cost
-about 2.8 ms of CPU, for the bearer token 0.6 ms, for a move's event rows and game row 0.7 and
-0.4 ms: several times what PostgreSQL spends on them (`python -m bench.api_moves`, its table of
-CPU per move). Here the SQL is built once, with column lists from the models' metadata; values
-go through the fields' own conversions both ways (`get_db_prep_save`, the read converters and
-`Model.from_db`), as in the ORM. So a field added to a model is read and written here too.
+Replaces: the ORM compiling these queries (QuerySet, `bulk_create`, `save(update_fields=...)`).
+Why: Django compiles a query anew every time it runs it. For the game lock with its seats that
+cost about 2.8 ms of CPU, for the bearer token 0.6 ms, for a move's event rows and game row 0.7
+and 0.4 ms: several times what PostgreSQL spends on them (`python -m bench.api_moves`, its
+table of CPU per move). Here the SQL is built once, with column lists from the models'
+metadata; values go through the fields' own conversions both ways, as in the ORM. So a field
+added to a model is read and written here too.
+
+Relies on (Django's internals, tests/config/perf/test_sql.py): `_meta.concrete_fields` and
+`auto_field` are what the ORM selects and inserts; a read value becomes the field's through the
+backend's and the column's `get_db_converters` (what the SQL compiler applies) and
+`Model.from_db`; a written one through `pre_save` and `get_db_prep_save`; an instance that was
+saved has `_state.adding` False and `_state.db` set.
+
+The queries themselves are the game app's (games/table.py) and the token lookup's
+(accounts/selectors.py): only those modules build SQL with this.
 """
 
 from __future__ import annotations

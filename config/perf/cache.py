@@ -1,9 +1,16 @@
 """Django's Redis cache backend, with one client per connection pool instead of one per call,
 and the project's bounded connections (config/redis.py).
 
-Django builds a new `redis.Redis` for every cache operation, which fills a table of some 170
-response callbacks each time: about a fifth of a millisecond, twice per API request (the
+Replaces: `django.core.cache.backends.redis.RedisCacheClient.get_client`.
+Why: Django builds a new `redis.Redis` for every cache operation, which fills a table of some
+170 response callbacks each time: about a fifth of a millisecond, twice per API request (the
 throttle reads and writes its counter). A client is thread-safe, so one per pool serves all.
+
+Relies on (Django's private API, tests/config/perf/test_cache.py): every operation of the
+client gets its `redis.Redis` from `get_client`; `RedisCache._class` is the client class it
+builds; the client keeps its pools' options in `_pool_options`, builds a pool with
+`_get_connection_pool(write)` and a client with `_client(connection_pool=...)`. Keys and values
+stay Django's: a stock backend reads what this one writes.
 """
 
 from __future__ import annotations

@@ -1,4 +1,6 @@
-"""HTTP through Django's WSGI handler in a thread: the environ, the bridge, the real application."""
+"""config/perf/http.py, HTTP through Django's WSGI handler in a thread: the environ, the bridge,
+the real application; and what the bridge leans on in Django's handler, each test failing if
+Django stops doing it."""
 
 from __future__ import annotations
 
@@ -7,16 +9,18 @@ import io
 import json
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
 import pytest
 from django.conf import settings
-from django.http import HttpRequest, StreamingHttpResponse
+from django.core.signals import request_finished
+from django.http import FileResponse, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.urls import path
 
-from config.asgi import application
-from config.http import SPOOL_BYTES, ThreadedWSGI, environ
+from config.asgi import application, django_wsgi_app
+from config.perf.http import SPOOL_BYTES, ThreadedWSGI, environ
 
 StartResponse = Callable[..., Any]
 
@@ -450,8 +454,54 @@ def streaming_view(request: HttpRequest) -> StreamingHttpResponse:
     return StreamingHttpResponse(chunks(), content_type="text/plain")
 
 
+def plain_view(request: HttpRequest) -> HttpResponse:
+    return HttpResponse(b"plain", content_type="text/plain")
+
+
+def file_view(request: HttpRequest) -> FileResponse:
+    return FileResponse(io.BytesIO(b"file"), content_type="text/plain")
+
+
 VIEW_DELIVERED = threading.Event()
-urlpatterns = [path("stream/", streaming_view)]
+urlpatterns = [
+    path("stream/", streaming_view),
+    path("plain/", plain_view),
+    path("file/", file_view),
+]
+
+
+@pytest.mark.urls(__name__)
+@pytest.mark.parametrize(
+    ("url", "streaming"), [("/plain/", False), ("/stream/", True), ("/file/", True)]
+)
+def test_djangos_handler_returns_the_response_marked_streaming_or_not(
+    url: str, streaming: bool
+) -> None:
+    """The bridge tells a streaming response by its mark, and closes every response when it is
+    done with it: Django sends `request_finished` (the connection goes back) then, not before."""
+    request = environ(_scope(path=url, server=("127.0.0.1", 80)), io.BytesIO())
+    assert "wsgi.file_wrapper" not in request  # else Django would hand a FileResponse's file over
+    finished: list[object] = []
+
+    def on_finished(**kwargs: Any) -> None:
+        finished.append(kwargs["sender"])
+
+    def run() -> tuple[bool, int, int]:
+        result = django_wsgi_app(request, lambda *started: lambda data: None)
+        marked = getattr(result, "streaming", False)
+        before = len(finished)
+        result.close()
+        return marked, before, len(finished)
+
+    request_finished.connect(on_finished)
+    try:
+        # In a thread of its own, as the bridge runs it: `request_finished` closes its connections.
+        with ThreadPoolExecutor(1) as pool:
+            marked, before, after = pool.submit(run).result(10)
+    finally:
+        request_finished.disconnect(on_finished)
+    assert marked is streaming
+    assert (before, after) == (0, 1)
 
 
 @pytest.mark.urls(__name__)
