@@ -33,9 +33,9 @@ from games.engine.moves import legal_groups
 from games.engine.rng import Rng
 from games.engine.rules import DEFAULT_RULES
 from games.engine.state import STOCK, Action, CallYaniv, Play, apply, start_game
-from games.engine.view import View, view
+from games.engine.view import ViewData, view
 
-Player = Callable[[View, Rng], Action]
+Player = Callable[[ViewData, Rng], Action]
 
 # A game that runs this long has a player that never ends a round: a bug, not a result.
 _MAX_ACTIONS = 20_000
@@ -43,7 +43,7 @@ _Z95 = 1.959964
 _BUCKET_NS = 10_000
 
 
-def greedy(seen: View, rng: Rng) -> Action:
+def greedy(seen: ViewData, rng: Rng) -> Action:
     """Calls Yaniv as soon as it may; else throws its highest-value group and takes the
     lowest discard on offer when it is worth 3 or less, or else the stock.
 
@@ -63,7 +63,7 @@ def greedy(seen: View, rng: Rng) -> Action:
     return Play(seat, group, low if take else STOCK)
 
 
-def random_legal(seen: View, rng: Rng) -> Action:
+def random_legal(seen: ViewData, rng: Rng) -> Action:
     """A move drawn uniformly from every legal one, Yaniv included when allowed."""
     you = seen["you"]
     seat = you["seat"]

@@ -226,6 +226,20 @@ PAGE_PARAMETERS = [OpenApiParameter("limit", int), OpenApiParameter("offset", in
 class Pagination(LimitOffsetPagination):
     max_limit = 200
 
+    @classmethod
+    def respond(
+        cls,
+        request: Request,
+        view: APIView,
+        rows: Any,
+        serializer: type[serializers.Serializer[Any]],
+    ) -> Response:
+        """The page of `rows` the request asks for, each as `serializer` shows it."""
+        paginator = cls()
+        page = paginator.paginate_queryset(rows, request, view=view)
+        assert page is not None  # a paginator is always configured here
+        return paginator.get_paginated_response([serializer(row).data for row in page])
+
 
 class PlayerGameSerializer(serializers.Serializer[Seat]):
     """One finished game, from the seat of the player whose games are listed."""
@@ -289,11 +303,8 @@ class PlayerGamesApi(APIView):
         },
     )
     def get(self, request: Request, player_id: UUID) -> Response:
-        paginator = Pagination()
         seats = player_games(player_get(player_id))
-        page = paginator.paginate_queryset(seats, request, view=self)
-        assert page is not None  # a paginator is always configured here
-        return paginator.get_paginated_response([PlayerGameSerializer(seat).data for seat in page])
+        return Pagination.respond(request, self, seats, PlayerGameSerializer)
 
 
 class PlayerRatingHistoryApi(APIView):
@@ -306,13 +317,8 @@ class PlayerRatingHistoryApi(APIView):
         },
     )
     def get(self, request: Request, player_id: UUID) -> Response:
-        paginator = Pagination()
         changes = player_rating_history(player_get(player_id))
-        page = paginator.paginate_queryset(changes, request, view=self)
-        assert page is not None
-        return paginator.get_paginated_response(
-            [RatingPointSerializer(change).data for change in page]
-        )
+        return Pagination.respond(request, self, changes, RatingPointSerializer)
 
 
 class LeaderboardApi(APIView):

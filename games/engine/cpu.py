@@ -32,8 +32,7 @@ from games.engine.moves import legal_groups
 from games.engine.rng import Rng
 from games.engine.rules import Rules
 from games.engine.state import STOCK, Action, CallYaniv, GameState, Play
-from games.engine.view import View as ViewData
-from games.engine.view import view
+from games.engine.view import ViewData, view
 
 # A hand is scored (lower is better) by what would be left after its best discard next turn,
 # less _CALLABLE_BONUS when its total allows a call. In simulated games, weighing in the total

@@ -11,10 +11,10 @@ from typing import Any
 from games.engine.groups import takeable
 from games.engine.state import GameState, standings_list
 
-View = dict[str, Any]
+ViewData = dict[str, Any]
 
 
-def view(state: GameState, seat: int | None) -> View:
+def view(state: GameState, seat: int | None) -> ViewData:
     """The game as ``seat`` sees it; ``seat=None`` is a stranger (a spectator), who has no hand.
 
     Shape::
