@@ -2,12 +2,14 @@
 
 import { h, s } from "./dom.js";
 
-const W = 640;
-const H = 220;
 const PAD = { left: 44, right: 12, top: 12, bottom: 28 };
 
-/** `points`: [{game_id, at, ordinal, mu, sigma}], oldest first. */
+/** `points`: [{game_id, at, ordinal, mu, sigma}], oldest first. Drawn in a box of about the
+ *  screen's width, so that its labels stay readable on a phone. */
 export function ratingChart(points) {
+  const narrow = matchMedia("(max-width: 600px)").matches;
+  const W = narrow ? 360 : 640;
+  const H = narrow ? 200 : 220;
   if (!points.length) {
     return h("div", { class: "chart empty", testid: "rating-chart" }, "No rated games yet: the chart starts with the first ranked game.");
   }

@@ -45,8 +45,11 @@ export function replace(root, ...children) {
 }
 
 export function when(iso) {
-  return iso ? new Date(iso).toLocaleString() : "";
+  return iso ? new Date(iso).toLocaleString([], { dateStyle: "medium", timeStyle: "short" }) : "";
 }
+
+/** A wide table that scrolls sideways inside its box on a narrow screen, not the page. */
+export const scrolling = (table) => h("div", { class: "scroll" }, table);
 
 /** The page's one error line (`data-testid="error"`), or nothing. */
 export function errorLine(message) {

@@ -19,7 +19,7 @@ const SIZES = [2, 3, 4, 5];
 
 export async function homePage(root, _params, app) {
   app.title("");
-  const state = { me: session.me, ticket: session.me.ticket, error: "" };
+  const state = { me: session.me, ticket: session.me.ticket, error: "", accountOpen: false };
   const errorSlot = h("div", { class: "error-slot" });
   const youSlot = h("section", { class: "panel", "aria-labelledby": "you-h" });
   const tableSlot = h("div");
@@ -40,7 +40,9 @@ export async function homePage(root, _params, app) {
     }
   };
   const meChanged = async () => {
-    state.me = await session.refresh();
+    const me = await session.refresh();
+    if (me.id !== state.me.id) state.accountOpen = false; // another player: forms closed
+    state.me = me;
     state.ticket = state.me.ticket;
     drawYou();
     drawTable();
@@ -70,8 +72,9 @@ export async function homePage(root, _params, app) {
     );
     const account = me.is_guest
       ? h(
-          "div",
-          { class: "accounts" },
+          "details",
+          { class: "accounts", open: state.accountOpen || null, ontoggle: (event) => (state.accountOpen = event.target.open) },
+          h("summary", {}, "Register or log in"),
           credentialsForm("Register", "Keep this name, rating and history with a password.", "register", async (body) => {
             await api("POST", "auth/register/", body);
           }),
@@ -318,9 +321,9 @@ export async function homePage(root, _params, app) {
     root,
     h("h1", { class: "sr-only" }, "Yaniv"),
     errorSlot,
-    youSlot,
     tableSlot,
     h("div", { class: "columns" }, newTable, h("div", {}, queueSlot, join)),
+    youSlot,
   );
 
   // A match arrives on the player's socket; a poll covers a missed message.

@@ -1,7 +1,7 @@
 // `/leaderboard`: GET /leaderboard/, a page at a time.
 
 import { api } from "../api.js";
-import { h, replace } from "../dom.js";
+import { h, replace, scrolling } from "../dom.js";
 
 const PAGE = 50;
 
@@ -14,7 +14,7 @@ export async function leaderboardPage(root, _params, app) {
     h("h1", {}, "Leaderboard"),
     h("p", { class: "muted" }, "Ranked players by ordinal (mu − 3 sigma, OpenSkill). Provisional players have few rated games yet."),
     page.results.length
-      ? h(
+      ? scrolling(h(
           "table",
           { class: "grid", testid: "leaderboard" },
           h("thead", {}, h("tr", {}, ["Rank", "Player", "Rating", "Games"].map((t) => h("th", { scope: "col" }, t)))),
@@ -32,7 +32,7 @@ export async function leaderboardPage(root, _params, app) {
               ),
             ),
           ),
-        )
+        ))
       : h("p", { testid: "leaderboard" }, "Nobody is rated yet: play a ranked game."),
     h(
       "p",

@@ -3,7 +3,7 @@
 
 import { allPages, api } from "../api.js";
 import { ratingChart } from "../chart.js";
-import { h, replace, when } from "../dom.js";
+import { h, replace, scrolling, when } from "../dom.js";
 import { ordinal } from "../table.js";
 
 const START_ORDINAL = 0; // mu 25 - 3 x sigma 25/3: everyone's ordinal before a rated game
@@ -57,11 +57,13 @@ export async function playerPage(root, [playerId], app) {
     h("h2", {}, "Rating history"),
     ratingChart(history),
     h("h2", {}, "Match history"),
-    h(
-      "table",
-      { class: "grid", testid: "match-history" },
-      h("thead", {}, h("tr", {}, ["Ended", "Table", "Place", "Rating", "Players", ""].map((t) => h("th", { scope: "col" }, t)))),
-      list,
+    scrolling(
+      h(
+        "table",
+        { class: "grid", testid: "match-history" },
+        h("thead", {}, h("tr", {}, ["Ended", "Table", "Place", "Rating", "Players", ""].map((t) => h("th", { scope: "col" }, t)))),
+        list,
+      ),
     ),
     more,
   );

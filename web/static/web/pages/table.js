@@ -244,12 +244,14 @@ export async function tablePage(root, [gameId], app) {
         "div",
         { class: "pile-block" },
         h("h2", { class: "label" }, "Stock"),
-        h(
-          "button",
-          { type: "button", class: "stock", testid: "draw-stock", "data-key": "draw-stock", disabled: !armed || !seated, onclick: () => play("stock") },
-          h("span", { class: "back", "aria-hidden": "true" }),
-          h("span", {}, `Draw from the stock (${game.stock_count} left)`),
-        ),
+        seated
+          ? h(
+              "button",
+              { type: "button", class: "stock", testid: "draw-stock", "data-key": "draw-stock", disabled: !armed, onclick: () => play("stock") },
+              h("span", { class: "back", "aria-hidden": "true" }),
+              h("span", {}, `Draw from the stock (${game.stock_count} left)`),
+            )
+          : h("div", { class: "stock" }, h("span", { class: "back", "aria-hidden": "true" }), h("span", {}, `${game.stock_count} cards`)),
       ),
       h(
         "div",
