@@ -24,7 +24,8 @@ def test_two_friends_sit_at_one_table_through_the_invite_link(open_player) -> No
     host.get_by_test_id("max-players").select_option("2")
     host.get_by_test_id("new-table").click()
     link = host.get_by_test_id("invite-link").get_attribute("href")
-    assert link and re.search(r"/join/[0-9a-f-]{36}/\w+$", link), link
+    assert link is not None
+    assert re.search(r"/join/[0-9a-f-]{36}/\w+$", link), link
 
     friend = open_player(link)
     expect(friend).to_have_url(re.compile(r"/games/[0-9a-f-]{36}$"))
@@ -111,7 +112,8 @@ def test_a_phone_plays_at_360_by_740(open_player) -> None:
     assert _page_width(page) <= PHONE["width"]
     for card in page.get_by_test_id("hand").locator("[data-card]").all():
         box = card.bounding_box()
-        assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+        assert box is not None
+        assert 0 <= box["x"] <= box["x"] + box["width"] <= PHONE["width"], box
     shot(page, "table-phone")
     # Tapping plays as clicking does.
     before = table.seq()
