@@ -33,13 +33,14 @@ def test_a_first_visit_plays_a_whole_game_against_the_cpu_by_clicks(open_player)
     table = Table(page)
     expect(page.get_by_test_id("hand").locator("[data-card]")).to_have_count(5)
     moves = 0
-    shown_mid_game = False
+    shown: set[str] = set()
     while table.wait_for_my_turn():
-        if not shown_mid_game and page.get_by_test_id("discard").locator("[data-card]").count():
+        if "table" not in shown:
             shot(page, "table-desktop")
-            shown_mid_game = True
-        if page.get_by_test_id("round-result").is_visible() and moves > 0:
+            shown.add("table")
+        if "round" not in shown and page.get_by_test_id("round-result").is_visible():
             shot(page, "round-result-desktop")
+            shown.add("round")
         table.play_simple_move()
         moves += 1
         assert moves < 300, "the game should have ended"

@@ -122,8 +122,9 @@ export async function tablePage(root, [gameId], app) {
       draw();
       return;
     }
+    // The selection stays until the move is applied (then its cards have left the hand), so
+    // that a refused group can be corrected.
     const group = layGroup(state.selected);
-    state.selected = [];
     send("actions/", { seq: state.game.seq, type: "play", cards: group, draw: drawFrom });
   }
 
