@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from accounts.locks import player_lock
 from accounts.models import AuthToken, Player
 from accounts.selectors import player_get_by_username
 from accounts.signals import player_banned
@@ -106,7 +107,7 @@ def _username_taken() -> ApplicationError:
 @transaction.atomic
 def player_register(*, player: Player, username: str, password: str) -> Player:
     """The guest row becomes a registered account: same id, so its games and rating stay."""
-    player = Player.objects.select_for_update().get(pk=player.pk)
+    player = player_lock(player.pk)
     if not player.is_guest:
         raise ApplicationError(
             "already_registered", "This account is already registered.", status=409
@@ -182,7 +183,7 @@ def player_ban(
     games) are told after the commit."""
     if until is not None and until <= timezone.now():
         raise ApplicationError("invalid", "A ban must end in the future.")
-    player = Player.objects.select_for_update().get(pk=player.pk)
+    player = player_lock(player.pk)
     player.banned_at = timezone.now()
     player.banned_until = until
     player.ban_reason = reason
@@ -204,7 +205,7 @@ def _close_player_sockets(*, player_id: uuid.UUID) -> None:
 
 @transaction.atomic
 def player_unban(*, player: Player) -> Player:
-    player = Player.objects.select_for_update().get(pk=player.pk)
+    player = player_lock(player.pk)
     player.banned_at = None
     player.banned_until = None
     player.ban_reason = ""

@@ -24,7 +24,7 @@ from games.engine.cards import hand_total
 from games.engine.moves import legal_groups, legal_moves
 from games.engine.record import record_from_events, replay
 from games.engine.rules import AssafScores, Ending, ExactScores, Rules
-from games.engine.state import Action, CallYaniv, Event, GameState, Play, apply, start_game
+from games.engine.state import Action, CallYaniv, EngineEvent, GameState, Play, apply, start_game
 from games.engine.view import view
 
 RULE_SETS = [
@@ -54,7 +54,7 @@ def choose(state: GameState, rng: random.Random) -> Action:
     return rng.choice(moves)
 
 
-def play_game(seed: int, keep: bool) -> tuple[int, Rules, list[Event], list[Step]]:
+def play_game(seed: int, keep: bool) -> tuple[int, Rules, list[EngineEvent], list[Step]]:
     """One seeded game; with ``keep``, also every position with the action taken there."""
     rng = random.Random(seed)
     players = 2 + seed % 4

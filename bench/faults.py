@@ -126,10 +126,10 @@ def abort_leftovers(ids: list[str] | None = None) -> None:
 
 
 def check_games(ids: list[str]) -> dict[str, int]:
-    from games.apis import game_record
     from games.engine.record import replay
     from games.models import Event, Game, GameStatus
-    from games.selectors import game_seats
+    from games.selectors import game_record
+    from games.table import game_seats
     from games.table_rules import record_rules
 
     problems = {"unfinished": 0, "seq gaps or duplicates": 0, "record mismatch": 0}

@@ -31,7 +31,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from matchmaking.pairing import Table, Ticket, pair
+from matchmaking.pairing import Match, Ticket, pair
 
 SIZES = (2, 3, 4, 5)
 SUBSETS = [frozenset(s for s in SIZES if mask >> (s - 2) & 1) for mask in range(1, 16)]
@@ -67,7 +67,7 @@ def standing_queue(seed: int) -> None:
         rng = random.Random(seed)
         queue = [Ticket(str(i), rating(rng), sizes(rng), rng.uniform(0, 120)) for i in range(n)]
         best = math.inf
-        tables: list[Table] = []
+        tables: list[Match] = []
         for _ in range(3 if n < 100_000 else 1):
             started = time.process_time()
             tables = pair(queue)

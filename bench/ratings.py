@@ -7,7 +7,7 @@ Uses the PostgreSQL server of DATABASE_URL (and Redis of REDIS_URL, which the se
 on commit), in a scratch database `bench_ratings_<pid>` that it creates, migrates and drops: the
 database DATABASE_URL names is not touched. Games are rows as the games app leaves them when a
 game ends (2 to 5 seats, some CPU seats, some shared places), generated with bulk inserts.
-The first `--service-games` are rated one by one through `ratings.services.game_rate`; the
+The first `--service-games` are rated one by one through `games.services.rating.game_rate`; the
 rest are marked rated without a rating, so that the first `recompute_ratings` finds them all
 missing, `--write` rebuilds the whole history, and a last check proves it equal.
 """
@@ -137,7 +137,7 @@ def main() -> None:
     from django.conf import settings
     from django.db import connection
 
-    from ratings import services
+    from games.services import rating
 
     rng = random.Random(options.seed)
     rows: list[tuple[str, str]] = []
@@ -161,7 +161,7 @@ def main() -> None:
 
         started = time.perf_counter()
         for game_id in ids[: options.service_games]:
-            services.game_rate(game_id=game_id)
+            rating.game_rate(game_id=game_id)
         elapsed = time.perf_counter() - started
         each = elapsed / options.service_games * 1000
         rows.append(

@@ -15,7 +15,7 @@ from django.conf import settings  # noqa: E402
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware  # noqa: E402
 
 from accounts.ws_auth import PlayerAuthMiddleware  # noqa: E402
-from config.http import ThreadedWSGI  # noqa: E402
+from config.perf.http import ThreadedWSGI  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 
 router = ProtocolTypeRouter(

@@ -7,31 +7,16 @@ import importlib.util
 import os
 from typing import Any
 
-import redis
-from celery import Celery, Task
-from celery.signals import celeryd_init, task_postrun, task_prerun
-from kombu.exceptions import OperationalError
+from celery import Celery
+from celery.signals import celeryd_init
 
-from config.redis import check_available, outage_begins
+from config.perf.celery import keep_pooled_connections
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 
-class BoundedTask(Task[Any, Any]):
-    """Queued as the project's other Redis calls are bounded (config/redis.py): refused at once
-    while Redis is known not to answer, and a publish that timed out starts that outage."""
-
-    def apply_async(self, *args: Any, **kwargs: Any) -> Any:
-        check_available()
-        try:
-            return super().apply_async(*args, **kwargs)
-        except OperationalError as error:
-            if isinstance(error.__cause__, redis.TimeoutError):
-                outage_begins()
-            raise
-
-
-app = Celery("yaniv", task_cls="config.celery:BoundedTask")
+# Every task is a BoundedTask (config/perf/celery.py).
+app = Celery("yaniv", task_cls="config.perf.celery:BoundedTask")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
@@ -63,22 +48,8 @@ def _collect_beat_schedule(sender: Celery, **kwargs: Any) -> None:
     sender.conf.beat_schedule = {**sender.conf.beat_schedule, **beat_schedule()}
 
 
-# Celery's Django fixup closes every database connection before and after each task, and with
-# a connection pool in a prefork worker it closes the whole pool: every task opened a new
-# PostgreSQL connection (about 5 ms of CPU in the worker, plus a backend started in
-# PostgreSQL). Its "reuse" setting turns that off (it would close them only every 2**30
-# tasks); instead a task treats connections as a web request does, below.
-app.conf["CELERY_DB_REUSE_MAX"] = 2**30
-
-
-@task_prerun.connect
-@task_postrun.connect
-def _release_connections(**kwargs: Any) -> None:
-    """As around a web request: give the connection back to the pool (a broken one is dropped)."""
-    if not getattr(kwargs["task"].request, "is_eager", False):
-        from django.db import close_old_connections
-
-        close_old_connections()
+# Tasks keep the worker's database connections pooled (config/perf/celery.py: why).
+keep_pooled_connections(app)
 
 
 @celeryd_init.connect

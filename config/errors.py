@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import Annotated, Any, NotRequired, TypedDict
 
 import redis
 from django import db
@@ -22,6 +22,8 @@ from django.views import defaults
 from kombu.exceptions import OperationalError as BrokerError
 from rest_framework import exceptions, serializers
 from rest_framework.response import Response
+
+from config.payloads import Doc, PayloadSerializers
 
 logger = logging.getLogger(__name__)
 
@@ -50,20 +52,23 @@ class ApplicationError(Exception):
         return {**self.extra, "detail": self.detail, "code": self.code}
 
 
-class ErrorSerializer(serializers.Serializer[Any]):
+class ErrorData(TypedDict):
     """Every error body. Some codes add keys of their own (`stale_seq` adds `game`...)."""
 
-    detail = serializers.CharField()
-    code = serializers.CharField()
-    # The metaclass moves declared fields off the class, so this does not hide `.errors`.
-    errors = serializers.DictField(  # type: ignore[assignment]
-        child=serializers.ListField(child=serializers.CharField()),
-        required=False,
-        help_text="With `invalid`: messages per field (`non_field_errors` for the whole body).",
-    )
+    detail: str
+    code: str
+    errors: NotRequired[
+        Annotated[
+            dict[str, list[str]],
+            Doc("With `invalid`: messages per field (`non_field_errors` for the whole body)."),
+        ]
+    ]
 
 
-def error_responses(*statuses: int) -> dict[int, type[ErrorSerializer]]:
+ErrorSerializer = PayloadSerializers().of(ErrorData)
+
+
+def error_responses(*statuses: int) -> dict[int, type[serializers.Serializer[Any]]]:
     """`extend_schema(responses={200: X, **error_responses(400, 404)})`: the error bodies."""
     return dict.fromkeys(statuses, ErrorSerializer)
 
@@ -106,7 +111,7 @@ def _flatten(errors: Any, prefix: str = "") -> dict[str, list[str]]:
     return {prefix or "non_field_errors": [str(message) for message in messages]}
 
 
-def _validation_body(exc: exceptions.ValidationError) -> dict[str, Any]:
+def _validation_body(exc: exceptions.ValidationError) -> ErrorData:
     errors = _flatten(exc.detail)
     detail = "Invalid input."
     for field, messages in errors.items():
@@ -116,7 +121,7 @@ def _validation_body(exc: exceptions.ValidationError) -> dict[str, Any]:
     return {"detail": detail, "code": "invalid", "errors": errors}
 
 
-def _api_exception_body(exc: exceptions.APIException) -> dict[str, Any]:
+def _api_exception_body(exc: exceptions.APIException) -> ErrorData:
     detail = exc.detail
     if isinstance(detail, list | dict):
         # Only ValidationError carries structured details in DRF; others may, if raised so.
@@ -137,7 +142,10 @@ def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | 
     if isinstance(exc, _UNAVAILABLE):
         logger.warning("answered 503: %r", exc)
         set_rollback()
-        body = {"detail": "Briefly unavailable: retry in a moment.", "code": "unavailable"}
+        body: ErrorData = {
+            "detail": "Briefly unavailable: retry in a moment.",
+            "code": "unavailable",
+        }
         return Response(body, status=503, headers={"Retry-After": str(UNAVAILABLE_RETRY_AFTER)})
 
     if isinstance(exc, Http404):

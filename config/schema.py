@@ -3,7 +3,8 @@
 Views declare their payloads and the refusals that are theirs (404, 409...). The statuses that
 any operation can answer for reasons of the transport (a rate limit, a body too large or of the
 wrong type, a server that cannot reach its database or Redis) are added here, once, so that a
-generated client knows every status it must handle.
+generated client knows every status it must handle. (The websocket messages, which no
+operation answers: config/socket_messages.py.)
 """
 
 from __future__ import annotations

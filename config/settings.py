@@ -89,6 +89,7 @@ INSTALLED_APPS = [
     "games",
     "ratings",
     "matchmaking",
+    "players",
     "axes",
     "web",
 ]
@@ -97,7 +98,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Content-Security-Policy on every response (CONTENT_SECURITY_POLICY below).
     "csp.middleware.CSPMiddleware",
-    # Static files (the admin's) from the web process itself (config/http.py runs WSGI).
+    # Static files (the admin's) from the web process itself (config/perf/http.py runs WSGI).
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -196,7 +197,7 @@ with contextlib.suppress(OSError):
 
 CACHES = {
     "default": {
-        "BACKEND": "config.cache.RedisCache",
+        "BACKEND": "config.perf.cache.RedisCache",
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": "yaniv",
     }
@@ -239,6 +240,7 @@ SPECTACULAR_SETTINGS = {
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     "COMPONENT_SPLIT_REQUEST": True,
     "POSTPROCESSING_HOOKS": [
+        "config.socket_messages.add_socket_messages",  # before the enums are named
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.schema.add_transport_errors",
     ],
@@ -252,7 +254,7 @@ SPECTACULAR_SETTINGS = {
 # cannot choose the address its per-IP limits (throttles, admin lockout) count against.
 FORWARDED_ALLOW_IPS = [ip.strip() for ip in env.list("FORWARDED_ALLOW_IPS", default=[])]
 
-# Threads per web process that run HTTP requests (config/http.py); each may hold a database
+# Threads per web process that run HTTP requests (config/perf/http.py); each may hold a database
 # connection, so keep it at or below DB_POOL_MAX.
 WEB_THREADS = env.int("WEB_THREADS", default=8)
 

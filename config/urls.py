@@ -8,9 +8,8 @@ from config.health import healthz
 
 api_v1: list[URLPattern | URLResolver] = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("", include("accounts.urls")),
+    path("", include("players.urls")),
     path("", include("games.urls")),
-    path("", include("ratings.urls")),
     path("", include("matchmaking.urls")),
 ]
 

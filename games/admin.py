@@ -12,10 +12,10 @@ from django.shortcuts import get_object_or_404
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 
-from games.apis import game_record
 from games.models import Event, Game, GameStatus, Seat
-from games.selectors import game_seats
+from games.selectors import game_record
 from games.services import staff
+from games.table import game_seats
 
 
 class SeatInline(admin.TabularInline[Seat, Game]):

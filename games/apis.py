@@ -20,24 +20,29 @@ from rest_framework.views import APIView
 from accounts.authentication import request_player
 from accounts.models import Player
 from config.errors import ApplicationError, error_responses
+from config.payloads import PayloadSerializers
 from config.redis import get_redis
 from config.schema import paginated
-from games.engine.record import record_from_events
 from games.models import Game, GameStatus
-from games.schema import EventSchema, GameSchema, RecordSchema
 from games.selectors import (
+    EventData,
+    GameData,
+    GameMessage,
+    RecordData,
+    SocketErrorMessage,
+    YourTurnMessage,
     event_payload,
     game_events,
     game_payload,
-    game_seats,
+    game_record,
     game_state,
     live_ranked_games,
     may_view,
     viewer_seat,
 )
 from games.services import lobby, play
-from games.table import LockedGame
-from games.table_rules import TableRules
+from games.table import LockedGame, game_seats
+from ratings.payloads import PlayerData, PlayerSerializer
 
 IDEMPOTENCY_TTL = 24 * 3600
 # A claim outlives any request (a Redis or database stall is bounded well below it); past it, a
@@ -45,6 +50,17 @@ IDEMPOTENCY_TTL = 24 * 3600
 IDEMPOTENCY_CLAIM_TTL = 60
 IDEMPOTENCY_KEY = re.compile(r"[ -~]{1,255}")  # printable ASCII: space to tilde
 CARD_CODE = serializers.RegexField(r"^([A2-9TJQK][SHDC]|X[12])$", max_length=2)
+
+# What the schema says the payloads are: the serializers of their TypedDicts (games/selectors.py),
+# which build nothing; the `player` in them is accounts' own serializer.
+PAYLOADS = PayloadSerializers({PlayerData: PlayerSerializer})
+GameSerializer = PAYLOADS.of(GameData)
+EventSerializer = PAYLOADS.of(EventData)
+RecordSerializer = PAYLOADS.of(RecordData)
+# The sockets' messages (games/consumers.py), listed in the schema by config/socket_messages.py.
+GameMessageSerializer = PAYLOADS.of(GameMessage)
+YourTurnMessageSerializer = PAYLOADS.of(YourTurnMessage)
+SocketErrorMessageSerializer = PAYLOADS.of(SocketErrorMessage)
 
 
 def _game_response(locked: LockedGame, player: Player, code: int = 200) -> Response:
@@ -71,7 +87,7 @@ class GameCreateApi(APIView):
     @extend_schema(
         operation_id="games_create",
         request=GameCreateInput,
-        responses={201: GameSchema, **error_responses(400, 401, 403, 409)},
+        responses={201: GameSerializer, **error_responses(400, 401, 403, 409)},
     )
     def post(self, request: Request) -> Response:
         data = GameCreateInput(data=request.data)
@@ -90,7 +106,7 @@ class GameJoinApi(APIView):
     @extend_schema(
         operation_id="games_join",
         request=GameJoinInput,
-        responses={200: GameSchema, **error_responses(400, 401, 403, 404, 409)},
+        responses={200: GameSerializer, **error_responses(400, 401, 403, 404, 409)},
     )
     def post(self, request: Request, game_id: UUID) -> Response:
         data = GameJoinInput(data=request.data)
@@ -104,7 +120,7 @@ class GameCpuApi(APIView):
     @extend_schema(
         operation_id="games_add_cpu",
         request=None,
-        responses={200: GameSchema, **error_responses(401, 403, 404, 409)},
+        responses={200: GameSerializer, **error_responses(401, 403, 404, 409)},
     )
     def post(self, request: Request, game_id: UUID) -> Response:
         player = request_player(request)
@@ -115,7 +131,7 @@ class GameStartApi(APIView):
     @extend_schema(
         operation_id="games_start",
         request=None,
-        responses={200: GameSchema, **error_responses(401, 403, 404, 409)},
+        responses={200: GameSerializer, **error_responses(401, 403, 404, 409)},
     )
     def post(self, request: Request, game_id: UUID) -> Response:
         player = request_player(request)
@@ -126,7 +142,7 @@ class GameLeaveApi(APIView):
     @extend_schema(
         operation_id="games_leave",
         request=None,
-        responses={200: GameSchema, **error_responses(401, 403, 404)},
+        responses={200: GameSerializer, **error_responses(401, 403, 404)},
     )
     def post(self, request: Request, game_id: UUID) -> Response:
         player = request_player(request)
@@ -135,7 +151,7 @@ class GameLeaveApi(APIView):
 
 class GameDetailApi(APIView):
     @extend_schema(
-        operation_id="games_get", responses={200: GameSchema, **error_responses(401, 403, 404)}
+        operation_id="games_get", responses={200: GameSerializer, **error_responses(401, 403, 404)}
     )
     def get(self, request: Request, game_id: UUID) -> Response:
         game, seats, seat = _visible_game(game_id, request_player(request))
@@ -153,7 +169,7 @@ class LiveGamesApi(APIView):
         "ranked game may be watched: `ws /ws/v1/games/{id}/`).",
         parameters=[OpenApiParameter("limit", int), OpenApiParameter("offset", int)],
         responses={
-            200: paginated(GameSchema(many=True), "LiveGame"),
+            200: paginated(GameSerializer(many=True), "LiveGame"),
             **error_responses(401, 403),
         },
     )
@@ -221,7 +237,7 @@ class GameActionApi(APIView):
                 "is then evaluated afresh (409 `stale_seq`, never applied twice).",
             ),
         ],
-        responses={200: GameSchema, **error_responses(400, 401, 403, 404, 409, 422)},
+        responses={200: GameSerializer, **error_responses(400, 401, 403, 404, 409, 422)},
     )
     def post(self, request: Request, game_id: UUID) -> Response:
         player = request_player(request)
@@ -354,7 +370,7 @@ class GameEventsApi(APIView):
             OpenApiParameter("offset", int),
         ],
         responses={
-            200: paginated(EventSchema(many=True), "Event"),
+            200: paginated(EventSerializer(many=True), "Event"),
             **error_responses(400, 401, 403, 404),
         },
     )
@@ -373,7 +389,7 @@ class GameEventsApi(APIView):
 class GameRecordApi(APIView):
     @extend_schema(
         operation_id="games_record",
-        responses={200: RecordSchema, **error_responses(401, 403, 404, 409)},
+        responses={200: RecordSerializer, **error_responses(401, 403, 404, 409)},
     )
     def get(self, request: Request, game_id: UUID) -> Response:
         game, seats, _ = _visible_game(game_id, request_player(request))
@@ -382,24 +398,3 @@ class GameRecordApi(APIView):
                 "not_finished", "The record is published when the game ends.", 409
             )
         return Response(game_record(game, seats))
-
-
-def game_record(game: Game, seats: list[Any]) -> dict[str, Any]:
-    """The game's `yaniv-record/1`, rebuilt from its event log."""
-    events = (
-        {"type": event.type, **event.payload, "at": event.created_at.isoformat()}
-        for event in game.events.order_by("id")
-    )
-    return record_from_events(
-        TableRules.stored(game.rules).for_record(),
-        len(seats),
-        events,
-        seats=[
-            {
-                "player_id": None if seat.player_id is None else str(seat.player_id),
-                "display_name": "CPU" if seat.player is None else seat.player.display_name,
-                "is_cpu": seat.is_cpu,
-            }
-            for seat in seats
-        ],
-    )

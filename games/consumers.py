@@ -10,40 +10,36 @@ from __future__ import annotations
 
 from typing import Any
 
-from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 
 from accounts.models import Player
 from accounts.ws_auth import PlayerConsumer, ws_require_player
 from config.errors import ApplicationError
+from config.perf.channels import DirectDispatch
 from games.models import Event, Game
 from games.notify import game_group, player_group, viewer_group
 from games.selectors import (
+    GameData,
+    GameMessage,
     event_payload,
+    game_message,
     game_payload,
-    game_seats,
     game_state,
     may_view,
+    socket_error_message,
     viewer_seat,
 )
 from games.services import play
+from games.table import game_seats
 
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 
 
-class _Consumer(PlayerConsumer):
-    """Channels runs `close_old_connections` in a thread before every message it dispatches,
-    whether the handler reads the database or not: a thread hop per push, some 8% of a web
-    process's CPU under load (bench/api_moves.py). Here only the handlers that read the
-    database do, through `database_sync_to_async`, which closes old connections around the
-    call itself."""
-
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+class _Consumer(DirectDispatch, PlayerConsumer):
+    """A socket of this app: its handlers run without Channels' thread hop before each message
+    (config/perf/channels.py); those that read the database go through
+    `database_sync_to_async`."""
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
@@ -68,7 +64,7 @@ class _Consumer(PlayerConsumer):
         await self.send_error("read_only", "Send actions with POST .../actions/.")
 
     async def send_error(self, code: str, detail: str) -> None:
-        await self.send_json({"type": "error", "code": code, "detail": detail})
+        await self.send_json(socket_error_message(code, detail))
 
 
 class GameConsumer(_Consumer):
@@ -91,7 +87,7 @@ class GameConsumer(_Consumer):
         for group in self.groups:
             await self.channel_layer.group_add(group, self.channel_name)
         snapshot = await database_sync_to_async(self._snapshot)()
-        await self.send_json({"type": "game", "event": None, "game": snapshot})
+        await self.send_json(game_message(None, snapshot))
 
     def _admit(self) -> int | None:
         game = Game.objects.filter(pk=self.game_id).first()
@@ -108,14 +104,14 @@ class GameConsumer(_Consumer):
         self.groups = (game_group(self.game_id), viewer)
         return None
 
-    def _snapshot(self) -> dict[str, Any]:
+    def _snapshot(self) -> GameData:
         game = Game.objects.get(pk=self.game_id)
         seats = game_seats(game)
         last = Event.objects.filter(game=game).order_by("-id").values_list("id", flat=True)
         self.last_event_id = last.first() or 0
         return game_payload(game, game_state(game), seats, viewer_seat(seats, self.player))
 
-    def _changes(self) -> list[dict[str, Any]]:
+    def _changes(self) -> list[GameMessage]:
         game = Game.objects.get(pk=self.game_id)
         seats = game_seats(game)
         seat = viewer_seat(seats, self.player)
@@ -124,10 +120,7 @@ class GameConsumer(_Consumer):
             return []
         self.last_event_id = events[-1].id
         current = game_payload(game, game_state(game), seats, seat)
-        return [
-            {"type": "game", "event": event_payload(event, seat), "game": current}
-            for event in events
-        ]
+        return [game_message(event_payload(event, seat), current) for event in events]
 
     async def game_changed(self, message: dict[str, Any]) -> None:
         for change in await database_sync_to_async(self._changes)():
@@ -142,7 +135,7 @@ class GameConsumer(_Consumer):
         self.last_event_id = message["last"]
         game = message["game"]
         for event in message["events"] or [None]:
-            await self.send_json({"type": "game", "event": event, "game": game})
+            await self.send_json(game_message(event, game))
 
     async def disconnect(self, code: int) -> None:
         for group in self.groups:

@@ -14,20 +14,19 @@ import logging
 from typing import Any
 from uuid import UUID
 
-from channels.layers import get_channel_layer
-from django.conf import settings
 from django.db import transaction
 from django.dispatch import Signal
 from redis import RedisError
 
-from config.redis import get_redis
+from config.perf.channels import group_publish
 from games.models import Game, Seat
-from games.selectors import event_payload
+from games.selectors import event_payload, your_turn_message
 from games.table import LockedGame
 
 logger = logging.getLogger(__name__)
 
-# Sent after the commit that finished (or voided) a game; ratings subscribe to them.
+# Sent after the commit that finished (or voided) a game; games/receivers.py queues its rating
+# (or the roll back of its ratings) on them.
 game_finished_signal = Signal()
 game_voided_signal = Signal()
 
@@ -46,25 +45,13 @@ def viewer_group(game_id: UUID | str, player_id: UUID | str | None) -> str:
 
 
 def send_to_group(group: str, message: dict[str, Any]) -> None:
-    """Publish a channel-layer message to a group, from synchronous code, before returning.
-
-    The layer is Redis pub/sub (config/settings.py): a group is a Redis channel, and a group
-    send is one PUBLISH. Made here with the process's Redis client, it is in Redis when this
-    returns: a client that had the response to one change cannot get that change's push after
-    the next change's, even when another process serves the next one. (The layer's own
-    group_send is a coroutine: from a request thread it cost a hand-off to an event loop and
-    back.) A push never fails a move (clients refetch on a gap): a Redis error is logged.
-    """
+    """Publish a channel-layer message to a group, from synchronous code, before returning
+    (config/perf/channels.py: why not the layer's `group_send`). A push never fails a move
+    (clients refetch on a gap): a Redis error is logged."""
     try:
-        get_redis().publish(_group_channel(group), get_channel_layer().serialize(message))
+        group_publish(group, message)
     except RedisError:
         logger.exception("could not notify %s", group)
-
-
-def _group_channel(group: str) -> str:
-    """The Redis channel of a group, as channels_redis.pubsub names it (one Redis host)."""
-    prefix = settings.CHANNEL_LAYERS["default"]["CONFIG"].get("prefix", "asgi")
-    return f"{prefix}__group__{group}"
 
 
 def game_changed(game_id: UUID | str) -> None:
@@ -105,7 +92,7 @@ def _publish(locked: LockedGame) -> None:
 def your_turn(seat: Seat, game: Game) -> None:
     if seat.player_id is None:
         return
-    message = {"type": "me.message", "message": {"type": "your_turn", "game_id": str(game.pk)}}
+    message = {"type": "me.message", "message": your_turn_message(game.pk)}
     group = player_group(seat.player_id)
     transaction.on_commit(lambda: send_to_group(group, message), robust=True)
 

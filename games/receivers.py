@@ -1,16 +1,36 @@
-"""What games do when something happens elsewhere."""
+"""What games do when something happens elsewhere, or once a game's end is committed."""
 
 from __future__ import annotations
 
 from typing import Any
+from uuid import UUID
 
 from django.dispatch import receiver
 
 from accounts.models import Player
 from accounts.signals import player_banned
+from games import tasks
+from games.models import Game
+from games.notify import game_finished_signal, game_voided_signal
 from games.services.play import player_hand_over_games
 
 
 @receiver(player_banned)
 def hand_banned_players_seats_to_the_cpu(sender: Any, player: Player, **kwargs: Any) -> None:
     player_hand_over_games(player=player)
+
+
+# Both signals are sent after the commit that caused them (games/notify.py), so the tasks can
+# be queued at once.
+
+
+@receiver(game_finished_signal, dispatch_uid="games.rate_finished")
+def rate_a_finished_ranked_game(sender: Any, game_id: UUID, **kwargs: Any) -> None:
+    # Private games are never rated: no task for them.
+    if Game.objects.filter(pk=game_id, ranked=True).exists():
+        tasks.rate_game.delay(str(game_id))
+
+
+@receiver(game_voided_signal, dispatch_uid="games.unrate_voided")
+def roll_back_a_voided_games_ratings(sender: Any, game_id: UUID, **kwargs: Any) -> None:
+    tasks.unrate_game.delay(str(game_id))

@@ -6,49 +6,183 @@ so that one parse serves every viewer. REST responses, the event list and websoc
 messages all call these two; hidden information (other hands, the stock, the deck, a card
 another seat drew from the stock) is removed here and nowhere else. The game part comes from
 the engine's own view (games/engine/view.py), which already holds only what a seat may see.
+
+The TypedDicts below are the payloads' one definition: they type what the builders return,
+and the OpenAPI schema is made from them (config/payloads.py, games/apis.py).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterator, Sequence
+from datetime import datetime
+from typing import Annotated, Any, Literal, NotRequired, TypedDict, cast
 from uuid import UUID
 
 from django.db.models import QuerySet
 from django.utils import timezone
 
 from accounts.models import Player
-from accounts.selectors import player_data
-from config.sql import Columns, fetch, query
+from config.payloads import Default, Doc, Timestamp, Uuid
+from games.engine.record import RECORD_FORMAT, record_from_events
 from games.engine.state import GameState
 from games.engine.view import view
 from games.models import Event, Game, GameStatus, Seat
-from ratings.models import Rating
+from games.table_rules import TableRules
+from ratings.payloads import PlayerData, RatedData, player_data
+from ratings.results import GameResult, SeatResult
 
 Payload = dict[str, Any]
+Cards = list[str]
+Outcome = Literal["yaniv", "assaf"]
 
 
-_SEAT, _PLAYER, _RATING = Columns(Seat, "s"), Columns(Player, "p"), Columns(Rating, "r")
-# Every move runs this, under the game's lock (config/sql.py: why in SQL).
-_SEATS_SQL = query(
-    "SELECT {s.select}, {p.select}, {r.select} FROM {s.table}"
-    " LEFT JOIN {p.table} ON p.id = s.player_id LEFT JOIN {r.table} ON r.player_id = p.id"
-    " WHERE s.game_id = %s ORDER BY s.seat",
-    s=_SEAT,
-    p=_PLAYER,
-    r=_RATING,
-)
+class SeatData(TypedDict):
+    seat: int
+    player: PlayerData | None
+    is_cpu: bool
+    away: Annotated[bool, Doc("Missed a deadline: the CPU plays for them.")]
+    left: Annotated[bool, Doc("Left for good: the CPU plays to the end.")]
+    score: int
+    eliminated: bool
+    hand_count: int
+    known: Annotated[Cards, Doc("Cards this seat took face up and still holds (public).")]
+    place: int | None
 
 
-def game_seats(game: Game) -> list[Seat]:
-    """The game's seats in order, each with its player and the player's rating."""
-    seats = []
-    for seat, player, rating in fetch(_SEATS_SQL, [game.pk], _SEAT, _PLAYER, _RATING):
-        Seat.game.field.set_cached_value(seat, game)
-        Seat.player.field.set_cached_value(seat, player)
-        if player is not None:
-            Player.rating.related.set_cached_value(player, rating)
-        seats.append(seat)
-    return seats
+class TurnData(TypedDict):
+    seat: int
+    deadline: Timestamp | None
+
+
+class YouData(TypedDict):
+    seat: int
+    hand: Annotated[Cards, Doc("Your hand; nobody else's is ever sent.")]
+    hand_total: int
+    can_call_yaniv: bool
+
+
+class DiscardData(TypedDict):
+    cards: Annotated[Cards, Doc("The last discarded group in laid order.")]
+    takeable: Annotated[Cards, Doc("Its ends: what the next player may draw.")]
+    seat: int | None
+
+
+class LastRoundData(TypedDict):
+    round: int
+    caller: int
+    outcome: Outcome
+    hands: Annotated[dict[str, Cards], Doc("Seat -> hand shown at the end.")]
+    hand_totals: list[int | None]
+    points: list[int | None]
+    totals: list[int]
+    eliminated: list[int]
+
+
+class PlaceData(TypedDict):
+    seat: int
+    place: int
+
+
+class GameData(TypedDict):
+    """A game as one viewer may see it."""
+
+    id: Uuid
+    status: GameStatus
+    ranked: bool
+    rules: dict[str, Any]
+    max_players: int
+    invite_code: Annotated[str | None, Doc("Shown to the host only.")]
+    seq: Annotated[int, Doc("Actions applied so far; send it with an action.")]
+    round: int
+    seats: list[SeatData]
+    turn: TurnData | None
+    you: YouData | None
+    discard: DiscardData
+    pile: Annotated[Cards, Doc("Face-up cards under the last group, oldest first.")]
+    stock_count: int
+    last_round: LastRoundData | None
+    standings: list[PlaceData] | None
+    created_at: Timestamp
+    finished_at: Timestamp | None
+
+
+EventType = Literal[
+    "game_started",
+    "round_started",
+    "played",
+    "reshuffled",
+    "yaniv_called",
+    "round_ended",
+    "player_away",
+    "player_returned",
+    "player_left",
+    "game_ended",
+    "rated",
+    "game_voided",
+]
+
+
+class EventData(TypedDict):
+    """An event as one viewer may see it. Each type carries some of the keys after `type`
+    (docs/api.md, Events); none is there for every type."""
+
+    seq: int
+    at: Timestamp
+    type: EventType
+    players: NotRequired[Annotated[int, Doc("`game_started`: seats.")]]
+    seats: NotRequired[list[dict[str, Any]]]
+    round: NotRequired[int]
+    starter: NotRequired[Annotated[int, Doc("`round_started`.")]]
+    seat: NotRequired[int]
+    by: NotRequired[Literal["player", "cpu"]]
+    cards: NotRequired[Cards]
+    draw: NotRequired[str]
+    drawn: NotRequired[Annotated[str, Doc("Only to the seat that drew it.")]]
+    stock_count: NotRequired[Annotated[int, Doc("`reshuffled`.")]]
+    caller: NotRequired[Annotated[int, Doc("`round_ended`, as below.")]]
+    outcome: NotRequired[Outcome]
+    hands: NotRequired[dict[str, Cards]]
+    hand_totals: NotRequired[list[int | None]]
+    points: NotRequired[list[int | None]]
+    totals: NotRequired[list[int]]
+    eliminated: NotRequired[list[int]]
+    next_starter: NotRequired[int | None]
+    standings: NotRequired[list[PlaceData]]
+    ratings: NotRequired[Annotated[list[RatedData], Doc("With `rated`.")]]
+    reason: NotRequired[Annotated[str, Doc("`game_voided`.")]]
+
+
+class RecordData(TypedDict):
+    """The game's `yaniv-record/1`: its complete, replayable account (docs/api.md, Record)."""
+
+    format: NotRequired[Annotated[str, Default(RECORD_FORMAT)]]
+    rules: dict[str, Any]
+    players: int
+    seats: list[dict[str, Any]]
+    rounds: list[dict[str, Any]]
+
+
+class GameMessage(TypedDict):
+    """`ws /ws/v1/games/{id}/`: the game after `event` (on connect: `event` null)."""
+
+    type: Literal["game"]
+    event: EventData | None
+    game: GameData
+
+
+class YourTurnMessage(TypedDict):
+    """`ws /ws/v1/me/`: a game of yours waits for your move."""
+
+    type: Literal["your_turn"]
+    game_id: Uuid
+
+
+class SocketErrorMessage(TypedDict):
+    """Either socket: the answer to a frame you sent (the sockets only listen)."""
+
+    type: Literal["error"]
+    code: str
+    detail: str
 
 
 def viewer_seat(seats: list[Seat], player: Player | None) -> int | None:
@@ -74,11 +208,11 @@ def game_state(game: Game) -> GameState | None:
 
 def game_payload(
     game: Game, state: GameState | None, seats: list[Seat], seat: int | None
-) -> Payload:
+) -> GameData:
     """The API's `game` object as `seat` sees it, from the game row, its state (as parsed
     from the row, or as the engine has just returned it) and its seats."""
     engine = None if state is None else view(state, seat)
-    turn = None
+    turn: TurnData | None = None
     if engine is not None and engine["turn"] is not None:
         turn_seat = seats[engine["turn"]]
         shown = game.status == GameStatus.ACTIVE and not turn_seat.cpu_plays
@@ -86,7 +220,7 @@ def game_payload(
             "seat": engine["turn"],
             "deadline": game.turn_deadline.isoformat() if shown and game.turn_deadline else None,
         }
-    you = None
+    you: YouData | None = None
     if seat is not None:
         you = (
             {"seat": seat, "hand": [], "hand_total": 0, "can_call_yaniv": False}
@@ -95,7 +229,7 @@ def game_payload(
         )
     return {
         "id": str(game.id),
-        "status": game.status,
+        "status": cast(GameStatus, game.status),  # a value of the field's choices
         "ranked": game.ranked,
         "rules": game.rules,
         "max_players": game.max_players,
@@ -121,7 +255,7 @@ def _is_host(game: Game, seats: list[Seat], seat: int | None) -> bool:
     return seat is not None and seats[seat].player_id == game.host_id
 
 
-def _seat_payload(seat: Seat, engine: Payload | None) -> Payload:
+def _seat_payload(seat: Seat, engine: Payload | None) -> SeatData:
     public = None if engine is None else engine["seats"][seat.seat]
     return {
         "seat": seat.seat,
@@ -138,7 +272,7 @@ def _seat_payload(seat: Seat, engine: Payload | None) -> Payload:
     }
 
 
-def _last_round(result: Payload | None) -> Payload | None:
+def _last_round(result: Payload | None) -> LastRoundData | None:
     if result is None:
         return None
     # Hands are shown to everyone when a round ends (RULES.md §5).
@@ -154,7 +288,7 @@ def _last_round(result: Payload | None) -> Payload | None:
     }
 
 
-def event_payload(event: Event, seat: int | None) -> Payload:
+def event_payload(event: Event, seat: int | None) -> EventData:
     """An event as `seat` may see it: the deck, the stock order and others' draws removed."""
     data = event.payload
     shown: Payload = {"seq": event.seq, "at": event.created_at.isoformat(), "type": event.type}
@@ -169,7 +303,7 @@ def event_payload(event: Event, seat: int | None) -> Payload:
     else:
         # Listed, not copied wholesale, so that a new key is hidden until someone decides.
         shown.update({key: data[key] for key in _PUBLIC_KEYS.get(event.type, ()) if key in data})
-    return shown
+    return cast(EventData, shown)
 
 
 _PUBLIC_KEYS: dict[str, tuple[str, ...]] = {
@@ -194,6 +328,41 @@ _PUBLIC_KEYS: dict[str, tuple[str, ...]] = {
     "rated": ("ratings",),
     "game_voided": ("reason",),
 }
+
+
+def game_record(game: Game, seats: list[Seat]) -> RecordData:
+    """The game's `yaniv-record/1`, rebuilt from its event log."""
+    events = (
+        {"type": event.type, **event.payload, "at": event.created_at.isoformat()}
+        for event in game.events.order_by("id")
+    )
+    record = record_from_events(
+        TableRules.stored(game.rules).for_record(),
+        len(seats),
+        events,
+        seats=[
+            {
+                "player_id": None if seat.player_id is None else str(seat.player_id),
+                "display_name": "CPU" if seat.player is None else seat.player.display_name,
+                "is_cpu": seat.is_cpu,
+            }
+            for seat in seats
+        ],
+    )
+    return cast(RecordData, record)
+
+
+def game_message(event: EventData | None, game: GameData) -> GameMessage:
+    """The game socket's message: `game` after `event` (None: the state on connect)."""
+    return {"type": "game", "event": event, "game": game}
+
+
+def socket_error_message(code: str, detail: str) -> SocketErrorMessage:
+    return {"type": "error", "code": code, "detail": detail}
+
+
+def your_turn_message(game_id: UUID) -> YourTurnMessage:
+    return {"type": "your_turn", "game_id": str(game_id)}
 
 
 def game_events(game: Game, after: int) -> QuerySet[Event]:
@@ -227,3 +396,55 @@ def overdue_game_ids(*, limit: int = 500) -> list[tuple[str, int]]:
         .values_list("id", "seq")[:limit]
     )
     return [(str(game_id), seq) for game_id, seq in rows]
+
+
+# What ratings need: the games waiting for their rating, and the rated ones' results -------
+
+
+def pending_games_before(finished_at: datetime, player_ids: Sequence[UUID]) -> list[UUID]:
+    """Finished ranked games of these players that ended earlier and are not rated yet."""
+    seats = Seat.objects.filter(
+        player_id__in=player_ids,
+        game__ranked=True,
+        game__status=GameStatus.FINISHED,
+        game__rated_at__isnull=True,
+        game__finished_at__lt=finished_at,
+    )
+    return list(
+        seats.order_by("game__finished_at", "game_id").values_list("game_id", flat=True).distinct()
+    )
+
+
+def pending_games() -> QuerySet[Game]:
+    """Finished ranked games still waiting for their rating."""
+    return Game.objects.filter(ranked=True, status=GameStatus.FINISHED, rated_at__isnull=True)
+
+
+def rated_games() -> QuerySet[Game]:
+    """The games whose ratings stand: finished (not voided), ranked, rated."""
+    return Game.objects.filter(
+        ranked=True, status=GameStatus.FINISHED, rated_at__isnull=False, finished_at__isnull=False
+    )
+
+
+def rated_results() -> Iterator[GameResult]:
+    """The result of every rated game (its rated players), in the order they are rated."""
+    rows = (
+        Seat.objects.filter(game__in=rated_games(), player__isnull=False, place__isnull=False)
+        .order_by("game__finished_at", "game_id", "seat")
+        .values_list("game_id", "game__finished_at", "player_id", "seat", "place")
+    )
+    game: GameResult | None = None
+    for game_id, finished_at, player_id, number, place in rows.iterator(chunk_size=5000):
+        # The query excludes nulls; the column types cannot say so.
+        assert finished_at is not None
+        assert player_id is not None
+        assert place is not None
+        if game is not None and game.game_id != game_id:
+            yield game
+            game = None
+        if game is None:
+            game = GameResult(game_id, finished_at, [])
+        game.seats.append(SeatResult(player_id, number, place))
+    if game is not None:
+        yield game

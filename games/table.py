@@ -5,14 +5,18 @@ a transaction locks one existing game (a matchmaking pass also locks the games i
 which no other transaction sees before its commit), so no two can wait on each other's game
 locks and there is no order to keep; the seats are only written under their game's lock.
 The sweeper locks with SKIP LOCKED, leaving a game another worker holds to that worker.
-(Rating a finished game locks its row in ratings/services.py: ratings sit below games and
-may not import this.)
+(Rating a game, games/services/rating.py, also locks its players' earlier finished games that still
+wait for their rating: under the ratings lock, which lets one rating transaction run at a
+time, and finished games take no moves, so those locks cannot wait on each other either.)
 
 The locked game carries its state parsed: the row's JSON is read into a `GameState` at most
 once per transaction, the first time it is asked for, and the state the engine returns
 replaces it. So the response and every viewer's push after the commit are built from the same
 object the move produced: parsing (~20 us) costs more than applying a move (~1 us), and a move
 at a four-player table used to parse it six times (tests/games/test_table.py counts).
+
+This module is also where the game app's rows are read in plain SQL (config/perf/sql.py): the
+locked row and `game_seats`, and nowhere else in the app.
 """
 
 from __future__ import annotations
@@ -24,14 +28,16 @@ from django.utils import timezone
 
 from accounts.models import Player
 from config.errors import ApplicationError
-from config.sql import Columns, fetch, insert, query, update
-from games.engine.state import Event as EventData
-from games.engine.state import GameState
+from config.perf.sql import Columns, fetch, insert, query, update
+from games.engine.state import EngineEvent, GameState
 from games.models import Event, Game, GameStatus, Seat
-from games.selectors import Payload, game_payload, game_seats, viewer_seat
+from games.selectors import GameData, game_payload, viewer_seat
+from ratings.models import Rating
 
 _GAME, _EVENT = Columns(Game, "g"), Columns(Event, "e")
-# Every move runs this (config/sql.py: why in SQL): the game row, locked, and its last event.
+_SEAT, _PLAYER, _RATING = Columns(Seat, "s"), Columns(Player, "p"), Columns(Rating, "r")
+# Every move runs these (config/perf/sql.py: why in SQL): the game row, locked, and its last
+# event; its seats with their players and ratings.
 _LOCK_SQL = query(
     "SELECT {g.select},"
     " (SELECT e.id FROM {e.table} WHERE e.game_id = g.id ORDER BY e.id DESC LIMIT 1)"
@@ -39,6 +45,27 @@ _LOCK_SQL = query(
     g=_GAME,
     e=_EVENT,
 )
+_SEATS_SQL = query(
+    "SELECT {s.select}, {p.select}, {r.select} FROM {s.table}"
+    " LEFT JOIN {p.table} ON p.id = s.player_id LEFT JOIN {r.table} ON r.player_id = p.id"
+    " WHERE s.game_id = %s ORDER BY s.seat",
+    s=_SEAT,
+    p=_PLAYER,
+    r=_RATING,
+)
+
+
+def game_seats(game: Game) -> list[Seat]:
+    """The game's seats in order, each with its player and the player's rating: what every
+    payload of the game is built from, under its lock or not (a socket, a read)."""
+    seats = []
+    for seat, player, rating in fetch(_SEATS_SQL, [game.pk], _SEAT, _PLAYER, _RATING):
+        Seat.game.field.set_cached_value(seat, game)
+        Seat.player.field.set_cached_value(seat, player)
+        if player is not None:
+            Player.rating.related.set_cached_value(player, rating)
+        seats.append(seat)
+    return seats
 
 
 class LockedGame:
@@ -100,11 +127,11 @@ class LockedGame:
             raise ApplicationError("not_seated", "You do not have a seat at this game.", 403)
         return self.seats[index]
 
-    def payload(self, seat: int | None) -> Payload:
+    def payload(self, seat: int | None) -> GameData:
         """The `game` object as `seat` sees it (None: a stranger)."""
         return game_payload(self.game, self.state, self.seats, seat)
 
-    def payload_for(self, player: Player | None) -> Payload:
+    def payload_for(self, player: Player | None) -> GameData:
         return self.payload(viewer_seat(self.seats, player))
 
     def append(self, event_type: str, **payload: Any) -> None:
@@ -118,7 +145,7 @@ class LockedGame:
         insert(events)
         self.new_events.extend(events)
 
-    def record(self, state: GameState, events: list[EventData], *, by: str | None) -> None:
+    def record(self, state: GameState, events: list[EngineEvent], *, by: str | None) -> None:
         """Store what an engine call gave: its events (`played` ones marked `by` whom), the new
         state, and what the state says of the seats (scores, eliminations and, once the game
         is over, places) and of the game (finished). `by` None: the deal, not a move, so `seq`
@@ -182,7 +209,7 @@ class LockedGame:
         Seat.objects.bulk_update(self.seats if seats is None else seats, list(fields))
 
 
-def _payload(event: EventData, by: str | None) -> dict[str, Any]:
+def _payload(event: EngineEvent, by: str | None) -> dict[str, Any]:
     payload = {key: value for key, value in event.items() if key != "type"}
     if event["type"] == "played":
         payload["by"] = by

@@ -1,12 +1,20 @@
-"""Celery tasks: thin, idempotent wrappers around services, keyed by (game_id, seq)."""
+"""Celery tasks: thin, idempotent wrappers around services, keyed by (game_id, seq); the
+rating tasks by game_id alone (a game is rated once, and rolled back once)."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from celery import shared_task
 from django.conf import settings
+from django.db import OperationalError
+from django.utils import timezone
 
 from games.selectors import overdue_game_ids
-from games.services import clock
+from games.services import clock, rating
+
+# A game that ended this recently is left to its own rating task by the pending sweep.
+PENDING_GRACE = timedelta(seconds=30)
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True)
@@ -28,6 +36,34 @@ def sweep_deadlines() -> int:
     return handled
 
 
+# A lock wait cut short or a lost connection: the next attempt finds the work still to do (or
+# done), so retrying is always safe.
+_retried = shared_task(
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=10,
+)
+
+
+@_retried
+def rate_game(game_id: str) -> bool:
+    return rating.game_rate(game_id=game_id)
+
+
+@_retried
+def unrate_game(game_id: str) -> bool:
+    return rating.game_unrate(game_id=game_id)
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def rate_pending_games() -> int:
+    """Beat: rate finished ranked games whose own task was lost (a worker killed before it
+    ran). Games that ended only moments ago are left to their task."""
+    return rating.games_rate_pending(ended_before=timezone.now() - PENDING_GRACE, limit=100)
+
+
 # Beat's entries for these tasks (config/celery.py collects every app's).
 BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # The second path that enforces deadlines (the first is a task per turn): it also
@@ -36,5 +72,11 @@ BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "games.tasks.sweep_deadlines",
         "schedule": settings.YANIV_SWEEP_SECONDS,
         "options": {"expires": 10},
+    },
+    # Every finished ranked game is rated exactly once, even when its own task was lost.
+    "rate-pending-games": {
+        "task": "games.tasks.rate_pending_games",
+        "schedule": 60.0,
+        "options": {"expires": 60},
     },
 }

@@ -13,9 +13,10 @@ from rest_framework.views import APIView
 
 from accounts.authentication import request_player
 from config.errors import error_responses
+from config.payloads import PayloadSerializers
 from matchmaking import services
 from matchmaking.models import PLAYER_COUNTS, Ticket, TicketStatus
-from matchmaking.selectors import ticket_data, ticket_get
+from matchmaking.selectors import TicketData, TicketMessage, ticket_data, ticket_get
 
 
 class TicketSerializer(serializers.Serializer[Ticket]):
@@ -32,6 +33,10 @@ class TicketSerializer(serializers.Serializer[Ticket]):
     def to_representation(self, instance: Ticket) -> dict[str, Any]:
         # The fields above document the shape; ticket_data is the one place that builds it.
         return dict(ticket_data(instance))
+
+
+# The me socket's `ticket` message, for the schema (config/socket_messages.py).
+TicketMessageSerializer = PayloadSerializers({TicketData: TicketSerializer}).of(TicketMessage)
 
 
 class TicketCreateInput(serializers.Serializer[dict[str, Any]]):

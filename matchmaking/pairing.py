@@ -1,4 +1,5 @@
-"""The pairing algorithm: waiting tickets in, tables out. Pure Python: no Django, no I/O.
+"""The pairing algorithm: waiting tickets in, matches out (the tickets to seat at one table).
+Pure Python: no Django, no I/O.
 
 Two ideas from the systems that do this at scale:
 
@@ -29,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["Policy", "Table", "Ticket", "pair"]
+__all__ = ["Match", "Policy", "Ticket", "pair"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +42,9 @@ class Ticket:
 
 
 @dataclass(frozen=True, slots=True)
-class Table:
+class Match:
+    """The tickets to seat at one table, together."""
+
     tickets: tuple[str, ...]
     spread: float  # highest rating minus lowest
 
@@ -67,24 +70,24 @@ class Policy:
         return frozenset(sorted(ticket.sizes, reverse=True)[:opened])
 
 
-def pair(tickets: Iterable[Ticket], policy: Policy | None = None) -> list[Table]:
-    """The tables to form now: each ticket in at most one, every member accepting the table's
-    size (now), and each table's spread within its tolerance. Deterministic for a given input."""
+def pair(tickets: Iterable[Ticket], policy: Policy | None = None) -> list[Match]:
+    """The matches to seat now: each ticket in at most one, every member accepting the match's
+    size (now), and each match's spread within its tolerance. Deterministic for a given input."""
     policy = policy or Policy()
     entries = [(ticket, policy.open_sizes(ticket)) for ticket in tickets]
     # Ties in rating (every new player's) go to the longest waiter first; the key makes the
     # order total, so the result does not depend on the input order.
     entries.sort(key=lambda entry: (entry[0].rating, -entry[0].waited, entry[0].key))
-    tables: list[Table] = []
+    matches: list[Match] = []
     seated: set[str] = set()
     for size in sorted({s for _, opened in entries for s in opened}, reverse=True):
         queue = [t for t, opened in entries if size in opened and t.key not in seated]
         for members in _windows(queue, size, policy):
             ratings = [queue[k].rating for k in members]
             keys = tuple(queue[k].key for k in members)
-            tables.append(Table(keys, max(ratings) - min(ratings)))
+            matches.append(Match(keys, max(ratings) - min(ratings)))
             seated.update(keys)
-    return tables
+    return matches
 
 
 def _windows(queue: Sequence[Ticket], size: int, policy: Policy) -> list[tuple[int, ...]]:

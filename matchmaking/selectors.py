@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TypedDict
+from typing import Literal, TypedDict
 from uuid import UUID
 
 from django.db.models import Exists, OuterRef, Q
@@ -22,6 +22,17 @@ class TicketData(TypedDict):
     player_counts: list[int]
     created_at: str
     game_id: str | None
+
+
+class TicketMessage(TypedDict):
+    """`ws /ws/v1/me/`: one of your tickets changed (a match found: `matched`, with `game_id`)."""
+
+    type: Literal["ticket"]
+    ticket: TicketData
+
+
+def ticket_message(ticket: Ticket) -> TicketMessage:
+    return {"type": "ticket", "ticket": ticket_data(ticket)}
 
 
 def ticket_data(ticket: Ticket) -> TicketData:

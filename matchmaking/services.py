@@ -13,31 +13,27 @@ from uuid import UUID
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from accounts.locks import player_lock
 from accounts.models import Player
 from config.errors import ApplicationError
 from games.notify import player_group, send_to_group
 from games.selectors import player_active_game_id
 from games.services.lobby import game_begin_ranked
 from matchmaking import pairing, selectors
+from matchmaking.locks import pass_lock, ticket_lock, tickets_lock
 from matchmaking.models import Ticket, TicketStatus
 
 logger = logging.getLogger(__name__)
 
-# The advisory lock every pass takes for its transaction, so that passes never overlap however
-# many workers run them: "YANIVMM" in ASCII, a key no other lock in this database uses.
-PASS_LOCK_KEY = 0x59414E49564D4D
 TRIGGER_FLAG = "matchmaking:pass-requested"
 
 
 def _notify(ticket: Ticket) -> None:
-    message = {
-        "type": "me.message",
-        "message": {"type": "ticket", "ticket": selectors.ticket_data(ticket)},
-    }
+    message = {"type": "me.message", "message": selectors.ticket_message(ticket)}
     group = player_group(ticket.player_id)
     transaction.on_commit(lambda: send_to_group(group, message), robust=True)
 
@@ -59,7 +55,7 @@ def ticket_create(*, player: Player, player_counts: list[int]) -> Ticket:
     # The player's row lock orders this against a ban (player_ban takes it too) and against a
     # second request of the same player: either this ticket commits before the ban, and the
     # ban's receiver cancels it, or the ban is seen here.
-    player = Player.objects.select_for_update().get(pk=player.pk)
+    player = player_lock(player.pk)
     if player.is_banned:
         raise ApplicationError("banned", player.ban_message, 403)
     if Ticket.objects.filter(player=player, status=TicketStatus.SEARCHING).exists():
@@ -81,7 +77,7 @@ def ticket_create(*, player: Player, player_counts: list[int]) -> Ticket:
 def ticket_cancel(*, player: Player, ticket_id: UUID | str) -> Ticket:
     """Stop searching. Cancelling a ticket that already ended (cancelled or expired) is a no-op;
     a matched one is refused: the game has begun."""
-    ticket = Ticket.objects.select_for_update().filter(pk=ticket_id, player=player).first()
+    ticket = ticket_lock(player=player, ticket_id=ticket_id)
     if ticket is None:
         raise ApplicationError("not_found", "No such ticket.", 404)
     if ticket.status == TicketStatus.MATCHED:
@@ -120,11 +116,7 @@ def _end_searching(
     """Move the searching ones of `tickets` to `status`, locked in pk order (one lock order
     everywhere, so two of these never deadlock), and tell their players after the commit."""
     now = now or timezone.now()
-    ended = list(
-        tickets.filter(status=TicketStatus.SEARCHING)
-        .select_for_update(skip_locked=skip_locked)
-        .order_by("pk")
-    )
+    ended = tickets_lock(tickets.filter(status=TicketStatus.SEARCHING), skip_locked=skip_locked)
     Ticket.objects.filter(pk__in=[ticket.pk for ticket in ended]).update(
         status=status, ended_at=now
     )
@@ -145,13 +137,10 @@ class PassResult:
 
 @transaction.atomic
 def matchmaking_pass(*, now: datetime | None = None) -> PassResult | None:
-    """Expire stale tickets, pair the queue, and start a ranked game for each table; None when
+    """Expire stale tickets, pair the queue, and start a ranked game for each match; None when
     another pass is running. At most YANIV_MATCHMAKING_TABLES_PER_PASS games per pass, the
     longest waiters' first, so the transaction (and the ticket locks) stay short."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [PASS_LOCK_KEY])
-        row = cursor.fetchone()
-    if not (row and row[0]):
+    if not pass_lock():
         return None
     now = now or timezone.now()
     expired = _end_searching(
@@ -165,29 +154,29 @@ def matchmaking_pass(*, now: datetime | None = None) -> PassResult | None:
     )
     queue = selectors.queue(now=now)
     waited = {ticket.key: ticket.waited for ticket in queue}
-    tables = pairing.pair(queue)
-    tables.sort(key=lambda table: -max(waited[key] for key in table.tickets))
+    matches = pairing.pair(queue)
+    matches.sort(key=lambda match: -max(waited[key] for key in match.tickets))
     games = []
-    for table in tables[: settings.YANIV_MATCHMAKING_TABLES_PER_PASS]:
-        game_id = _seat(table, now)
+    for match in matches[: settings.YANIV_MATCHMAKING_TABLES_PER_PASS]:
+        game_id = _seat(match, now)
         if game_id is not None:
             games.append(game_id)
     return PassResult(expired=len(expired), games=games)
 
 
-def _seat(table: pairing.Table, now: datetime) -> UUID | None:
-    """The ranked game of one table, its tickets matched to it; None (and nothing written)
+def _seat(match: pairing.Match, now: datetime) -> UUID | None:
+    """The ranked game of one match, its tickets matched to it; None (and nothing written)
     when a ticket or a player changed since the queue was read."""
     try:
-        # A savepoint: one table that fails leaves the rest of the pass standing.
+        # A savepoint: one match that fails leaves the rest of the pass standing.
         with transaction.atomic():
-            tickets = list(
-                Ticket.objects.select_for_update(skip_locked=True, of=("self",))
-                .filter(pk__in=table.tickets, status=TicketStatus.SEARCHING)
-                .select_related("player")
-                .order_by("pk")
+            tickets = tickets_lock(
+                Ticket.objects.filter(
+                    pk__in=match.tickets, status=TicketStatus.SEARCHING
+                ).select_related("player"),
+                skip_locked=True,
             )
-            if len(tickets) != len(table.tickets):
+            if len(tickets) != len(match.tickets):
                 return None  # cancelled, or being cancelled: the others wait for the next pass
             game = game_begin_ranked(players=[ticket.player for ticket in tickets]).game
             Ticket.objects.filter(pk__in=[ticket.pk for ticket in tickets]).update(
@@ -198,7 +187,7 @@ def _seat(table: pairing.Table, now: datetime) -> UUID | None:
                 _notify(ticket)
     except (ApplicationError, IntegrityError):
         # A player sat down at another table after the queue was read: games refuse a second
-        # live seat. The savepoint undid this table; its tickets stay in the queue.
-        logger.info("matchmaking: table %s not seated", table.tickets, exc_info=True)
+        # live seat. The savepoint undid this match; its tickets stay in the queue.
+        logger.info("matchmaking: match %s not seated", match.tickets, exc_info=True)
         return None
     return game.pk

@@ -2,14 +2,14 @@
 
 The history is the source of truth (recompute_ratings rebuilds from games and checks against
 both tables); `Rating` is the latest history row of a player, kept for fast reads.
+A change names its game by a lazy reference ("games.Game"): ratings sit below games and do
+not import them.
 """
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-
-from games.models import Game
 
 
 class Rating(models.Model):
@@ -45,7 +45,7 @@ class RatingChange(models.Model):
         related_name="rating_changes",
         db_index=False,
     )
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="rating_changes")
     seat = models.PositiveSmallIntegerField()
     place = models.PositiveSmallIntegerField()
     # The game's finished_at: games are rated in this order (then by game id), and a void

@@ -1,17 +1,19 @@
 """Rebuilding every rating from the rated games, and comparing the result with what is stored.
 
 `recompute_ratings` uses this; it is the proof that the live path (one game at a time, as games
-end, with voids rolled back) left exactly what replaying the games in order gives.
+end, with voids rolled back) left exactly what replaying the games in order gives. The games
+come from the caller (games/services/rating.py's `rated_results`): ratings do not read game rows.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from uuid import UUID
 
 from ratings.rating import DEFAULT, Skill, rate
-from ratings.selectors import RatedSeat, rated_seats, stored_changes, stored_ratings
+from ratings.results import GameResult
+from ratings.selectors import stored_changes, stored_ratings
 
 # Floats round-trip through PostgreSQL exactly, and the replay does the same arithmetic in the
 # same order, so any difference at all is a real one; this only absorbs a last-bit wobble.
@@ -22,7 +24,7 @@ TOLERANCE = 1e-9
 class Replayed:
     """One rated game: its rated seats with every player's skill before and after."""
 
-    seats: list[RatedSeat]
+    result: GameResult
     before: list[Skill]
     after: list[Skill]
 
@@ -34,10 +36,14 @@ class Replay:
     skills: dict[UUID, Skill] = field(default_factory=dict)
     games: dict[UUID, int] = field(default_factory=dict)
 
-    def run(self, progress: Callable[[int], None] | None = None) -> Iterator[Replayed]:
-        for count, seats in enumerate(rated_seats(), 1):
+    def run(
+        self, games: Iterable[GameResult], progress: Callable[[int], None] | None = None
+    ) -> Iterator[Replayed]:
+        """Rate these games, in the order given (the order they ended)."""
+        for count, result in enumerate(games, 1):
             if progress is not None:
                 progress(count)
+            seats = result.seats
             if len(seats) < 2:
                 continue  # rated with nobody to compare against: nothing changed
             before = [self.skills.get(seat.player_id, DEFAULT) for seat in seats]
@@ -45,7 +51,7 @@ class Replay:
             for seat, skill in zip(seats, after, strict=True):
                 self.skills[seat.player_id] = skill
                 self.games[seat.player_id] = self.games.get(seat.player_id, 0) + 1
-            yield Replayed(seats, before, after)
+            yield Replayed(result, before, after)
 
 
 @dataclass
@@ -70,8 +76,11 @@ class Comparison:
             self.max_difference = max(self.max_difference, abs(a - b))
 
 
-def compare(progress: Callable[[int], None] | None = None) -> Comparison:
-    """Replay every rated game and compare, row by row, with the stored changes and ratings.
+def compare(
+    games: Iterable[GameResult], progress: Callable[[int], None] | None = None
+) -> Comparison:
+    """Replay these games (every rated game, in the order they ended) and compare, row by row,
+    with the stored changes and ratings.
 
     Both sides come in the same order (game end, game id, seat), so they are merged as two
     streams: memory holds the current ratings, not the history.
@@ -80,10 +89,11 @@ def compare(progress: Callable[[int], None] | None = None) -> Comparison:
     replay = Replay()
     stored = iter(stored_changes())
     row = next(stored, None)
-    for game in replay.run(progress):
-        for seat, old, new in zip(game.seats, game.before, game.after, strict=True):
+    for game in replay.run(games, progress):
+        rated = game.result
+        for seat, old, new in zip(rated.seats, game.before, game.after, strict=True):
             result.changes += 1
-            key = (seat.at, seat.game_id, seat.seat)
+            key = (rated.finished_at, rated.game_id, seat.seat)
             while row is not None and row.key < key:
                 result.unexpected += 1
                 row = next(stored, None)

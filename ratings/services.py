@@ -1,157 +1,81 @@
-"""Every write to ratings: rate a finished ranked game, roll back a voided one, store a rebuild.
-
-All of them run under one PostgreSQL advisory lock (`ratings_lock`), so rating writes happen
-one at a time: a game is rated from its players' current ratings, and two games that share a
-player must not both read the same "before". Rating a game takes milliseconds and games last
-minutes, so one writer at a time is far from any limit, and it makes a void's replay of later
-games and a rebuild safe against a game being rated meanwhile.
+"""Every write to ratings: rate a finished game's result, roll back a voided game's ratings,
+store a rebuild. Ratings work from what games hand them (ratings/results.py) and from their
+own rows: they never read or lock a game row (games/services/rating.py does that, and
+calls these). All of them run under the one right to write ratings (ratings/locks.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 from uuid import UUID
 
-from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.db.models import Model, Q
-from django.utils import timezone
 from psycopg import sql
 
-from games import notify
-from games.models import Event, Game, GameStatus, Seat
+from ratings.locks import ratings_lock
 from ratings.models import Rating, RatingChange
+from ratings.payloads import RatedData
 from ratings.rating import DEFAULT, Skill, rate
 from ratings.rebuild import Replay
+from ratings.results import GameResult
 
-# Any fixed number: the key of the advisory lock that every rating write takes.
-_RATINGS_LOCK = 0x7961_6E69_765F_7274
 _BATCH = 10_000
-
-
-def ratings_lock() -> None:
-    """Wait for, then hold until the commit, the one right to write ratings."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [_RATINGS_LOCK])
-
-
-def _lock_game(game_id: UUID | str) -> Game | None:
-    try:
-        return Game.objects.select_for_update().filter(pk=game_id).first()
-    except (ValueError, ValidationError):
-        return None
-
-
-@dataclass(frozen=True)
-class Result:
-    """A rated player's seat and place in one game."""
-
-    player_id: UUID
-    seat: int
-    place: int
-
-
-def _results(game: Game) -> list[Result]:
-    """The players to rate: CPU seats are left out, and the humans' places keep their order."""
-    return [
-        Result(seat.player_id, seat.seat, seat.place)
-        for seat in Seat.objects.filter(game=game).order_by("seat")
-        if seat.player_id is not None and seat.place is not None
-    ]
 
 
 # Rating a finished game ------------------------------------------------------------------
 
 
-@transaction.atomic
-def game_rate(*, game_id: UUID | str) -> bool:
-    """Rate a finished ranked game, exactly once. False (and nothing written) when the game is
-    unknown, unranked, not finished (voided, say) or already rated.
+# No savepoint (here and in game_ratings_undo): a failure rolls the caller's whole transaction
+# back anyway.
+@transaction.atomic(savepoint=False)
+def game_ratings_apply(*, result: GameResult) -> list[RatedData]:
+    """Rate one finished game from its players' current ratings: store their new ratings and
+    the game's rating changes, and answer what the game's `rated` event lists. With fewer
+    than two rated players nobody's rating moves: nothing is stored, and the answer is empty.
 
-    Its players' earlier finished games that still wait for their rating (a task delayed or
-    redelivered) are rated first, so that every player's games count in the order they ended:
-    the order `recompute_ratings` replays them in.
-    """
+    The caller rates each game once, in the order the games ended (games/services/rating.py)."""
     ratings_lock()
-    game = _lock_game(game_id)
-    if game is None or not _ratable(game):
-        return False
-    _rate_after_pending(game)
-    return True
-
-
-def _ratable(game: Game) -> bool:
-    return (
-        game.ranked
-        and game.status == GameStatus.FINISHED
-        and game.finished_at is not None
-        and game.rated_at is None
-    )
-
-
-def _rate_after_pending(game: Game) -> None:
-    results = _results(game)
-    assert game.finished_at is not None
-    for earlier in _pending_before(game.finished_at, [result.player_id for result in results]):
-        locked = _lock_game(earlier)
-        # Rating one earlier game may have rated another on the list (through a shared player).
-        if locked is not None and _ratable(locked):
-            _rate_after_pending(locked)
-    _rate(game, results)
-
-
-def _pending_before(finished_at: datetime, player_ids: Sequence[UUID]) -> list[UUID]:
-    """Finished ranked games of these players that ended earlier and are not rated yet."""
-    seats = Seat.objects.filter(
-        player_id__in=player_ids,
-        game__ranked=True,
-        game__status=GameStatus.FINISHED,
-        game__rated_at__isnull=True,
-        game__finished_at__lt=finished_at,
-    )
-    return list(
-        seats.order_by("game__finished_at", "game_id").values_list("game_id", flat=True).distinct()
-    )
-
-
-def _rate(game: Game, results: list[Result]) -> None:
-    assert game.finished_at is not None
-    game.rated_at = timezone.now()
-    game.save(update_fields=["rated_at"])
-    if len(results) < 2:
-        return  # nobody to compare: the game is done with, and nobody's rating moves
+    seats = result.seats
+    if len(seats) < 2:
+        return []
     current = {
         rating.player_id: rating
-        for rating in Rating.objects.filter(player_id__in=[r.player_id for r in results])
+        for rating in Rating.objects.filter(player_id__in=[seat.player_id for seat in seats])
     }
-    before = [_skill(current.get(result.player_id)) for result in results]
-    after = rate(before, [result.place for result in results])
-    games = [current[r.player_id].games if r.player_id in current else 0 for r in results]
+    before = [_skill(current.get(seat.player_id)) for seat in seats]
+    after = rate(before, [seat.place for seat in seats])
+    games = [current[s.player_id].games if s.player_id in current else 0 for s in seats]
     _store_ratings(
-        (result.player_id, skill, played + 1)
-        for result, skill, played in zip(results, after, games, strict=True)
+        (seat.player_id, skill, played + 1)
+        for seat, skill, played in zip(seats, after, games, strict=True)
     )
     RatingChange.objects.bulk_create(
         RatingChange(
-            player_id=result.player_id,
-            game=game,
-            seat=result.seat,
-            place=result.place,
-            at=game.finished_at,
+            player_id=seat.player_id,
+            game_id=result.game_id,
+            seat=seat.seat,
+            place=seat.place,
+            at=result.finished_at,
             mu_before=old.mu,
             sigma_before=old.sigma,
             mu=new.mu,
             sigma=new.sigma,
         )
-        for result, old, new in zip(results, before, after, strict=True)
+        for seat, old, new in zip(seats, before, after, strict=True)
     )
-    Event.objects.create(
-        game=game, seq=game.seq, type="rated", payload=_rated_payload(results, before, after)
-    )
-    notify.game_changed(game.pk)
+    return [
+        {
+            "seat": seat.seat,
+            "player_id": str(seat.player_id),
+            "mu": new.mu,
+            "sigma": new.sigma,
+            "ordinal": new.ordinal,
+            "delta": new.ordinal - old.ordinal,
+        }
+        for seat, old, new in zip(seats, before, after, strict=True)
+    ]
 
 
 def _skill(rating: Rating | None) -> Skill:
@@ -177,32 +101,14 @@ def _store_ratings(rows: Iterable[tuple[UUID, Skill, int]]) -> None:
     )
 
 
-def _rated_payload(
-    results: list[Result], before: list[Skill], after: list[Skill]
-) -> dict[str, Any]:
-    # `delta` is the change of the ordinal: the number a leaderboard moves by.
-    return {
-        "ratings": [
-            {
-                "seat": result.seat,
-                "player_id": str(result.player_id),
-                "mu": new.mu,
-                "sigma": new.sigma,
-                "ordinal": new.ordinal,
-                "delta": new.ordinal - old.ordinal,
-            }
-            for result, old, new in zip(results, before, after, strict=True)
-        ]
-    }
-
-
 # Rolling back a voided game --------------------------------------------------------------
 
 
-@transaction.atomic
-def game_unrate(*, game_id: UUID | str) -> bool:
-    """Undo the ratings of a voided game. False (nothing done) unless the game is voided and
-    still has rating changes, so running it again does nothing.
+@transaction.atomic(savepoint=False)
+def game_ratings_undo(*, game_id: UUID) -> bool:
+    """Undo the ratings of a voided game, from the rating changes it left. False (nothing
+    done) when it has none (never rated, or rolled back already), so running it again does
+    nothing. Whether the game is voided is for the caller (games/services/rating.py) to say.
 
     The game's changes are removed, and every later rated game whose players' ratings this
     alters is rated again, in order, from the corrected ratings: exactly what rating the games
@@ -211,17 +117,14 @@ def game_unrate(*, game_id: UUID | str) -> bool:
     only a few games.
     """
     ratings_lock()
-    game = _lock_game(game_id)
-    if game is None or game.status != GameStatus.ABORTED:
-        return False
-    voided = list(RatingChange.objects.filter(game=game))
+    voided = list(RatingChange.objects.filter(game_id=game_id))
     if not voided:
         return False
     # The skill each touched player had after the last game replayed so far.
     skills = {change.player_id: Skill(change.mu_before, change.sigma_before) for change in voided}
     lost_game = {change.player_id for change in voided}
     position = (voided[0].at, voided[0].game_id)
-    RatingChange.objects.filter(game=game).delete()
+    RatingChange.objects.filter(game_id=game_id).delete()
     for changes in _games_after(*position):
         if not any(change.player_id in skills for change in changes):
             continue
@@ -270,17 +173,21 @@ def _store_after_unrate(skills: dict[UUID, Skill], lost_game: set[UUID]) -> None
 
 
 @transaction.atomic
-def ratings_rebuild(*, progress: Callable[[int], None] | None = None) -> Replay:
-    """Replace every rating change and rating by a replay of the rated games, in order."""
+def ratings_rebuild(
+    *, games: Iterable[GameResult], progress: Callable[[int], None] | None = None
+) -> Replay:
+    """Replace every rating change and rating by a replay of these games: every rated game,
+    in the order they ended (games/services/rating.py's `rated_results`)."""
     ratings_lock()
     RatingChange.objects.all().delete()
     Rating.objects.all().delete()
     replay = Replay()
     batch: list[tuple[object, ...]] = []
-    for game in replay.run(progress):
+    for game in replay.run(games, progress):
+        result = game.result
         batch.extend(
-            (seat.player_id, seat.game_id, seat.seat, seat.place, seat.at, *old, *new)
-            for seat, old, new in zip(game.seats, game.before, game.after, strict=True)
+            (seat.player_id, result.game_id, seat.seat, seat.place, result.finished_at, *old, *new)
+            for seat, old, new in zip(result.seats, game.before, game.after, strict=True)
         )
         if len(batch) >= _BATCH:
             _copy(RatingChange, _CHANGE_COLUMNS, batch)

@@ -2,11 +2,15 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
+from asgiref.testing import ApplicationCommunicator
+from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.core.cache import cache
+from django.test.client import Client
 from redis.exceptions import RedisError
 from rest_framework.test import APIClient
 
@@ -15,6 +19,7 @@ from accounts.services import auth_token_issue
 from accounts.throttles import CACHE_KEY_PREFIX
 from config.celery import app as celery_app
 from config.redis import get_redis
+from tests.schema_check import PublishedSchema
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -74,3 +79,38 @@ def client_for(clear_throttles: None) -> Callable[[Player], APIClient]:
         return client
 
     return make
+
+
+@pytest.fixture(scope="session", autouse=True)
+def published_schema() -> Iterator[PublishedSchema]:
+    """Every answer of a test client (Django's, DRF's) and every message a websocket
+    communicator receives is checked against the published schema (tests/schema_check.py):
+    a test that meets a payload the schema does not describe fails with PayloadMismatch."""
+    schema = PublishedSchema()
+    request = Client.request
+    receive_output = ApplicationCommunicator.receive_output
+
+    def checked_request(client: Client, **environ: Any) -> Any:
+        response = request(client, **environ)
+        if not response.streaming:
+            content_type = response.get("Content-Type", "")
+            is_json = content_type.startswith("application/json") and response.content
+            schema.check_response(
+                environ["REQUEST_METHOD"],
+                environ["PATH_INFO"],
+                response.status_code,
+                response.json() if is_json else response.content or None,
+                content_type=content_type,
+            )
+        return response
+
+    async def checked_receive_output(communicator: Any, timeout: float = 1) -> Any:
+        output = await receive_output(communicator, timeout)  # type: ignore[no-untyped-call]
+        if output["type"] == "websocket.send" and output.get("text") is not None:
+            schema.check_message(communicator.scope["path"], output["text"])
+        return output
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Client, "request", checked_request)
+        patch.setattr(WebsocketCommunicator, "receive_output", checked_receive_output)
+        yield schema

@@ -6,11 +6,12 @@ its own (every shuffle goes through the ``Rng`` passed in).
   behaviour (``from_dict`` raises ``InvalidRules``); where a new variant goes. No clock.
 - ``groups``: ``group_error`` (is this laid order a single, set or run?) and ``takeable``.
 - ``state``: ``GameState``, ``start_game``, ``apply`` with ``Play`` / ``CallYaniv``; the
-  events each call returns; ``to_dict`` / ``from_dict`` for storage.
+  events each call returns (``EngineEvent``); ``to_dict`` / ``from_dict`` for storage.
 - ``scoring``: round scores, exact-score drops, elimination, next starter, standings.
 - ``view``: ``view(state, seat)``, all that a seat (or a stranger) may see.
 - ``moves``: ``legal_groups``, ``legal_draws``, ``legal_moves``.
 - ``record``: ``record_from_events``, ``replay`` (``yaniv-record/1``).
-- ``cpu``: the CPU player, deciding from a seat's ``view`` alone.
+- ``cpu``: the CPU player, deciding from a seat's ``view`` alone (its ``View``: that view
+  digested once per decision).
 - ``errors``: ``Reason`` (every refusal's stable text), ``IllegalMove``, ``InvalidRules``.
 """

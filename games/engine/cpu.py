@@ -32,7 +32,8 @@ from games.engine.moves import legal_groups
 from games.engine.rng import Rng
 from games.engine.rules import Rules
 from games.engine.state import STOCK, Action, CallYaniv, GameState, Play
-from games.engine.view import View, view
+from games.engine.view import View as ViewData
+from games.engine.view import view
 
 # A hand is scored (lower is better) by what would be left after its best discard next turn,
 # less _CALLABLE_BONUS when its total allows a call. In simulated games, weighing in the total
@@ -62,7 +63,7 @@ def cpu_action(state: GameState, seat: int, rng: Rng) -> Action:
     return choose_action(view(state, seat), rng)
 
 
-def choose_action(seen: View, rng: Rng) -> Action:
+def choose_action(seen: ViewData, rng: Rng) -> Action:
     """The CPU's action from ``seen``, the ``view`` of its own seat on its turn.
 
     ``rng`` breaks ties between equally good moves and, rarely, a stalemate (``_should_call``);
@@ -71,16 +72,17 @@ def choose_action(seen: View, rng: Rng) -> Action:
     you = seen["you"]
     if seen["status"] != "active" or you is None or seen["turn"] != you["seat"]:
         raise ValueError("the CPU can only act for the seat whose turn it is")
-    table = _Table(seen)
+    table = View(seen)
     if you["can_call_yaniv"] and _should_call(table, rng):
         return CallYaniv(table.seat)
     return _best_play(table, rng)
 
 
-class _Table:
-    """What the view says, digested once per decision."""
+class View:
+    """The CPU's view of the table from its seat: what ``view(state, seat)`` shows it (the
+    ``seen`` data), digested once per decision."""
 
-    def __init__(self, seen: View) -> None:
+    def __init__(self, seen: ViewData) -> None:
         you = seen["you"]
         rules: Rules = seen["rules"]
         self.seat: int = you["seat"]
@@ -124,7 +126,7 @@ class _Table:
 # --- calling Yaniv ----------------------------------------------------------------------
 
 
-def _should_call(table: _Table, rng: Rng) -> bool:
+def _should_call(table: View, rng: Rng) -> bool:
     total = table.total
     rules = table.rules
     me: int = table.seats[table.seat]["score"]
@@ -162,7 +164,7 @@ def _should_call(table: _Table, rng: Rng) -> bool:
     return _stalemate(table, total) and rng.randrange(_STALEMATE_ODDS) == 0
 
 
-def _stalemate(table: _Table, total: int) -> bool:
+def _stalemate(table: View, total: int) -> bool:
     if len(table.seats[table.seat]["known"]) < len(table.hand):
         return False
     for seat in table.opponents:
@@ -173,7 +175,7 @@ def _stalemate(table: _Table, total: int) -> bool:
     return False
 
 
-def _opponent_card(table: _Table) -> list[float]:
+def _opponent_card(table: View) -> list[float]:
     """The chance that an opponent's unknown card is worth 0, 1, ... 10: the unseen cards,
     skewed towards low ones the longer the round has gone on (players keep low cards)."""
     skew = min(_SKEW_MAX, _SKEW_PER_TURN * table.turns_each)
@@ -209,7 +211,7 @@ def _at_most(card: Sequence[float], cards: int, room: int) -> float:
 # --- discarding and drawing -------------------------------------------------------------
 
 
-def _best_play(table: _Table, rng: Rng) -> Play:
+def _best_play(table: View, rng: Rng) -> Play:
     hand = table.hand
     layouts: dict[frozenset[str], list[tuple[str, ...]]] = {}
     for group in legal_groups(hand):
@@ -241,13 +243,13 @@ def _best_play(table: _Table, rng: Rng) -> Play:
     return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
 
 
-def _score(table: _Table, hand: Sequence[str]) -> float:
+def _score(table: View, hand: Sequence[str]) -> float:
     """How good ``hand`` is to hold at our next turn; lower is better (see _CALLABLE_BONUS)."""
     total = sum(VALUE[card] for card in hand)
     return total - _best_shed(hand) - (_CALLABLE_BONUS if total <= table.call_limit else 0.0)
 
 
-def _stock_score(table: _Table, rest: tuple[str, ...], memo: dict[int, float]) -> float:
+def _stock_score(table: View, rest: tuple[str, ...], memo: dict[int, float]) -> float:
     """The mean ``_score`` of ``rest`` plus one unseen card.
 
     A card that cannot join a group with ``rest`` leaves the best shed at the larger of
@@ -377,7 +379,7 @@ def _best_run(ranks: tuple[int, ...], jokers: int) -> int:
     return best
 
 
-def _gift(table: _Table, group: Sequence[str]) -> float:
+def _gift(table: View, group: Sequence[str]) -> float:
     """How much the ends of ``group``, laid this way, would help the next player."""
     known = table.seats[table.next_seat]["known"]
     ends = {group[0], group[-1]}

@@ -19,7 +19,7 @@ from games.engine.rules import Rules
 from games.engine.state import (
     MAX_PLAYERS,
     MIN_PLAYERS,
-    Event,
+    EngineEvent,
     GameState,
     apply_play,
     apply_yaniv,
@@ -284,7 +284,7 @@ def _replay_other(
     return state
 
 
-def _summarise(events: list[Event], summary: list[dict[str, Any]]) -> None:
+def _summarise(events: list[EngineEvent], summary: list[dict[str, Any]]) -> None:
     for event in events:
         if event["type"] == "round_ended":
             summary.append(

@@ -21,7 +21,7 @@ STATE_FORMAT = "yaniv-state/1"
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
 
-Event = dict[str, Any]
+EngineEvent = dict[str, Any]
 """A plain JSON-able dict with a ``type``; full information, for the service's log."""
 
 # Loading maps each code to the interned one: unknown codes fail there, and the comparisons of
@@ -331,7 +331,7 @@ def standings_list(standings: Standings | None) -> list[dict[str, int]] | None:
     return [{"seat": seat, "place": place} for seat, place in standings]
 
 
-def start_game(players: int, rules: Rules, rng: Rng) -> tuple[GameState, list[Event]]:
+def start_game(players: int, rules: Rules, rng: Rng) -> tuple[GameState, list[EngineEvent]]:
     """A new game: a random first starter, then the first deal (RULES.md §3)."""
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ValueError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}")
@@ -342,7 +342,7 @@ def start_game(players: int, rules: Rules, rng: Rng) -> tuple[GameState, list[Ev
     return state, [event]
 
 
-def _deal(table: Table, rng: Rng) -> tuple[GameState, Event]:
+def _deal(table: Table, rng: Rng) -> tuple[GameState, EngineEvent]:
     """The first state of the round that ``table`` describes: a fresh deck, dealt."""
     players = table.players
     out_round = table.out_round
@@ -370,7 +370,7 @@ def _deal(table: Table, rng: Rng) -> tuple[GameState, Event]:
     return state, event
 
 
-def apply(state: GameState, action: Action, rng: Rng) -> tuple[GameState, list[Event]]:
+def apply(state: GameState, action: Action, rng: Rng) -> tuple[GameState, list[EngineEvent]]:
     """The state after ``action``, and what happened; raises ``IllegalMove`` and leaves
     ``state`` untouched when the rules forbid it. ``rng`` shuffles the stock when a draw
     empties it and deals the next round when this action ends one."""
@@ -381,7 +381,7 @@ def apply(state: GameState, action: Action, rng: Rng) -> tuple[GameState, list[E
 
 def apply_play(
     state: GameState, seat: int, cards: Sequence[str], draw: str, rng: Rng
-) -> tuple[GameState, list[Event]]:
+) -> tuple[GameState, list[EngineEvent]]:
     """``apply`` for ``Play(seat, cards, draw)``, taking the fields as they are: replay runs
     every recorded action through here and builds no action object for it."""
     # The common path is kept inline and allocation-light: only what changes is copied.
@@ -423,7 +423,7 @@ def apply_play(
         shown += (drawn,)
     kept.append(drawn)
 
-    events: list[Event] = [
+    events: list[EngineEvent] = [
         {"type": "played", "seat": seat, "cards": list(cards), "draw": draw, "drawn": drawn}
     ]
     if stock_pos == len(stock):
@@ -482,7 +482,7 @@ def _not_to_act(state: GameState) -> IllegalMove:
     return IllegalMove(Reason.GAME_OVER if state.turn is None else Reason.NOT_YOUR_TURN)
 
 
-def apply_yaniv(state: GameState, seat: int, rng: Rng) -> tuple[GameState, list[Event]]:
+def apply_yaniv(state: GameState, seat: int, rng: Rng) -> tuple[GameState, list[EngineEvent]]:
     """``apply`` for ``CallYaniv(seat)``."""
     if seat != state.turn:
         raise _not_to_act(state)
@@ -509,7 +509,7 @@ def apply_yaniv(state: GameState, seat: int, rng: Rng) -> tuple[GameState, list[
         score.eliminated,
         score.next_starter,
     )
-    events: list[Event] = [
+    events: list[EngineEvent] = [
         {"type": "yaniv_called", "seat": seat},
         {"type": "round_ended", **result.to_dict()},
     ]

@@ -6,7 +6,8 @@
 - `clock`: what keeps a game moving without its players: storing an engine result and what
   follows it (the next deadline, the pushes, the CPU's or the deadline's task), CPU turns,
   overdue turns;
-- `staff`: voiding a game.
+- `staff`: voiding a game;
+- `rating`: rating a finished ranked game (and rolling back a voided one) through ratings.
 
 Each action locks the game row (`games.table.LockedGame`), checks `seq`, applies the action
 through the engine, records its events and state, and only after the commit notifies the

@@ -19,8 +19,7 @@ from django.utils import timezone
 
 from games import notify
 from games.engine.cpu import cpu_action
-from games.engine.state import Event as EventData
-from games.engine.state import GameState, apply
+from games.engine.state import EngineEvent, GameState, apply
 from games.models import GameStatus
 from games.table import LockedGame
 from games.table_rules import TableRules
@@ -37,7 +36,7 @@ _PLAY_FIELDS = ("state", "seq", "turn_deadline", "status", "started_at", "finish
 
 
 def advance(
-    locked: LockedGame, state: GameState, events: list[EventData], *, by: str | None
+    locked: LockedGame, state: GameState, events: list[EngineEvent], *, by: str | None
 ) -> None:
     """Store what an engine call produced (`by`: who moved, None for a deal) and schedule
     what follows once it is committed."""

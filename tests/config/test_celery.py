@@ -1,46 +1,20 @@
-"""The Celery app keeps pooled database connections across tasks, as the web does, and a test
-run's tasks stay in its own queue."""
+"""The Celery app: a test run's tasks stay in its own queue, and beat's entries are declared
+beside their tasks. (Its connections and bounded publish: tests/config/perf/test_celery.py.)"""
 
 from __future__ import annotations
 
 import importlib
 import json
 import os
-from types import SimpleNamespace
-from unittest import mock
 
 import pytest
-from celery.fixups.django import DjangoWorkerFixup  # type: ignore[attr-defined]
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
-import ratings.tasks
+import accounts.tasks
 from accounts.tasks import purge_expired_tokens
-from config import celery as celery_config
 from config.celery import app, beat_schedule
 from config.redis import get_redis
-
-
-def test_the_django_fixup_no_longer_closes_the_pool_around_each_task() -> None:
-    fixup = DjangoWorkerFixup(app)
-    with mock.patch.object(fixup, "_close_database") as close:
-        for _ in range(1000):
-            fixup.close_database()
-    close.assert_not_called()
-
-
-def test_a_task_gives_its_connection_back_before_and_after_it_runs() -> None:
-    task = SimpleNamespace(request=SimpleNamespace(is_eager=False))
-    with mock.patch("django.db.close_old_connections") as release:
-        celery_config._release_connections(task=task)
-    release.assert_called_once_with()
-
-
-def test_an_eager_task_keeps_the_callers_connection() -> None:
-    task = SimpleNamespace(request=SimpleNamespace(is_eager=True))
-    with mock.patch("django.db.close_old_connections") as release:
-        celery_config._release_connections(task=task)
-    release.assert_not_called()
 
 
 def test_a_task_sent_by_the_test_run_goes_to_its_own_queue() -> None:
@@ -76,7 +50,7 @@ def test_beat_runs_every_entry_as_it_was_scheduled() -> None:
             "options": {"expires": 10},
         },
         "rate-pending-games": {
-            "task": "ratings.tasks.rate_pending_games",
+            "task": "games.tasks.rate_pending_games",
             "schedule": 60.0,
             "options": {"expires": 60},
         },
@@ -102,8 +76,8 @@ def test_each_beat_entry_is_declared_beside_the_task_it_runs() -> None:
 
 
 def test_two_apps_declaring_one_beat_entry_is_an_error(monkeypatch) -> None:
-    taken = {"sweep-deadlines": {"task": "ratings.tasks.rate_pending_games", "schedule": 1.0}}
-    monkeypatch.setattr(ratings.tasks, "BEAT_SCHEDULE", taken)
+    taken = {"sweep-deadlines": {"task": "accounts.tasks.purge_expired_tokens", "schedule": 1.0}}
+    monkeypatch.setattr(accounts.tasks, "BEAT_SCHEDULE", taken)
 
     with pytest.raises(ImproperlyConfigured, match="sweep-deadlines"):
         beat_schedule()

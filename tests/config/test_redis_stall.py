@@ -8,91 +8,28 @@ the command, and no answer ever comes, exactly what a paused (SIGSTOP) Redis doe
 from __future__ import annotations
 
 import asyncio
-import copy
-import socket
-import threading
-from collections.abc import Callable, Iterator
 from datetime import timedelta
 from types import SimpleNamespace
 from typing import Any
-from unittest import mock
 
 import pytest
 import redis
 from celery.signals import celeryd_init
 from channels.layers import channel_layers
 from django.core.cache import cache
-from django.db import connections
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
-from accounts.throttles import _sliding_window
 from config import redis as config_redis
 from config.celery import app as celery_app
 from config.redis import get_redis
 from games import tasks
 from games.models import Game
 from games.services.clock import game_cpu_turn
+from tests.config.conftest import BOUND, within
 from tests.games.conftest import Client, simple_move
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-# Every Redis timeout is 0.5 s; a request may wait one of them, and must answer within 2 s.
-BOUND = 2.0
-
-
-def within(limit: float, call: Callable[[], Any]) -> Any:
-    """`call()`'s result, asserting it came back within `limit` seconds (run in a thread, so a
-    call that would hang for good fails the test instead of hanging it)."""
-    outcome: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            outcome["result"] = call()
-        except Exception as error:  # handed to the test below
-            outcome["error"] = error
-        finally:
-            connections.close_all()  # this thread's, or the test database cannot be dropped
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    thread.join(limit)
-    assert not thread.is_alive(), f"still waiting after {limit} s"
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["result"]
-
-
-@pytest.fixture
-def stalled_redis(settings: Any) -> Iterator[str]:
-    """Every Redis client of this process (ours, the cache, Celery's broker) on a stalled Redis."""
-    hole = socket.create_server(("127.0.0.1", 0), backlog=128)
-    url = f"redis://127.0.0.1:{hole.getsockname()[1]}/0"
-    settings.REDIS_URL = url
-    settings.CACHES = {"default": {**settings.CACHES["default"], "LOCATION": url}}
-    layer = copy.deepcopy(settings.CHANNEL_LAYERS)
-    config = layer["default"]["CONFIG"]
-    config["hosts"] = [
-        {**(h if isinstance(h, dict) else {}), "address": url} for h in config["hosts"]
-    ]
-    settings.CHANNEL_LAYERS = layer
-    previous_broker = celery_app.conf.broker_url
-    celery_app.conf.update(broker_url=url)
-    get_redis.cache_clear()
-    _sliding_window.cache_clear()
-    # Celery keeps its pools of broker connections: new ones for the stalled URL, then back.
-    with (
-        mock.patch.object(celery_app, "_pool", None),
-        mock.patch.object(celery_app.amqp, "_producer_pool", None),
-    ):
-        try:
-            yield url
-        finally:
-            hole.close()  # the connections it never accepted are reset: nothing stays waiting
-            celery_app.conf.update(broker_url=previous_broker)
-            get_redis.cache_clear()
-            _sliding_window.cache_clear()
-            config_redis.outage_ends()
 
 
 @pytest.fixture

@@ -1,19 +1,26 @@
 from __future__ import annotations
 
+import itertools
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from celery.contrib.testing.worker import start_worker
 from django.db import connections
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from accounts.models import Player
 from accounts.services import guest_create
 from config.celery import app as celery_app
 from games.engine.cards import VALUE
+from games.models import Game, GameStatus, Seat
+from tests.factories import PlayerFactory
+
+Places = Sequence[tuple[Player | None, int]]
 
 
 class Client:
@@ -79,6 +86,33 @@ def celery_worker(transactional_db: None) -> Iterator[None]:
             yield
     finally:
         celery_app.conf.task_default_queue = previous
+
+
+@pytest.fixture
+def players(db: None) -> list[Player]:
+    return [PlayerFactory.create() for _ in range(6)]
+
+
+@pytest.fixture
+def make_game(db: None) -> Callable[..., Game]:
+    """`make_game([(player or None for a CPU, place), ...])`: a finished game's rows, as the
+    games app leaves them; each game ends a minute after the one made before it. (The rating
+    tests' games: tests/games/test_rating*.py, tests/ratings/, tests/players/.)"""
+    start, minutes = timezone.now() - timedelta(days=1), itertools.count()
+
+    def make(places: Places, *, ranked: bool = True, **fields: Any) -> Game:
+        fields.setdefault("status", GameStatus.FINISHED)
+        fields.setdefault("finished_at", start + timedelta(minutes=next(minutes)))
+        game = Game.objects.create(ranked=ranked, rules={}, max_players=len(places), **fields)
+        Seat.objects.bulk_create(
+            Seat(
+                game=game, seat=index, player=player, is_cpu=player is None, place=place, live=False
+            )
+            for index, (player, place) in enumerate(places)
+        )
+        return game
+
+    return make
 
 
 def simple_move(game: dict[str, Any]) -> dict[str, Any]:

@@ -16,13 +16,13 @@ from django.db import transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
+from config.perf.channels import group_channel
 from games import tasks as game_tasks
 from games.engine.cpu import cpu_action
 from games.engine.state import GameState, Play
 from games.models import Game, GameStatus
-from games.notify import _group_channel, viewer_group
+from games.notify import viewer_group
 from games.services.lobby import game_begin_ranked
-from ratings import tasks as rating_tasks
 from tests.games.conftest import Client
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -56,13 +56,13 @@ def test_a_finishing_move_stands_when_no_task_can_be_queued(caplog) -> None:
     # The last round: whoever scores anything in it goes out, and the game ends.
     Game.objects.filter(pk=game.pk).update(state={**game.state, "totals": [100, 100]})
     listener = redis.Redis.from_url(settings.REDIS_URL).pubsub()  # type: ignore[no-untyped-call]
-    listener.subscribe(_group_channel(viewer_group(game.pk, first.player.pk)))
+    listener.subscribe(group_channel(viewer_group(game.pk, first.player.pk)))
 
     down = mock.Mock(side_effect=OperationalError("Error 111 connecting: Connection refused."))
     statuses = []
     with (
-        mock.patch.object(rating_tasks.rate_game, "delay", down),
-        mock.patch.object(rating_tasks.rate_game, "apply_async", down),
+        mock.patch.object(game_tasks.rate_game, "delay", down),
+        mock.patch.object(game_tasks.rate_game, "apply_async", down),
         mock.patch.object(game_tasks.turn_timeout, "apply_async", down),
         mock.patch.object(game_tasks.cpu_turn, "apply_async", down),
     ):
@@ -89,6 +89,6 @@ def test_a_finishing_move_stands_when_no_task_can_be_queued(caplog) -> None:
     # Its rating was not queued: the beat's sweep of pending games rates it, once settled.
     assert game.rated_at is None
     Game.objects.filter(pk=game.pk).update(finished_at=timezone.now() - timedelta(minutes=1))
-    assert rating_tasks.rate_pending_games() == 1
+    assert game_tasks.rate_pending_games() == 1
     game.refresh_from_db()
     assert game.rated_at is not None

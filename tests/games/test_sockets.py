@@ -15,8 +15,9 @@ from django.db import transaction
 
 from accounts.services import ws_ticket_issue
 from config.asgi import application
+from config.perf.channels import group_channel
 from games.models import Event, Seat
-from games.notify import _group_channel, viewer_group
+from games.notify import viewer_group
 from games.selectors import viewer_seat
 from games.services.clock import game_cpu_turn
 from games.services.lobby import game_begin_ranked
@@ -282,7 +283,7 @@ def test_a_change_returns_only_once_its_pushes_are_in_redis(make_client) -> None
     host = make_client("Host")
     game = host.post("/api/v1/games/", {"max_players": 2}).json()
     listener = redis.Redis.from_url(settings.REDIS_URL).pubsub()  # type: ignore[no-untyped-call]
-    listener.subscribe(_group_channel(viewer_group(game["id"], host.player.pk)))
+    listener.subscribe(group_channel(viewer_group(game["id"], host.player.pk)))
     assert listener.get_message(timeout=1)["type"] == "subscribe"
     host.post(f"/api/v1/games/{game['id']}/cpu/")
     # Redis answers a subscriber in order: a push published before the response is read

@@ -12,8 +12,9 @@ import redis
 from channels.layers import get_channel_layer
 from django.conf import settings
 
+from config.perf.channels import group_channel
 from games.engine.state import GameState
-from games.notify import _group_channel, viewer_group
+from games.notify import viewer_group
 from games.services.clock import game_cpu_turn
 from tests.games.conftest import Client, simple_move
 
@@ -48,7 +49,7 @@ def four_players() -> Iterator[tuple[Any, list[Client], dict[str, Any]]]:
     assert started.status_code == 200, started.content
     listener = redis.Redis.from_url(settings.REDIS_URL).pubsub()  # type: ignore[no-untyped-call]
     for client in clients:
-        listener.subscribe(_group_channel(viewer_group(game["id"], client.player.pk)))
+        listener.subscribe(group_channel(viewer_group(game["id"], client.player.pk)))
     for _ in clients:
         assert listener.get_message(timeout=2)["type"] == "subscribe"
     yield listener, clients, started.json()
@@ -97,7 +98,7 @@ def test_a_cpu_turn_parses_the_state_once(parses) -> None:
         with mock.patch("games.tasks.cpu_turn.apply_async"):  # played here, not by a worker
             view = host.act(view, **simple_move(view)).json()
     listener = redis.Redis.from_url(settings.REDIS_URL).pubsub()  # type: ignore[no-untyped-call]
-    listener.subscribe(_group_channel(viewer_group(game["id"], host.player.pk)))
+    listener.subscribe(group_channel(viewer_group(game["id"], host.player.pk)))
     assert listener.get_message(timeout=2)["type"] == "subscribe"
     parses.clear()
 

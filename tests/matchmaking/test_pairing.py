@@ -1,4 +1,4 @@
-"""The pairing algorithm alone: tickets in, tables out."""
+"""The pairing algorithm alone: tickets in, matches out."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matchmaking.pairing import Policy, Table, Ticket, pair
+from matchmaking.pairing import Match, Policy, Ticket, pair
 
 POLICY = Policy()
 ALL = (2, 3, 4, 5)
@@ -22,8 +22,8 @@ def ticket(key: str, rating: float = 0.0, sizes: Iterable[int] = ALL, waited: fl
     return Ticket(key, rating, frozenset(sizes), waited)
 
 
-def seated(tables: list[Table]) -> list[set[str]]:
-    return [set(table.tickets) for table in tables]
+def seated(matches: list[Match]) -> list[set[str]]:
+    return [set(match.tickets) for match in matches]
 
 
 def test_nothing_to_pair() -> None:

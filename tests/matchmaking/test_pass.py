@@ -14,6 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import Player
+from config.locks import AdvisoryLock
 from games.models import Game, GameStatus
 from games.notify import player_group
 from games.services.lobby import game_create
@@ -257,12 +258,12 @@ def test_a_pass_does_nothing_while_another_runs():
     tickets = [queue(player, [2]) for player in players(2)]
     other = psycopg.connect(**_conninfo(), autocommit=True)
     try:
-        other.execute("SELECT pg_advisory_lock(%s)", [services.PASS_LOCK_KEY])
+        other.execute("SELECT pg_advisory_lock(%s)", [int(AdvisoryLock.MATCHMAKING_PASS)])
 
         assert services.matchmaking_pass() is None
         assert statuses(tickets) == [TicketStatus.SEARCHING] * 2
 
-        other.execute("SELECT pg_advisory_unlock(%s)", [services.PASS_LOCK_KEY])
+        other.execute("SELECT pg_advisory_unlock(%s)", [int(AdvisoryLock.MATCHMAKING_PASS)])
         result = services.matchmaking_pass()
         assert result is not None
         assert len(result.games) == 1

@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from accounts.selectors import DEFAULT_MU, DEFAULT_SIGMA
+from accounts.models import Player
+from ratings.payloads import player_rating
 from ratings.rating import DEFAULT, MAX_PLAYERS, Skill, rate
 
 Rate = Callable[[Sequence[Skill], Sequence[int]], list[Skill]]
@@ -97,8 +98,11 @@ def test_plackett_luce_breaks_the_draw_rule() -> None:
 
 def test_defaults_are_openskills_and_the_players() -> None:
     assert (DEFAULT.mu, DEFAULT.sigma) == (25.0, 25.0 / 3.0)
-    # What a player without a rating row is shown (accounts.selectors.player_rating).
-    assert (DEFAULT_MU, DEFAULT_SIGMA) == (25.0, 25.0 / 3.0)
+    # What a player without a rating row is shown (ratings.payloads.player_rating).
+    player = Player()
+    Player.rating.related.set_cached_value(player, None)  # read along: no rating row
+    shown = player_rating(player)
+    assert (shown["mu"], shown["sigma"]) == (25.0, 25.0 / 3.0)
 
 
 def test_a_win_and_a_loss_move_mu_and_shrink_sigma() -> None:

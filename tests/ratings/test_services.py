@@ -1,242 +1,101 @@
-"""Rating finished games, exactly once and in order, and rolling back voided ones."""
+"""Ratings' writes from plain data (ratings/services.py): a finished game's result rated from
+its players' current ratings, and a voided game's ratings rolled back from ratings' own rows.
+(Which games are rated, once and in order, is games' side: tests/games/test_rating.py.)"""
 
 from __future__ import annotations
 
-import uuid
+from collections.abc import Callable
 
-import pytest
+from django.db import connection, transaction
 
-from accounts.selectors import player_rating
-from games.models import Event, Game, GameStatus
-from games.services.staff import game_void
-from ratings import services
+from accounts.models import Player
+from games.models import Event, Game
 from ratings.models import Rating, RatingChange
 from ratings.rating import DEFAULT, Skill, rate
 from ratings.rebuild import compare
-from ratings.selectors import player_ratings
+from ratings.results import GameResult, SeatResult
+from ratings.services import game_ratings_apply, game_ratings_undo
+from tests.games.conftest import Places
 
 
-def skill_of(player) -> Skill:
+def finished(make_game: Callable[..., Game], places: Places) -> GameResult:
+    """A finished game's row (the rating changes name it), and its result as games hand it
+    over: the human seats, in seat order."""
+    game = make_game(places)
+    assert game.finished_at is not None
+    seats = [
+        SeatResult(player.pk, seat, place)
+        for seat, (player, place) in enumerate(places)
+        if player is not None
+    ]
+    return GameResult(game.pk, game.finished_at, seats)
+
+
+def skill_of(player: Player) -> Skill:
     row = Rating.objects.get(player=player)
     return Skill(row.mu, row.sigma)
 
 
-def test_a_finished_ranked_game_is_rated(players, make_game) -> None:
+def test_a_result_is_rated_from_the_players_current_ratings(players, make_game) -> None:
     a, b, c = players[:3]
-    game = make_game([(a, 2), (b, 1), (c, 3)])
+    first = finished(make_game, [(a, 2), (b, 1), (None, 3), (c, 4)])
 
-    assert services.game_rate(game_id=game.pk) is True
+    updates = game_ratings_apply(result=first)
 
-    expected = rate([DEFAULT] * 3, [2, 1, 3])
-    for player, skill in zip((a, b, c), expected, strict=True):
-        row = Rating.objects.get(player=player)
-        assert (row.mu, row.sigma, row.games) == (skill.mu, skill.sigma, 1)
-        assert row.ordinal == skill.ordinal
-    assert skill_of(b).mu > skill_of(a).mu > skill_of(c).mu
+    expected = rate([DEFAULT] * 3, [2, 1, 4])
+    # What the game's `rated` event lists: the humans, by seat, with the ordinal's change.
+    assert [(u["seat"], u["player_id"]) for u in updates] == [
+        (0, str(a.pk)),
+        (1, str(b.pk)),
+        (3, str(c.pk)),
+    ]
+    assert [Skill(u["mu"], u["sigma"]) for u in updates] == expected
+    assert [(u["ordinal"], u["delta"]) for u in updates] == [
+        (skill.ordinal, skill.ordinal - DEFAULT.ordinal) for skill in expected
+    ]
+    assert [skill_of(player) for player in (a, b, c)] == expected
+    change = RatingChange.objects.get(game_id=first.game_id, player=c)
+    assert (change.seat, change.place, change.at) == (3, 4, first.finished_at)
 
-    changes = {change.player_id: change for change in RatingChange.objects.filter(game=game)}
-    assert len(changes) == 3
-    assert changes[b.pk].seat == 1
-    assert changes[b.pk].place == 1
-    assert changes[b.pk].at == game.finished_at
-    assert (changes[b.pk].mu_before, changes[b.pk].sigma_before) == (DEFAULT.mu, DEFAULT.sigma)
-    assert (changes[b.pk].mu, changes[b.pk].sigma) == (expected[1].mu, expected[1].sigma)
+    second = finished(make_game, [(c, 1), (a, 2)])
+    game_ratings_apply(result=second)
 
-    game.refresh_from_db()
-    assert game.rated_at is not None
-    event = Event.objects.get(game=game, type="rated")
-    assert event.seq == game.seq
-    assert event.payload == {
-        "ratings": [
-            {
-                "seat": seat,
-                "player_id": str(player.pk),
-                "mu": skill.mu,
-                "sigma": skill.sigma,
-                "ordinal": skill.ordinal,
-                "delta": skill.ordinal - DEFAULT.ordinal,
-            }
-            for seat, (player, skill) in enumerate(zip((a, b, c), expected, strict=True))
-        ]
-    }
+    assert [skill_of(c), skill_of(a)] == rate([expected[2], expected[0]], [1, 2])
+    assert Rating.objects.get(player=a).games == 2
+    assert compare([first, second]).equal
+    # The game rows are games' to write: ratings leave them as they were.
+    assert not Game.objects.filter(rated_at__isnull=False).exists()
+    assert not Event.objects.exists()
 
 
-def test_the_player_object_shows_the_rating(players, make_game, settings) -> None:
-    a, b = players[:2]
-    assert player_rating(a) == {
-        "mu": DEFAULT.mu,
-        "sigma": DEFAULT.sigma,
-        "ordinal": pytest.approx(0.0),
-        "games": 0,
-        "provisional": True,
-    }
-    services.game_rate(game_id=make_game([(a, 1), (b, 2)]).pk)
-    a.refresh_from_db()
-    winner = rate([DEFAULT] * 2, [1, 2])[0]
-    assert player_rating(a) == {
-        "mu": winner.mu,
-        "sigma": winner.sigma,
-        "ordinal": winner.ordinal,
-        "games": 1,
-        "provisional": True,
-    }
-    settings.YANIV_PROVISIONAL_SIGMA = winner.sigma
-    assert player_rating(a)["provisional"] is False  # provisional while sigma is *above*
-
-
-def test_cpu_seats_are_left_out_and_the_humans_order_counts(players, make_game) -> None:
-    a, b = players[:2]
-    game = make_game([(a, 3), (None, 1), (b, 2)])
-
-    services.game_rate(game_id=game.pk)
-
-    loser, winner = rate([DEFAULT, DEFAULT], [3, 2])
-    assert skill_of(a) == loser
-    assert skill_of(b) == winner
-    assert sorted(RatingChange.objects.filter(game=game).values_list("seat", flat=True)) == [0, 2]
-    ratings = Event.objects.get(game=game, type="rated").payload["ratings"]
-    assert [entry["seat"] for entry in ratings] == [0, 2]
-
-
-def test_a_game_with_one_rated_player_moves_nobody(players, make_game) -> None:
-    game = make_game([(players[0], 2), (None, 1)])
-    assert services.game_rate(game_id=game.pk) is True
-    game.refresh_from_db()
-    assert game.rated_at is not None
+def test_a_result_with_one_rated_player_moves_nobody(players, make_game) -> None:
+    assert game_ratings_apply(result=finished(make_game, [(players[0], 2), (None, 1)])) == []
     assert not Rating.objects.exists()
     assert not RatingChange.objects.exists()
-    assert services.game_rate(game_id=game.pk) is False
 
 
-def test_a_game_is_rated_once(players, make_game) -> None:
-    a, b = players[:2]
-    game = make_game([(a, 1), (b, 2)])
-    assert services.game_rate(game_id=game.pk) is True
-    once = skill_of(a)
-
-    assert services.game_rate(game_id=game.pk) is False
-
-    assert skill_of(a) == once
-    assert Rating.objects.get(player=a).games == 1
-    assert RatingChange.objects.filter(game=game).count() == 2
-    assert Event.objects.filter(game=game, type="rated").count() == 1
+def test_rating_holds_the_ratings_lock_until_the_commit(players, make_game) -> None:
+    result = finished(make_game, [(players[0], 1), (players[1], 2)])
+    with transaction.atomic(), connection.cursor() as cursor:
+        game_ratings_apply(result=result)
+        cursor.execute(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted"
+            " AND pid = pg_backend_pid()"
+        )
+        assert cursor.fetchone() == (1,)
 
 
-@pytest.mark.parametrize(
-    "fields",
-    [
-        {"ranked": False},
-        {"status": GameStatus.ACTIVE, "finished_at": None},
-        {"status": GameStatus.ABORTED},
-    ],
-    ids=["private", "active", "voided"],
-)
-def test_only_finished_ranked_games_are_rated(players, make_game, fields) -> None:
-    game = make_game([(players[0], 1), (players[1], 2)], **fields)
-    assert services.game_rate(game_id=game.pk) is False
-    game.refresh_from_db()
-    assert game.rated_at is None
-    assert not Rating.objects.exists()
-    assert not Event.objects.filter(type="rated").exists()
-
-
-@pytest.mark.parametrize("game_id", [uuid.uuid4(), "not-a-uuid"])
-def test_an_unknown_game_is_not_rated(db, game_id) -> None:
-    assert services.game_rate(game_id=game_id) is False
-    assert services.game_unrate(game_id=game_id) is False
-
-
-def test_ratings_carry_from_game_to_game(players, make_game) -> None:
+def test_a_games_ratings_are_undone_from_ratings_own_rows(players, make_game) -> None:
     a, b, c = players[:3]
-    first = make_game([(a, 1), (b, 2)])
-    second = make_game([(b, 1), (c, 1), (a, 3)])
-    services.game_rate(game_id=first.pk)
-    services.game_rate(game_id=second.pk)
+    voided = finished(make_game, [(a, 1), (b, 2)])
+    later = finished(make_game, [(b, 1), (c, 2)])
+    for result in (voided, later):
+        game_ratings_apply(result=result)
 
-    after_first = rate([DEFAULT, DEFAULT], [1, 2])
-    expected = rate([after_first[1], DEFAULT, after_first[0]], [1, 1, 3])
-    assert [skill_of(p) for p in (b, c, a)] == expected
-    assert Rating.objects.get(player=a).games == 2
-    change = RatingChange.objects.get(game=second, player=a)
-    assert (change.mu_before, change.sigma_before) == (after_first[0].mu, after_first[0].sigma)
+    assert game_ratings_undo(game_id=voided.game_id) is True
 
-
-def test_earlier_games_waiting_for_their_rating_are_rated_first(players, make_game) -> None:
-    """A delayed task: the later game's rating rates the players' earlier games first, so every
-    rating counts games in the order they ended."""
-    a, b, c, d = players[:4]
-    first = make_game([(c, 1), (d, 2)])  # only linked to the last game through `second`
-    second = make_game([(b, 1), (c, 2)])
-    unrelated = make_game([(players[4], 1), (players[5], 2)])
-    last = make_game([(a, 1), (b, 2)])
-
-    assert services.game_rate(game_id=last.pk) is True
-
-    for game in (first, second, last):
-        game.refresh_from_db()
-        assert game.rated_at is not None
-    assert first.rated_at < second.rated_at < last.rated_at
-    unrelated.refresh_from_db()
-    assert unrelated.rated_at is None
-    assert services.game_rate(game_id=second.pk) is False
-    assert compare().equal  # the same as replaying the rated games in order
-
-
-def test_player_ratings_for_many_players_at_once(players, make_game, django_assert_num_queries):
-    a, b, c = players[:3]
-    services.game_rate(game_id=make_game([(a, 1), (b, 2)]).pk)
-    with django_assert_num_queries(1):
-        ratings = player_ratings([a.pk, str(b.pk), c.pk, uuid.uuid4()])
-    assert set(ratings) == {a.pk, b.pk, c.pk}
-    assert ratings[a.pk]["ordinal"] == skill_of(a).ordinal
-    assert ratings[c.pk]["games"] == 0
-
-
-# Voiding ----------------------------------------------------------------------------------
-
-
-def test_voiding_a_game_replays_the_later_games_without_it(players, make_game) -> None:
-    a, b, c, d, e = players[:5]
-    voided = make_game([(a, 1), (b, 2)])
-    chained = make_game([(b, 1), (c, 2)])  # b's rating changes, so this game is replayed ...
-    further = make_game([(c, 1), (d, 2)])  # ... and c's changes too: this one as well
-    apart = make_game([(e, 1), (players[5], 2)])  # nobody touched: left as it is
-    for game in (voided, chained, further, apart):
-        services.game_rate(game_id=game.pk)
-    apart_before = list(RatingChange.objects.filter(game=apart).values())
-
-    game_void(game_id=voided.pk, reason="cheating")  # its signal runs the task on commit
-    assert services.game_unrate(game_id=voided.pk) is True
-
-    assert not Rating.objects.filter(player=a).exists()  # a's only rated game is gone
-    assert not RatingChange.objects.filter(game=voided).exists()
-    b_skill, c_skill = rate([DEFAULT, DEFAULT], [1, 2])
-    c_skill, d_skill = rate([c_skill, DEFAULT], [1, 2])
-    assert skill_of(b) == b_skill
-    assert skill_of(c) == c_skill
-    assert skill_of(d) == d_skill
-    assert Rating.objects.get(player=b).games == 1
-    assert Rating.objects.get(player=c).games == 2
-    change = RatingChange.objects.get(game=further, player=c)
-    assert (change.mu, change.sigma) == (c_skill.mu, c_skill.sigma)
-    assert list(RatingChange.objects.filter(game=apart).values()) == apart_before
-    assert compare().equal
-
-    assert services.game_unrate(game_id=voided.pk) is False  # twice: nothing more
-    assert compare().equal
-
-
-def test_only_a_voided_game_is_rolled_back(players, make_game) -> None:
-    game = make_game([(players[0], 1), (players[1], 2)])
-    services.game_rate(game_id=game.pk)
-    assert services.game_unrate(game_id=game.pk) is False
-    assert RatingChange.objects.filter(game=game).count() == 2
-
-
-def test_a_game_voided_before_its_rating_is_never_rated(players, make_game) -> None:
-    game = make_game([(players[0], 1), (players[1], 2)])
-    game_void(game_id=game.pk, reason="abuse")
-    assert services.game_rate(game_id=game.pk) is False
-    assert services.game_unrate(game_id=game.pk) is False
-    assert not Rating.objects.exists()
-    assert Game.objects.get(pk=game.pk).rated_at is None
+    assert not Rating.objects.filter(player=a).exists()
+    assert [skill_of(b), skill_of(c)] == rate([DEFAULT, DEFAULT], [1, 2])
+    assert compare([later]).equal
+    assert game_ratings_undo(game_id=voided.game_id) is False  # nothing left to undo
+    assert compare([later]).equal

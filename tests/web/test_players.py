@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from accounts.models import Player
 from games.models import Game, GameStatus, Seat
-from ratings.services import game_rate
+from games.services.rating import game_rate
 from tests.factories import PlayerFactory
 from tests.web.conftest import PHONE, shot
 

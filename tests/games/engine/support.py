@@ -7,7 +7,7 @@ from typing import Any
 from games.engine.cards import full_deck, hand_total
 from games.engine.moves import legal_moves
 from games.engine.rules import Rules
-from games.engine.state import Action, CallYaniv, Event, GameState, Play, apply, start_game
+from games.engine.state import Action, CallYaniv, EngineEvent, GameState, Play, apply, start_game
 
 
 class Scripted:
@@ -59,7 +59,7 @@ def start(
     rules: Rules | None = None,
     players: int | None = None,
     later: Sequence[Sequence[str]] = (),
-) -> tuple[GameState, list[Event], Scripted]:
+) -> tuple[GameState, list[EngineEvent], Scripted]:
     """A game whose first round deals ``hands``; ``later`` scripts the following shuffles."""
     rules = rules or Rules()
     deck = deck_for(hands, starter, face_up, stock, rules.jokers)
@@ -80,8 +80,8 @@ def random_game(
     *,
     yaniv_chance: float = 0.7,
     max_actions: int = 3000,
-    on_action: Callable[[GameState, Action, GameState, list[Event]], None] | None = None,
-) -> tuple[GameState, list[Event]]:
+    on_action: Callable[[GameState, Action, GameState, list[EngineEvent]], None] | None = None,
+) -> tuple[GameState, list[EngineEvent]]:
     """A seeded game of random legal moves, half of them greedy (shed the most points) so
     rounds end; stops at ``max_actions`` if it is still going (a zero call limit without
     jokers never ends). ``on_action`` sees every step."""

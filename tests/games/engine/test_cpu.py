@@ -352,7 +352,7 @@ def test_a_stock_draw_scores_the_mean_over_every_unseen_card() -> None:
             continue
         seat = state.turn
         assert seat is not None
-        table = cpu._Table(view(state, seat))
+        table = cpu.View(view(state, seat))
         hand = state.hands[seat]
         for size in range(len(hand)):
             rest = hand[:size]

@@ -13,7 +13,7 @@ from games.engine.cards import full_deck
 from games.engine.moves import legal_moves
 from games.engine.record import record_from_events, replay
 from games.engine.rules import AssafScores, Ending, ExactScores, Rules
-from games.engine.state import Action, CallYaniv, Event, GameState, apply
+from games.engine.state import Action, CallYaniv, EngineEvent, GameState, apply
 from games.engine.view import view
 from tests.games.engine.support import random_game
 from tests.games.engine.test_view import cards_in
@@ -68,7 +68,7 @@ class Pickups:
     def __init__(self, players: int) -> None:
         self.held: list[set[str]] = [set() for _ in range(players)]
 
-    def follow(self, events: list[Event]) -> None:
+    def follow(self, events: list[EngineEvent]) -> None:
         for event in events:
             if event["type"] == "round_started":
                 self.held = [set() for _ in self.held]
@@ -80,7 +80,7 @@ class Pickups:
 
 
 def check_step(
-    pickups: Pickups, before: GameState, action: Action, after: GameState, events: list[Event]
+    pickups: Pickups, before: GameState, action: Action, after: GameState, events: list[EngineEvent]
 ) -> None:
     assert events
     check_cards(after)
@@ -112,7 +112,9 @@ def test_random_games_keep_every_card_once_and_hide_what_is_hidden(
 def test_every_generated_legal_move_is_accepted(
     seed: int, players: int, rules: Rules, yaniv_chance: float
 ) -> None:
-    def try_all(before: GameState, action: Action, after: GameState, events: list[Event]) -> None:
+    def try_all(
+        before: GameState, action: Action, after: GameState, events: list[EngineEvent]
+    ) -> None:
         if after.finished or after.turn is None:
             assert legal_moves(after, 0) == []
             return

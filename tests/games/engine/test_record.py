@@ -18,7 +18,7 @@ from games.engine.record import (
     replay_text,
 )
 from games.engine.rules import Rules
-from games.engine.state import Event
+from games.engine.state import EngineEvent
 from tests.games.engine.support import random_game
 
 RULES = Rules(call_limit=7)
@@ -34,7 +34,7 @@ SUMMARY_KEYS = (
 
 
 @cache
-def played(seed: int = 0, players: int = 5) -> tuple[dict[str, Any], list[Event]]:
+def played(seed: int = 0, players: int = 5) -> tuple[dict[str, Any], list[EngineEvent]]:
     state, events = random_game(seed, players, RULES, yaniv_chance=0.3)
     assert state.finished
     return record_from_events(RULES, players, events), events

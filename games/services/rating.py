@@ -1,0 +1,114 @@
+"""Rating games: the games' side. A finished ranked game is rated exactly once, in the order
+games ended; a voided game's ratings are rolled back.
+
+Games own the game rows, so this is where they are locked and read: the game under its
+`LockedGame` lock, checked (ranked, finished, not rated yet), its players' earlier games that
+still wait for their rating rated first, then its result handed to ratings as plain data
+(ratings/results.py), `rated_at` set and the `rated` event appended. Ratings only keep their
+own rows (ratings/services.py). Every transaction here takes the ratings lock before any game
+row, so rating transactions queue on it and never wait on each other's game rows.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from uuid import UUID
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import notify
+from games.models import Game, GameStatus
+from games.selectors import pending_games, pending_games_before
+from games.table import LockedGame
+from ratings.locks import ratings_lock
+from ratings.results import GameResult, SeatResult
+from ratings.services import game_ratings_apply, game_ratings_undo
+
+# Rating a finished game ------------------------------------------------------------------
+
+
+@transaction.atomic
+def game_rate(*, game_id: UUID | str) -> bool:
+    """Rate a finished ranked game, exactly once. False (and nothing written) when the game is
+    unknown, unranked, not finished (voided, say) or already rated.
+
+    Its players' earlier finished games that still wait for their rating (a task delayed or
+    redelivered) are rated first, so that every player's games count in the order they ended:
+    the order `recompute_ratings` replays them in.
+    """
+    ratings_lock()
+    locked = LockedGame.try_lock(game_id)
+    if locked is None or not _ratable(locked.game):
+        return False
+    _rate_after_pending(locked)
+    return True
+
+
+def _ratable(game: Game) -> bool:
+    return (
+        game.ranked
+        and game.status == GameStatus.FINISHED
+        and game.finished_at is not None
+        and game.rated_at is None
+    )
+
+
+def _rate_after_pending(locked: LockedGame) -> None:
+    result = _result(locked)
+    for earlier in pending_games_before(
+        result.finished_at, [seat.player_id for seat in result.seats]
+    ):
+        earlier_locked = LockedGame.try_lock(earlier)
+        # Rating one earlier game may have rated another on the list (through a shared player).
+        if earlier_locked is not None and _ratable(earlier_locked.game):
+            _rate_after_pending(earlier_locked)
+    _rate(locked, result)
+
+
+def _result(locked: LockedGame) -> GameResult:
+    """The game's result as ratings take it: CPU seats are left out, and the humans' places
+    keep their order."""
+    finished_at = locked.game.finished_at
+    assert finished_at is not None  # _ratable
+    seats = [
+        SeatResult(seat.player_id, seat.seat, seat.place)
+        for seat in locked.seats
+        if seat.player_id is not None and seat.place is not None
+    ]
+    return GameResult(locked.game.pk, finished_at, seats)
+
+
+def _rate(locked: LockedGame, result: GameResult) -> None:
+    locked.game.rated_at = timezone.now()
+    locked.save("rated_at")
+    ratings = game_ratings_apply(result=result)
+    if not ratings:
+        return  # nobody to compare: the game is done with, and nobody's rating moves
+    locked.append("rated", ratings=ratings)
+    notify.game_changed(locked.game.pk)
+
+
+def games_rate_pending(*, ended_before: datetime | None = None, limit: int | None = None) -> int:
+    """Rate the pending games (those that ended before `ended_before`, the first `limit` of
+    them), oldest first, each in its own transaction; how many were rated."""
+    games = pending_games()
+    if ended_before is not None:
+        games = games.filter(finished_at__lt=ended_before)
+    ids = games.order_by("finished_at", "id").values_list("id", flat=True)
+    return sum(game_rate(game_id=game_id) for game_id in list(ids[:limit]))
+
+
+# Rolling back a voided game --------------------------------------------------------------
+
+
+@transaction.atomic
+def game_unrate(*, game_id: UUID | str) -> bool:
+    """Undo the ratings of a voided game (ratings/services.py replays the later games). False
+    (nothing done) unless the game is voided and still has rating changes, so running it
+    again does nothing."""
+    ratings_lock()
+    locked = LockedGame.try_lock(game_id)
+    if locked is None or locked.game.status != GameStatus.ABORTED:
+        return False
+    return game_ratings_undo(game_id=locked.game.pk)

@@ -1,0 +1,352 @@
+"""HTTP for players (docs/api.md, Accounts and Players): signing up and in, /me, a player's
+page, games and rating history, and the leaderboard. Thin views: the writes are accounts'
+services, the reads the selectors of players and ratings, and every `player` in an answer is
+ratings' PlayerSerializer."""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+from uuid import UUID
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
+from rest_framework import serializers, status
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.authentication import request_player
+from accounts.models import AuthToken, Player
+from accounts.services import (
+    auth_token_revoke,
+    guest_create,
+    player_login,
+    player_register,
+    player_update,
+    ws_ticket_issue,
+)
+from accounts.throttles import (
+    GuestCreateThrottle,
+    LoginIpThrottle,
+    LoginUsernameThrottle,
+    PlayerRateThrottle,
+)
+from accounts.usernames import USERNAME_PATTERN
+from config.errors import error_responses
+from config.schema import paginated
+from games.models import Seat
+from players.selectors import me_data, player_games, player_get
+from ratings.models import Rating, RatingChange
+from ratings.payloads import PlayerSerializer, RatingSerializer, player_data, player_rating
+from ratings.selectors import leaderboard, leaderboard_rank, player_rating_history
+
+# Accounts ----------------------------------------------------------------------------------
+
+# Joiners are format characters too, but emoji sequences (family, flags...) need them.
+_ALLOWED_FORMAT_CHARACTERS = {"\u200c", "\u200d"}
+
+
+def _validate_display_name(value: str) -> None:
+    """No control, format (bidi overrides, invisible characters), private-use, unassigned or
+    line-breaking characters: a name must look like what it is, on one line."""
+    for character in value:
+        category = unicodedata.category(character)
+        if category in {"Zl", "Zp"} or (
+            category.startswith("C") and character not in _ALLOWED_FORMAT_CHARACTERS
+        ):
+            raise serializers.ValidationError(
+                f"Display names may not contain the character U+{ord(character):04X}."
+            )
+
+
+class DisplayNameField(serializers.CharField):
+    """1..32 characters after trimming the ends."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(min_length=1, max_length=32, validators=[_validate_display_name], **kwargs)
+
+
+class MeSerializer(PlayerSerializer):
+    """The caller's `player`, plus what they are doing now."""
+
+    active_game = serializers.UUIDField(allow_null=True, read_only=True)
+    ticket = serializers.DictField(
+        allow_null=True, read_only=True, help_text="The active matchmaking ticket, or null."
+    )
+
+    def to_representation(self, instance: Player) -> dict[str, Any]:
+        # The fields document the shape; players.selectors.me_data builds it.
+        return dict(me_data(instance))
+
+
+class AuthOutputSerializer(serializers.Serializer[dict[str, Any]]):
+    token = serializers.CharField(help_text="Send as `Authorization: Bearer <token>`.")
+    player = PlayerSerializer()
+
+
+class GuestInputSerializer(serializers.Serializer[dict[str, Any]]):
+    display_name = DisplayNameField(required=False, help_text="Generated when omitted.")
+
+
+class RegisterInputSerializer(serializers.Serializer[dict[str, Any]]):
+    username = serializers.RegexField(
+        USERNAME_PATTERN,
+        help_text="3 to 30 of A-Z a-z 0-9 _ . @ + -; unique regardless of case.",
+    )
+    # Bounded: Argon2 hashes whatever it is given, so a huge password costs server time.
+    password = serializers.CharField(max_length=256, trim_whitespace=False, write_only=True)
+
+
+class RegisterOutputSerializer(serializers.Serializer[dict[str, Any]]):
+    player = PlayerSerializer()
+
+
+class LoginInputSerializer(serializers.Serializer[dict[str, Any]]):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=256, trim_whitespace=False, write_only=True)
+
+
+class MeUpdateInputSerializer(serializers.Serializer[dict[str, Any]]):
+    # Optional, as in any PATCH: what is absent stays as it is.
+    display_name = DisplayNameField(required=False)
+
+
+class WsTicketOutputSerializer(serializers.Serializer[dict[str, Any]]):
+    ticket = serializers.CharField(help_text="Connect with `?ticket=<ticket>`; single use.")
+    expires_at = serializers.DateTimeField()
+
+
+def _user_agent(request: Request) -> str:
+    return str(request.META.get("HTTP_USER_AGENT", ""))
+
+
+class GuestCreateApi(APIView):
+    # Open, and deaf to any Authorization header: a stale token must not stop a fresh start.
+    authentication_classes = ()
+    permission_classes = (AllowAny,)
+    throttle_classes = (GuestCreateThrottle, PlayerRateThrottle)
+
+    @extend_schema(
+        operation_id="auth_guest",
+        request=GuestInputSerializer,
+        responses={201: AuthOutputSerializer, **error_responses(400, 429)},
+    )
+    def post(self, request: Request) -> Response:
+        serializer = GuestInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        player, token = guest_create(
+            display_name=serializer.validated_data.get("display_name"),
+            user_agent=_user_agent(request),
+        )
+        output = AuthOutputSerializer({"token": token, "player": player})
+        return Response(output.data, status=status.HTTP_201_CREATED)
+
+
+class RegisterApi(APIView):
+    @extend_schema(
+        operation_id="auth_register",
+        request=RegisterInputSerializer,
+        responses={200: RegisterOutputSerializer, **error_responses(400, 401, 403, 409, 429)},
+    )
+    def post(self, request: Request) -> Response:
+        serializer = RegisterInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        player = player_register(player=request_player(request), **serializer.validated_data)
+        return Response(RegisterOutputSerializer({"player": player}).data)
+
+
+class LoginApi(APIView):
+    authentication_classes = ()
+    permission_classes = (AllowAny,)
+    throttle_classes = (LoginIpThrottle, LoginUsernameThrottle, PlayerRateThrottle)
+
+    @extend_schema(
+        operation_id="auth_login",
+        request=LoginInputSerializer,
+        responses={200: AuthOutputSerializer, **error_responses(400, 403, 429)},
+    )
+    def post(self, request: Request) -> Response:
+        serializer = LoginInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        player, token = player_login(**serializer.validated_data, user_agent=_user_agent(request))
+        return Response(AuthOutputSerializer({"token": token, "player": player}).data)
+
+
+class LogoutApi(APIView):
+    @extend_schema(
+        operation_id="auth_logout", request=None, responses={204: None, **error_responses(401, 403)}
+    )
+    def post(self, request: Request) -> Response:
+        token = request.auth
+        assert isinstance(token, AuthToken)  # the only authentication class yields one
+        auth_token_revoke(token=token)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MeApi(APIView):
+    @extend_schema(
+        operation_id="me_retrieve", responses={200: MeSerializer, **error_responses(401, 403)}
+    )
+    def get(self, request: Request) -> Response:
+        return Response(MeSerializer(request_player(request)).data)
+
+    @extend_schema(
+        operation_id="me_update",
+        request=MeUpdateInputSerializer,
+        responses={200: PlayerSerializer, **error_responses(400, 401, 403)},
+    )
+    def patch(self, request: Request) -> Response:
+        serializer = MeUpdateInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        player = player_update(player=request_player(request), **serializer.validated_data)
+        return Response(PlayerSerializer(player).data)
+
+
+class WsTicketApi(APIView):
+    @extend_schema(
+        operation_id="auth_ws_ticket",
+        request=None,
+        responses={201: WsTicketOutputSerializer, **error_responses(401, 403, 429)},
+    )
+    def post(self, request: Request) -> Response:
+        token = request.auth
+        assert isinstance(token, AuthToken)  # the only authentication class yields one
+        ticket, expires_at = ws_ticket_issue(player=request_player(request), token=token)
+        output = WsTicketOutputSerializer({"ticket": ticket, "expires_at": expires_at})
+        return Response(output.data, status=status.HTTP_201_CREATED)
+
+
+# Players and ratings -----------------------------------------------------------------------
+
+PAGE_PARAMETERS = [OpenApiParameter("limit", int), OpenApiParameter("offset", int)]
+
+
+class Pagination(LimitOffsetPagination):
+    max_limit = 200
+
+
+class PlayerGameSerializer(serializers.Serializer[Seat]):
+    """One finished game, from the seat of the player whose games are listed."""
+
+    id = serializers.UUIDField(source="game.id")
+    ranked = serializers.BooleanField(source="game.ranked")
+    finished_at = serializers.DateTimeField(source="game.finished_at")
+    players = serializers.SerializerMethodField(
+        help_text="Per seat, in seat order: the seat's `player`, or null for a CPU seat."
+    )
+    place = serializers.IntegerField(help_text="This player's final place (RULES.md §8).")
+
+    # A raw schema: drf-spectacular drops the allow_null of a list's child serializer.
+    @extend_schema_field(
+        {
+            "type": "array",
+            "items": {"allOf": [{"$ref": "#/components/schemas/Player"}], "nullable": True},
+        }
+    )
+    def get_players(self, seat: Seat) -> list[dict[str, Any] | None]:
+        return [
+            None if other.player is None else dict(player_data(other.player))
+            for other in seat.game.seats.all()
+        ]
+
+
+class RatingPointSerializer(serializers.Serializer[RatingChange]):
+    """A player's rating right after one rated game."""
+
+    game_id = serializers.UUIDField()
+    at = serializers.DateTimeField(help_text="When the game ended.")
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    ordinal = serializers.FloatField()
+
+
+class LeaderboardEntrySerializer(serializers.Serializer[dict[str, Any]]):
+    rank = serializers.IntegerField(
+        help_text="1 + the number of players with a higher ordinal: equal ordinals share a rank."
+    )
+    player = PlayerSerializer()
+    rating = RatingSerializer()
+
+
+class PlayerDetailApi(APIView):
+    @extend_schema(
+        operation_id="players_get",
+        responses={200: PlayerSerializer, **error_responses(401, 403, 404)},
+    )
+    def get(self, request: Request, player_id: UUID) -> Response:
+        return Response(PlayerSerializer(player_get(player_id)).data)
+
+
+class PlayerGamesApi(APIView):
+    @extend_schema(
+        operation_id="players_games",
+        parameters=PAGE_PARAMETERS,
+        responses={
+            200: paginated(PlayerGameSerializer(many=True), "PlayerGame"),
+            **error_responses(401, 403, 404),
+        },
+    )
+    def get(self, request: Request, player_id: UUID) -> Response:
+        paginator = Pagination()
+        seats = player_games(player_get(player_id))
+        page = paginator.paginate_queryset(seats, request, view=self)
+        assert page is not None  # a paginator is always configured here
+        return paginator.get_paginated_response([PlayerGameSerializer(seat).data for seat in page])
+
+
+class PlayerRatingHistoryApi(APIView):
+    @extend_schema(
+        operation_id="players_rating_history",
+        parameters=PAGE_PARAMETERS,
+        responses={
+            200: paginated(RatingPointSerializer(many=True), "RatingPoint"),
+            **error_responses(401, 403, 404),
+        },
+    )
+    def get(self, request: Request, player_id: UUID) -> Response:
+        paginator = Pagination()
+        changes = player_rating_history(player_get(player_id))
+        page = paginator.paginate_queryset(changes, request, view=self)
+        assert page is not None
+        return paginator.get_paginated_response(
+            [RatingPointSerializer(change).data for change in page]
+        )
+
+
+class LeaderboardApi(APIView):
+    @extend_schema(
+        operation_id="leaderboard",
+        description="Every rated player who is not banned, by ordinal, highest first. "
+        "Provisional players are listed (their `rating.provisional` is true): the ordinal "
+        "already takes three sigmas off their mu.",
+        parameters=PAGE_PARAMETERS,
+        responses={
+            200: paginated(LeaderboardEntrySerializer(many=True), "LeaderboardEntry"),
+            **error_responses(401, 403),
+        },
+    )
+    def get(self, request: Request) -> Response:
+        paginator = Pagination()
+        page = paginator.paginate_queryset(leaderboard(), request, view=self)
+        assert page is not None
+        entries = _ranked(page, paginator.offset or 0)
+        return paginator.get_paginated_response(
+            [LeaderboardEntrySerializer(entry).data for entry in entries]
+        )
+
+
+def _ranked(page: list[Rating], offset: int) -> list[dict[str, Any]]:
+    entries: list[dict[str, Any]] = []
+    rank = 1
+    for index, rating in enumerate(page):
+        if index == 0:
+            rank = 1 if offset == 0 else leaderboard_rank(rating)
+        elif rating.ordinal != page[index - 1].ordinal:
+            # Everyone above sorts strictly higher, as the ordinals are ordered.
+            rank = offset + index + 1
+        entries.append(
+            {"rank": rank, "player": rating.player, "rating": player_rating(rating.player)}
+        )
+    return entries

@@ -1,0 +1,98 @@
+"""What ratings put in payloads: the `player` object of docs/api.md (id, display name, guest
+flag and rating), and the entries of a `rated` event.
+
+A player is shown with their rating, so the `player` object is built here, where the rating
+is known, and every app above (games' seats, the players' endpoints) takes it from here:
+`player_data` for payloads built as plain data, `PlayerSerializer` (built by `player_data`) to
+nest in DRF serializers and the OpenAPI schema.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, TypedDict
+
+from django.conf import settings
+from django.core.exceptions import ObjectDoesNotExist
+from rest_framework import serializers
+
+from accounts.models import Player
+from config.payloads import Doc, Uuid
+from ratings.rating import DEFAULT
+
+
+class RatingData(TypedDict):
+    mu: float
+    sigma: float
+    ordinal: float
+    games: int
+    provisional: bool
+
+
+class PlayerData(TypedDict):
+    id: str
+    display_name: str
+    is_guest: bool
+    rating: RatingData
+
+
+class RatedData(TypedDict):
+    """A seat's new rating, in a `rated` event."""
+
+    seat: int
+    player_id: Uuid
+    mu: float
+    sigma: float
+    ordinal: float
+    delta: Annotated[float, Doc("The change of ordinal this game made.")]
+
+
+def player_rating(player: Player) -> RatingData:
+    """The `rating` of a `player` object: the player's rating row, or OpenSkill's defaults
+    before their first rated game. Lists of players read the rows along with them
+    (`select_related("rating")`, `"player__rating"`) instead of one query each."""
+    try:
+        row = player.rating
+    except ObjectDoesNotExist:
+        mu, sigma, ordinal, games = DEFAULT.mu, DEFAULT.sigma, DEFAULT.ordinal, 0
+    else:
+        mu, sigma, ordinal, games = row.mu, row.sigma, row.ordinal, row.games
+    return {
+        "mu": mu,
+        "sigma": sigma,
+        "ordinal": ordinal,
+        "games": games,
+        "provisional": sigma > settings.YANIV_PROVISIONAL_SIGMA,
+    }
+
+
+def player_data(player: Player) -> PlayerData:
+    """The `player` object as plain data, for payloads built outside DRF serializers
+    (websocket messages, events); PlayerSerializer answers with exactly this."""
+    return {
+        "id": str(player.pk),
+        "display_name": player.display_name,
+        "is_guest": player.is_guest,
+        "rating": player_rating(player),
+    }
+
+
+class RatingSerializer(serializers.Serializer[RatingData]):
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    ordinal = serializers.FloatField(help_text="`mu - 3*sigma`; leaderboards sort by it.")
+    games = serializers.IntegerField(help_text="Rated games played.")
+    provisional = serializers.BooleanField()
+
+
+class PlayerSerializer(serializers.Serializer[Player]):
+    """A player, as every response shows one."""
+
+    # The one representation of a player (API.md `player`); other apps nest this serializer.
+    id = serializers.UUIDField(read_only=True)
+    display_name = serializers.CharField(read_only=True)
+    is_guest = serializers.BooleanField(read_only=True)
+    rating = RatingSerializer(read_only=True)
+
+    def to_representation(self, instance: Player) -> dict[str, Any]:
+        # The fields above document the shape; player_data is the one place that builds it.
+        return dict(player_data(instance))
