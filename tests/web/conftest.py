@@ -11,20 +11,18 @@ from __future__ import annotations
 
 import os
 import re
-import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
-from config.asgi import application
 from tests.conftest import clear_throttle_counters
 
 # The real Celery worker of the games tests (a fixture: pytest finds it by this name).
 from tests.games.conftest import celery_worker  # noqa: F401
+from tests.servers import serving
 
 CHROMIUM = Path(os.environ.get("YANIV_CHROMIUM", "/usr/bin/chromium"))
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -64,22 +62,8 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 @pytest.fixture(scope="session")
 def _server_url(django_db_setup: None) -> Iterator[str]:
     """The application as the Procfile serves it, on a free port, for the whole run."""
-    config = uvicorn.Config(
-        application, host="127.0.0.1", port=0, ws="websockets", lifespan="off", log_config=None
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        while not server.started:
-            if not thread.is_alive():
-                raise RuntimeError("uvicorn did not start")
-            thread.join(0.01)
-        port = server.servers[0].sockets[0].getsockname()[1]
+    with serving() as port:
         yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(10)
 
 
 @pytest.fixture
