@@ -124,3 +124,56 @@ def test_a_phone_plays_at_360_by_740(open_player) -> None:
 
 def _page_width(page: Page) -> int:
     return int(page.evaluate("document.documentElement.scrollWidth"))
+
+
+# Keeps every socket the page opens, so that a test can drop them as a network would.
+KEEP_SOCKETS = """
+window.openedSockets = [];
+const Native = window.WebSocket;
+window.WebSocket = class extends Native {
+  constructor(...args) { super(...args); window.openedSockets.push(this); }
+};
+"""
+
+
+def test_a_dropped_socket_reconnects_and_the_game_goes_on(open_player) -> None:
+    page = open_player("/")
+    page.add_init_script(KEEP_SOCKETS)
+    table = _table_against_the_cpu(page)
+    page.reload()  # now with the sockets kept
+    table.wait_for_my_turn()
+    expect(page.get_by_text("live", exact=True)).to_be_visible()
+    opened = page.evaluate("openedSockets.length")
+
+    page.evaluate("openedSockets.forEach((socket) => socket.close())")
+
+    # A new ticket and a new socket, after a short backoff. (Polled from here: the page's
+    # Content-Security-Policy forbids the eval that `wait_for_function` needs.)
+    for _ in range(100):
+        if page.evaluate("openedSockets.length") > opened:
+            break
+        page.wait_for_timeout(100)
+    assert page.evaluate("openedSockets.length") > opened
+    expect(page.get_by_text("live", exact=True)).to_be_visible()
+    # The CPU's answers to the next moves arrive on the new socket.
+    for _ in range(2):
+        table.play_simple_move()
+        if not table.wait_for_my_turn():
+            break
+
+
+def test_a_move_by_keyboard_alone(open_player) -> None:
+    page = open_player("/")
+    table = _table_against_the_cpu(page)
+    table.wait_for_my_turn()
+    card = page.get_by_test_id("hand").locator("[data-card]").first
+    before = table.seq()
+
+    card.focus()
+    page.keyboard.press("Space")
+    expect(card).to_have_attribute("aria-pressed", "true")
+    expect(card).to_be_focused()  # the page is drawn anew; the focus stays on the card
+    page.get_by_test_id("draw-stock").focus()
+    page.keyboard.press("Enter")
+
+    table.after_move(before)
