@@ -11,7 +11,7 @@ FAST_SERVICES := $(PY) -m config.devservers exec --fast --
 PORT ?= 8000
 export PORT
 
-.PHONY: install run test lint format bench lock services-stop clean
+.PHONY: install run test test-web lint format bench lock services-stop clean
 
 install: $(STAMP)
 
@@ -27,6 +27,11 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(FAST_SERVICES) $(PY) -m pytest $(PYTEST_ARGS)
+
+# The web client in a real Chromium (tests/web/): Debian's /usr/bin/chromium when installed
+# (`apt-get install chromium`), else Playwright's own (`.venv/bin/playwright install chromium`).
+test-web: $(STAMP)
+	$(FAST_SERVICES) $(PY) -m pytest tests/web -m web $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -14,6 +14,7 @@ from typing import Any
 
 import django_stubs_ext
 import environ
+from csp.constants import NONE, SELF
 
 from config import devservers
 
@@ -56,6 +57,22 @@ if SECURE_SSL:
     SECURE_HSTS_PRELOAD = True
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+# Scripts, styles, images and connections (REST and websockets) from this origin only: no
+# inline script or style, no CDN. The web client (web/) is built to it; the one exception,
+# Swagger UI's inline style on /api/docs/, is made by that view (config/urls.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -74,10 +91,13 @@ INSTALLED_APPS = [
     "matchmaking",
     "players",
     "axes",
+    "web",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Content-Security-Policy on every response (CONTENT_SECURITY_POLICY below).
+    "csp.middleware.CSPMiddleware",
     # Static files (the admin's) from the web process itself (config/perf/http.py runs WSGI).
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

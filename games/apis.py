@@ -36,6 +36,7 @@ from games.selectors import (
     game_payload,
     game_record,
     game_state,
+    live_ranked_games,
     may_view,
     viewer_seat,
 )
@@ -155,6 +156,30 @@ class GameDetailApi(APIView):
     def get(self, request: Request, game_id: UUID) -> Response:
         game, seats, seat = _visible_game(game_id, request_player(request))
         return Response(game_payload(game, game_state(game), seats, seat))
+
+
+class LiveGamesPagination(LimitOffsetPagination):
+    max_limit = 200
+
+
+class LiveGamesApi(APIView):
+    @extend_schema(
+        operation_id="games_live",
+        description="Ranked games in play, the newest first, each as a stranger sees it (any "
+        "ranked game may be watched: `ws /ws/v1/games/{id}/`).",
+        parameters=[OpenApiParameter("limit", int), OpenApiParameter("offset", int)],
+        responses={
+            200: paginated(GameSerializer(many=True), "LiveGame"),
+            **error_responses(401, 403),
+        },
+    )
+    def get(self, request: Request) -> Response:
+        paginator = LiveGamesPagination()
+        page = paginator.paginate_queryset(live_ranked_games(), request, view=self)
+        assert page is not None
+        return paginator.get_paginated_response(
+            [game_payload(game, game_state(game), game_seats(game), None) for game in page]
+        )
 
 
 class ActionInput(serializers.Serializer[dict[str, Any]]):

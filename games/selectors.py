@@ -374,6 +374,11 @@ def player_active_game_id(player: Player) -> UUID | None:
     return Seat.objects.filter(player=player, live=True).values_list("game_id", flat=True).first()
 
 
+def live_ranked_games() -> QuerySet[Game]:
+    """Ranked games in play, the newest first: what anyone may watch (`may_view`)."""
+    return Game.objects.filter(status=GameStatus.ACTIVE, ranked=True).order_by("-started_at", "id")
+
+
 def player_finished_games(player: Player) -> QuerySet[Seat]:
     return (
         Seat.objects.filter(player=player, game__status=GameStatus.FINISHED)

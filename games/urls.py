@@ -4,6 +4,7 @@ from games import apis
 
 urlpatterns = [
     path("games/", apis.GameCreateApi.as_view(), name="games-create"),
+    path("games/live/", apis.LiveGamesApi.as_view(), name="games-live"),
     path("games/<uuid:game_id>/", apis.GameDetailApi.as_view(), name="games-detail"),
     path("games/<uuid:game_id>/join/", apis.GameJoinApi.as_view(), name="games-join"),
     path("games/<uuid:game_id>/cpu/", apis.GameCpuApi.as_view(), name="games-cpu"),

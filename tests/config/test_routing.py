@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-import uvicorn
 from channels.testing import WebsocketCommunicator
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from config.asgi import application
+from tests.servers import serving
 
 UNKNOWN_PATHS = ["/ws/v1/games/not-a-uuid/", "/ws/v1/nothing/", "/ws/v1/games/", "/"]
 
@@ -56,20 +55,8 @@ async def test_an_unknown_path_is_refused_at_the_handshake_by_any_server(path: s
 @pytest.fixture
 def server() -> Iterator[str]:
     """The application under uvicorn, as the Procfile runs it, on a free port."""
-    config = uvicorn.Config(application, port=0, ws="websockets", lifespan="off", log_config=None)
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        while not server.started:
-            if not thread.is_alive():
-                raise RuntimeError("uvicorn did not start")
-            thread.join(0.01)
-        port = server.servers[0].sockets[0].getsockname()[1]
+    with serving() as port:
         yield f"ws://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join()
 
 
 @pytest.mark.parametrize("path", ["/ws/v1/games/not-a-uuid/", "/ws/v1/nothing/"])

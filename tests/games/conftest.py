@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from celery.contrib.testing.worker import start_worker
+from django.db import connections
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -69,6 +70,12 @@ def celery_worker(transactional_db: None) -> Iterator[None]:
 
     Tasks leave after commit, so the tests that use it need committed data (transactional_db).
     """
+    # The solo pool is made in this thread, and Celery's Django fixup then closes the socket
+    # of this thread's database connection under it (`worker_process_init`, meant for forked
+    # children) and hands the connection back to the pool: the next thread to get it wrote
+    # its queries to whatever socket took that file descriptor, and hung. Given back first,
+    # this thread has no connection for the fixup to break.
+    connections.close_all()
     queue = f"test-{uuid.uuid4().hex}"
     previous = celery_app.conf.task_default_queue
     celery_app.conf.task_default_queue = queue

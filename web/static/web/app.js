@@ -1,0 +1,88 @@
+// The reference web client: a router over the pages of docs/api.md's "The web client", on the
+// public API only. Each page is `async (root, params, app) => cleanup?`.
+
+import { session } from "./api.js";
+import { h } from "./dom.js";
+import { homePage, joinPage } from "./pages/home.js";
+import { leaderboardPage } from "./pages/leaderboard.js";
+import { playerPage } from "./pages/player.js";
+import { replayPage } from "./pages/replay.js";
+import { tablePage } from "./pages/table.js";
+import { watchPage } from "./pages/watch.js";
+
+const ID = "([0-9a-fA-F-]{36})";
+const ROUTES = [
+  [/^\/$/, homePage],
+  [new RegExp(`^/games/${ID}/?$`), tablePage],
+  [new RegExp(`^/join/${ID}/([^/]+)/?$`), joinPage],
+  [new RegExp(`^/players/${ID}/?$`), playerPage],
+  [/^\/leaderboard\/?$/, leaderboardPage],
+  [/^\/watch\/?$/, watchPage],
+  [new RegExp(`^/replay/${ID}/?$`), replayPage],
+];
+
+const main = document.getElementById("main");
+let cleanup = null;
+
+const app = {
+  navigate(path, { replace = false } = {}) {
+    if (replace) history.replaceState(null, "", path);
+    else history.pushState(null, "", path);
+    show();
+  },
+  title(text) {
+    document.title = text ? `${text} · Yaniv` : "Yaniv";
+  },
+};
+
+async function show() {
+  if (cleanup) cleanup();
+  cleanup = null;
+  const path = location.pathname;
+  const root = h("div", { class: "page" });
+  main.replaceChildren(root);
+  for (const [pattern, page] of ROUTES) {
+    const match = pattern.exec(path);
+    if (!match) continue;
+    try {
+      await session.ensure();
+      cleanup = (await page(root, match.slice(1).map(decodeURIComponent), app)) || null;
+    } catch (error) {
+      root.replaceChildren(
+        h("h1", {}, "Something went wrong"),
+        h("p", { class: "error", role: "alert", testid: "error" }, error.message),
+      );
+    }
+    markCurrentLink();
+    return;
+  }
+  app.title("Not found");
+  root.append(h("h1", {}, "Not found"), h("p", {}, h("a", { href: "/" }, "Back to the start")));
+}
+
+function markCurrentLink() {
+  for (const link of document.querySelectorAll("header nav a")) {
+    if (link.getAttribute("href") === location.pathname) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
+}
+
+// Same-origin links to the client's pages change the page without a reload.
+document.addEventListener("click", (event) => {
+  const link = event.target.closest?.("a[href]");
+  if (!link || event.defaultPrevented || event.button !== 0) return;
+  if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey || link.target) return;
+  const url = new URL(link.href, location.href);
+  if (url.origin !== location.origin) return;
+  if (!ROUTES.some(([pattern]) => pattern.test(url.pathname))) return;
+  event.preventDefault();
+  app.navigate(url.pathname + url.search);
+});
+window.addEventListener("popstate", show);
+
+session.onChange((me) => {
+  document.getElementById("you-name").textContent = me.display_name;
+  document.getElementById("profile-link").setAttribute("href", `/players/${me.id}`);
+});
+
+show();

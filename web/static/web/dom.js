@@ -1,0 +1,57 @@
+// A few DOM helpers: the client builds its pages with `h`, never with innerHTML, so no text
+// from the server is ever parsed as markup.
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function build(el, attrs, children) {
+  for (const [key, value] of Object.entries(attrs ?? {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") {
+      el.addEventListener(key.slice(2), value);
+    } else if (key === "testid") {
+      el.setAttribute("data-testid", value);
+    } else {
+      el.setAttribute(key, value === true ? "" : String(value));
+    }
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : String(child));
+  }
+  return el;
+}
+
+/** `h("button", {class: "x", onclick: f, testid: "new-table"}, "text", child...)`. */
+export function h(tag, attrs, ...children) {
+  return build(document.createElement(tag), attrs, children);
+}
+
+/** The same for SVG elements. */
+export function s(tag, attrs, ...children) {
+  return build(document.createElementNS(SVG, tag), attrs, children);
+}
+
+/** Replace `root`'s content, keeping keyboard focus on the element of the same `data-key`
+ *  (pages are drawn anew on each change; a player using the keyboard keeps their place). */
+export function replace(root, ...children) {
+  const key = document.activeElement?.closest?.("[data-key]")?.getAttribute("data-key");
+  root.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== false));
+  if (key) {
+    const again = [...root.querySelectorAll("[data-key]")].find(
+      (el) => el.getAttribute("data-key") === key,
+    );
+    if (again && !again.disabled) again.focus({ preventScroll: true });
+  }
+}
+
+export function when(iso) {
+  return iso ? new Date(iso).toLocaleString([], { dateStyle: "medium", timeStyle: "short" }) : "";
+}
+
+/** A wide table that scrolls sideways inside its box on a narrow screen, not the page. */
+export const scrolling = (table) => h("div", { class: "scroll" }, table);
+
+/** The page's one error line (`data-testid="error"`), or nothing. */
+export function errorLine(message) {
+  return message ? h("p", { class: "error", role: "alert", testid: "error" }, message) : null;
+}
