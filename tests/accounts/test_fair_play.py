@@ -8,11 +8,12 @@ import pytest
 
 from accounts.fair_play import ban_length, offence_level, parse_steps
 
-STEPS = parse_steps("10m,1h,24h")
+_STEPS_TEXT = "10m,1h,24h"
+steps = parse_steps(_STEPS_TEXT)
 
 
 def test_steps_are_read_with_their_units() -> None:
-    assert STEPS == (timedelta(minutes=10), timedelta(hours=1), timedelta(hours=24))
+    assert steps == (timedelta(minutes=10), timedelta(hours=1), timedelta(hours=24))
     assert parse_steps(" 30s , 2d") == (timedelta(seconds=30), timedelta(days=2))
 
 
@@ -24,7 +25,7 @@ def test_a_bad_schedule_is_refused(text: str) -> None:
 
 def test_the_ban_grows_with_each_offence_and_stops_at_the_last_step() -> None:
     lengths = [
-        ban_length(offence_level(offences=n, clean_games=0, games_per_forgiveness=5), STEPS)
+        ban_length(offence_level(offences=n, clean_games=0, games_per_forgiveness=5), steps)
         for n in range(1, 7)
     ]
     assert lengths == [

@@ -10,9 +10,9 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games.services.rating import game_rate
 from ratings.models import RatingChange
 from tests.factories import PlayerFactory
+from tests.players.test_apis import rated
 
 pytestmark = pytest.mark.django_db
 
@@ -22,15 +22,9 @@ def anonymous(clear_throttles) -> APIClient:
     return APIClient()
 
 
-def _rated(make_game, places, **fields):
-    game = make_game(places, **fields)
-    game_rate(game_id=game.pk)
-    return game
-
-
 def test_every_public_read_answers_without_a_token(anonymous, players, make_game) -> None:
     a, b = players[:2]
-    ranked = _rated(make_game, [(a, 1), (b, 2)])
+    ranked = rated(make_game, [(a, 1), (b, 2)])
     for path in (
         f"/api/v1/players/{a.pk}/",
         f"/api/v1/players/{a.pk}/games/",
@@ -73,14 +67,14 @@ def test_a_conditional_get_is_answered_304_until_the_answer_changes(
     anonymous, players, make_game
 ) -> None:
     a, b = players[:2]
-    _rated(make_game, [(a, 1), (b, 2)])
+    rated(make_game, [(a, 1), (b, 2)])
     first = anonymous.get("/api/v1/leaderboard/")
     etag = first["ETag"]
     again = anonymous.get("/api/v1/leaderboard/", HTTP_IF_NONE_MATCH=etag)
     assert again.status_code == 304
     assert again.content == b""
     assert again["ETag"] == etag
-    _rated(make_game, [(b, 1), (a, 2)])
+    rated(make_game, [(b, 1), (a, 2)])
     changed = anonymous.get("/api/v1/leaderboard/", HTTP_IF_NONE_MATCH=etag)
     assert changed.status_code == 200
     assert changed["ETag"] != etag
@@ -119,8 +113,8 @@ def test_the_match_history_shows_the_rating_before_and_after_each_game(
     anonymous, players, make_game
 ) -> None:
     a, b = players[:2]
-    first = _rated(make_game, [(a, 1), (b, 2)])
-    second = _rated(make_game, [(a, 2), (b, 1), (None, 3)])
+    first = rated(make_game, [(a, 1), (b, 2)])
+    second = rated(make_game, [(a, 2), (b, 1), (None, 3)])
     games = anonymous.get(f"/api/v1/players/{a.pk}/games/").json()["results"]
     assert [game["id"] for game in games] == [str(second.pk), str(first.pk)]
     for game, played in zip(games, (second, first), strict=True):
@@ -148,11 +142,11 @@ def test_the_leaderboard_lists_players_with_enough_recent_rated_games(
     settings.YANIV_LEADERBOARD_MIN_GAMES = 2
     settings.YANIV_LEADERBOARD_ACTIVE_DAYS = 30
     a, b, c, d = players[:4]
-    _rated(make_game, [(a, 1), (b, 2)])
-    _rated(make_game, [(a, 1), (c, 2)])  # a: two games, b and c one each
+    rated(make_game, [(a, 1), (b, 2)])
+    rated(make_game, [(a, 1), (c, 2)])  # a: two games, b and c one each
     old = timezone.now() - timedelta(days=40)
-    _rated(make_game, [(d, 1), (b, 2)], finished_at=old)
-    _rated(make_game, [(d, 1), (b, 2)], finished_at=old + timedelta(minutes=1))
+    rated(make_game, [(d, 1), (b, 2)], finished_at=old)
+    rated(make_game, [(d, 1), (b, 2)], finished_at=old + timedelta(minutes=1))
 
     def listed() -> list[str]:
         return [
