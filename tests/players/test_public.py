@@ -178,3 +178,17 @@ def test_the_schema_marks_the_public_reads_and_the_deprecated_rating(anonymous) 
         assert "304" in operation["responses"], path
     game = schema["components"]["schemas"]["PlayerGame"]
     assert {"seat", "seat_names", "rating_before", "rating_after"} <= set(game["properties"])
+
+
+def test_a_later_pages_rank_counts_only_eligible_players(
+    anonymous, players, make_game, settings
+) -> None:
+    settings.YANIV_LEADERBOARD_MIN_GAMES = 2
+    a, b, c, d = players[:4]
+    rated(make_game, [(d, 1), (c, 2)])  # d: one game only, however well rated
+    for _ in range(2):
+        rated(make_game, [(a, 1), (b, 2), (c, 3)])
+    page = anonymous.get("/api/v1/leaderboard/?limit=1&offset=1").json()
+    assert page["count"] == 3
+    assert [entry["rank"] for entry in page["results"]] == [2]
+    assert page["results"][0]["player"]["id"] == str(b.pk)
