@@ -15,8 +15,8 @@ from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.utils import timezone
 
-from accounts.models import AuthToken, Player
-from accounts.services import player_ban, player_unban
+from accounts.models import AuthToken, Offence, Player, QueueBan
+from accounts.services import player_ban, player_unban, queue_ban_lift
 from accounts.usernames import username_key
 
 
@@ -140,6 +140,59 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
         for player in queryset:
             player_unban(player=player)
         self.message_user(request, f"Unbanned {len(queryset)} player(s).", messages.SUCCESS)
+
+
+# Fair play: offences and queue bans (README, Fair play), their own pages ------------------
+
+
+@admin.register(Offence)
+class OffenceAdmin(admin.ModelAdmin[Offence]):
+    """What each player did in which ranked game; recorded by the server, read-only here."""
+
+    list_display = ("at", "player", "kind", "game")
+    list_filter = ("kind",)
+    search_fields = ("player__username", "player__display_name")
+    list_select_related = ("player",)
+    readonly_fields = ("player", "game", "kind", "at")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(QueueBan)
+class QueueBanAdmin(admin.ModelAdmin[QueueBan]):
+    """Bans from the ranked queue; staff lift one with the action (the offence stays)."""
+
+    list_display = ("player", "until", "level", "in_force", "lifted_at", "lifted_by")
+    search_fields = ("player__username", "player__display_name")
+    list_select_related = ("player", "lifted_by")
+    readonly_fields = (
+        "player",
+        "offence",
+        "level",
+        "created_at",
+        "until",
+        "lifted_at",
+        "lifted_by",
+    )
+    actions = ("lift",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    @admin.display(boolean=True)
+    def in_force(self, ban: QueueBan) -> bool:
+        return ban.in_force
+
+    @admin.action(description="Lift selected queue bans", permissions=["change"])
+    def lift(self, request: HttpRequest, queryset: QuerySet[QueueBan]) -> None:
+        by = request.user if isinstance(request.user, Player) else None
+        for ban in queryset:
+            queue_ban_lift(ban=ban, by=by)
+        self.message_user(request, f"Lifted {len(queryset)} queue ban(s).", messages.SUCCESS)
 
 
 def lockout_username(request: HttpRequest, credentials: dict[str, Any] | None) -> str | None:

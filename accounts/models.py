@@ -104,3 +104,54 @@ class AuthToken(models.Model):
     @staticmethod
     def hash(raw: str) -> str:
         return hashlib.sha256(raw.encode()).hexdigest()
+
+
+class OffenceKind(models.TextChoices):
+    LEFT = "left", "left an active ranked game"
+    IDLE = "idle", "away for turns in a row, never came back"
+
+
+class Offence(models.Model):
+    """A fair-play offence in one ranked game (README, Fair play). The game is named by a lazy
+    reference, as ratings name theirs: accounts sit below games."""
+
+    id = models.BigAutoField(primary_key=True)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="offences")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=8, choices=OffenceKind.choices)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            # One offence per game at most: leaving while away is one offence.
+            models.UniqueConstraint(fields=["player", "game"], name="offence_once_per_game"),
+        ]
+        indexes = [models.Index(fields=["player", "at"], name="offence_player_at_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.kind} in {self.game_id}"
+
+
+class QueueBan(models.Model):
+    """A ban from the ranked queue that an offence earned, until `until` (or lifted by staff)."""
+
+    id = models.BigAutoField(primary_key=True)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="queue_bans")
+    offence = models.OneToOneField(Offence, on_delete=models.CASCADE, related_name="queue_ban")
+    level = models.PositiveSmallIntegerField(help_text="Offences counted, less those forgiven.")
+    created_at = models.DateTimeField(default=timezone.now)
+    until = models.DateTimeField()
+    lifted_at = models.DateTimeField(null=True, blank=True)
+    lifted_by = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        indexes = [models.Index(fields=["player", "until"], name="queue_ban_player_until_idx")]
+
+    def __str__(self) -> str:
+        return f"queue ban of {self.player_id} until {self.until.isoformat()}"
+
+    @property
+    def in_force(self) -> bool:
+        return self.lifted_at is None and self.until > timezone.now()

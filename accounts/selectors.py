@@ -3,10 +3,14 @@ ratings' (ratings/payloads.py): it carries the player's rating.)"""
 
 from __future__ import annotations
 
+from datetime import datetime
+from uuid import UUID
+
+from django.db.models import Max, QuerySet
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from accounts.models import AuthToken, Player
+from accounts.models import AuthToken, Offence, Player, QueueBan
 from accounts.usernames import username_key
 from config.perf.sql import Columns, fetch, query
 
@@ -33,3 +37,17 @@ def player_get_by_username(*, username: str) -> Player | None:
     serves it). Not `iexact`: PostgreSQL's UPPER turns "v\u0131ctim" (dotless i) into "VICTIM"."""
     key = username_key(username)
     return Player.objects.alias(username_lower=Lower("username")).filter(username_lower=key).first()
+
+
+def queue_ban_until(player_id: UUID) -> datetime | None:
+    """When the player's ban from the ranked queue ends; None when they are not banned."""
+    bans = QueueBan.objects.filter(player_id=player_id, lifted_at__isnull=True)
+    until: datetime | None = bans.filter(until__gt=timezone.now()).aggregate(until=Max("until"))[
+        "until"
+    ]
+    return until
+
+
+def offences_since(player_id: UUID, since: datetime) -> QuerySet[Offence]:
+    """The player's offences from `since` on, the oldest first."""
+    return Offence.objects.filter(player_id=player_id, at__gte=since).order_by("at", "id")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import secrets
 import uuid
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from functools import partial
 
@@ -16,9 +17,10 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from accounts.fair_play import ban_length, offence_level, parse_steps
 from accounts.locks import player_lock
-from accounts.models import AuthToken, Player
-from accounts.selectors import player_get_by_username
+from accounts.models import AuthToken, Offence, Player, QueueBan
+from accounts.selectors import offences_since, player_get_by_username
 from accounts.signals import player_banned
 from config.errors import ApplicationError
 from config.redis import get_redis
@@ -239,3 +241,45 @@ def ws_ticket_redeem(*, ticket: str) -> Player | None:
             auth_tokens__pk=token_id, auth_tokens__expires_at__gt=timezone.now()
         )
     return players.first()
+
+
+# Fair play: offences and queue bans (README, Fair play) ---------------------------------
+
+
+@transaction.atomic
+def offence_record(
+    *, player_id: uuid.UUID, game_id: uuid.UUID, kind: str, clean_games: Callable[[datetime], int]
+) -> QueueBan | None:
+    """Store an offence in a ranked game (once per player and game) and the queue ban it
+    earns, if any. `clean_games(since)` counts the player's clean ranked games finished since
+    then (games know them; accounts do not import games)."""
+    player = player_lock(player_id)  # orders two offences of one player
+    offence, created = Offence.objects.get_or_create(
+        player=player, game_id=game_id, defaults={"kind": kind}
+    )
+    if not created:
+        return None
+    window = timedelta(days=settings.YANIV_QUEUE_BAN_WINDOW_DAYS)
+    recent = list(offences_since(player.pk, offence.at - window))
+    level = offence_level(
+        offences=len(recent),
+        clean_games=clean_games(recent[0].at),
+        games_per_forgiveness=settings.YANIV_QUEUE_BAN_FORGIVE_AFTER_GAMES,
+    )
+    length = ban_length(level, parse_steps(settings.YANIV_QUEUE_BAN_STEPS))
+    if length is None:
+        logger.info("offence %s of %s: forgiven (level %s)", kind, player.pk, level)
+        return None
+    ban = QueueBan.objects.create(
+        player=player, offence=offence, level=level, until=offence.at + length
+    )
+    logger.info("offence %s of %s: queue ban until %s", kind, player.pk, ban.until)
+    return ban
+
+
+@transaction.atomic
+def queue_ban_lift(*, ban: QueueBan, by: Player | None) -> None:
+    """Staff end a queue ban now (the offence stays on record)."""
+    QueueBan.objects.filter(pk=ban.pk, lifted_at__isnull=True).update(
+        lifted_at=timezone.now(), lifted_by=by
+    )

@@ -142,3 +142,16 @@ class LoginUsernameThrottle(_RateThrottle):
         # Hashed: keys stay short and free of characters the cache backend may dislike.
         ident = hashlib.sha256(username_key(username).encode()).hexdigest()
         return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+class PublicIpThrottle(_RateThrottle):
+    """Reads without a token (config/public.py), per client address; a caller with a token
+    counts against their player limit instead."""
+
+    scope = "public"
+    open_without_redis = True  # as the general limit: reads go on while Redis is down
+
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
+        if request.user is not None:
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}

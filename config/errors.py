@@ -23,7 +23,7 @@ from kombu.exceptions import OperationalError as BrokerError
 from rest_framework import exceptions, serializers
 from rest_framework.response import Response
 
-from config.payloads import Doc, PayloadSerializers
+from config.payloads import Doc, PayloadSerializers, Timestamp, Uuid
 
 logger = logging.getLogger(__name__)
 
@@ -63,6 +63,8 @@ class ErrorData(TypedDict):
             Doc("With `invalid`: messages per field (`non_field_errors` for the whole body)."),
         ]
     ]
+    until: NotRequired[Annotated[Timestamp, Doc("With `queue_banned`: when the ban ends.")]]
+    game_id: NotRequired[Annotated[Uuid, Doc("With `rematch_started`: the new game.")]]
 
 
 ErrorSerializer = PayloadSerializers().of(ErrorData)

@@ -220,6 +220,8 @@ REST_FRAMEWORK: dict[str, Any] = {
         "guest_create": env.str("THROTTLE_RATE_GUEST_CREATE", default="20/hour"),
         "login_ip": env.str("THROTTLE_RATE_LOGIN_IP", default="10/min"),
         "login_username": env.str("THROTTLE_RATE_LOGIN_USERNAME", default="10/min"),
+        # Reads without a token (players, leaderboard, live games, records), per IP.
+        "public": env.str("THROTTLE_RATE_PUBLIC", default="120/min"),
     },
     # The client address is REMOTE_ADDR, never X-Forwarded-For (accounts.throttles.client_ip):
     # config/asgi.py sets it from that header only for requests of FORWARDED_ALLOW_IPS.
@@ -354,3 +356,17 @@ YANIV_MATCHMAKING_TABLES_PER_PASS = env.int("YANIV_MATCHMAKING_TABLES_PER_PASS",
 # games, whatever the table size, so "provisional" means roughly "fewer than 12 games", and a
 # provisional ordinal (mu - 3 sigma) still carries a margin of more than 15 points.
 YANIV_PROVISIONAL_SIGMA = env.float("YANIV_PROVISIONAL_SIGMA", default=5.0)
+
+# Fair play (README, Fair play; accounts/fair_play.py): offences in ranked games and the
+# escalating bans from the ranked queue they earn.
+YANIV_QUEUE_BAN_STEPS = env.str("YANIV_QUEUE_BAN_STEPS", default="10m,1h,24h")
+YANIV_QUEUE_BAN_WINDOW_DAYS = env.int("YANIV_QUEUE_BAN_WINDOW_DAYS", default=7)
+YANIV_QUEUE_BAN_FORGIVE_AFTER_GAMES = env.int("YANIV_QUEUE_BAN_FORGIVE_AFTER_GAMES", default=5)
+YANIV_IDLE_OFFENCE_TURNS = env.int("YANIV_IDLE_OFFENCE_TURNS", default=3)
+# Rematch of a finished private table: how long an offer waits for every seated human.
+YANIV_REMATCH_SECONDS = env.int("YANIV_REMATCH_SECONDS", default=60)
+# The leaderboard lists players with this many rated games, one of them this recent.
+YANIV_LEADERBOARD_MIN_GAMES = env.int("YANIV_LEADERBOARD_MIN_GAMES", default=5)
+YANIV_LEADERBOARD_ACTIVE_DAYS = env.int("YANIV_LEADERBOARD_ACTIVE_DAYS", default=30)
+# Public reads (no token): how long a shared cache or a widget may keep an answer.
+YANIV_PUBLIC_MAX_AGE_SECONDS = env.int("YANIV_PUBLIC_MAX_AGE_SECONDS", default=10)

@@ -21,6 +21,7 @@ from accounts.authentication import request_player
 from accounts.models import Player
 from config.errors import ApplicationError, error_responses
 from config.payloads import PayloadSerializers
+from config.public import IF_NONE_MATCH, NOT_MODIFIED, PublicReadApi
 from config.redis import get_redis
 from config.schema import paginated
 from games.models import Game, GameStatus
@@ -29,18 +30,20 @@ from games.selectors import (
     GameData,
     GameMessage,
     RecordData,
+    RematchData,
     SocketErrorMessage,
     YourTurnMessage,
     event_payload,
     game_events,
     game_payload,
     game_record,
+    game_rematch,
     game_state,
     live_ranked_games,
     may_view,
     viewer_seat,
 )
-from games.services import lobby, play
+from games.services import lobby, play, rematch
 from games.table import LockedGame, game_seats
 from ratings.payloads import PlayerData, PlayerSerializer
 
@@ -67,7 +70,7 @@ def _game_response(locked: LockedGame, player: Player, code: int = 200) -> Respo
     return Response(locked.payload_for(player), status=code)
 
 
-def _visible_game(game_id: UUID, player: Player) -> tuple[Game, list[Any], int | None]:
+def _visible_game(game_id: UUID, player: Player | None) -> tuple[Game, list[Any], int | None]:
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         raise ApplicationError("not_found", "No such game.", 404)
@@ -162,14 +165,15 @@ class LiveGamesPagination(LimitOffsetPagination):
     max_limit = 200
 
 
-class LiveGamesApi(APIView):
+class LiveGamesApi(PublicReadApi):
     @extend_schema(
         operation_id="games_live",
         description="Ranked games in play, the newest first, each as a stranger sees it (any "
-        "ranked game may be watched: `ws /ws/v1/games/{id}/`).",
-        parameters=[OpenApiParameter("limit", int), OpenApiParameter("offset", int)],
+        "ranked game may be watched: `ws /ws/v1/games/{id}/`). No token needed.",
+        parameters=[OpenApiParameter("limit", int), OpenApiParameter("offset", int), IF_NONE_MATCH],
         responses={
             200: paginated(GameSerializer(many=True), "LiveGame"),
+            **NOT_MODIFIED,
             **error_responses(401, 403),
         },
     )
@@ -386,15 +390,58 @@ class GameEventsApi(APIView):
         return paginator.get_paginated_response([event_payload(e, seat) for e in page])
 
 
-class GameRecordApi(APIView):
+class GameRecordApi(PublicReadApi):
     @extend_schema(
         operation_id="games_record",
-        responses={200: RecordSerializer, **error_responses(401, 403, 404, 409)},
+        description="A ranked game's record needs no token; a private game's is for its "
+        "seated players (403 `forbidden` to anyone else, with a token or without).",
+        parameters=[IF_NONE_MATCH],
+        responses={
+            200: RecordSerializer,
+            **NOT_MODIFIED,
+            **error_responses(401, 403, 404, 409),
+        },
     )
     def get(self, request: Request, game_id: UUID) -> Response:
-        game, seats, _ = _visible_game(game_id, request_player(request))
+        viewer = request.user if isinstance(request.user, Player) else None
+        game, seats, _ = _visible_game(game_id, viewer)
         if game.status != GameStatus.FINISHED:
             raise ApplicationError(
                 "not_finished", "The record is published when the game ends.", 409
             )
         return Response(game_record(game, seats))
+
+
+class RematchInput(serializers.Serializer[dict[str, Any]]):
+    accept = serializers.BooleanField(
+        default=True,
+        help_text="true: offer a rematch, or accept the open offer; false: decline it.",
+    )
+
+
+RematchSerializer = PAYLOADS.of(RematchData)
+
+
+class GameRematchApi(APIView):
+    @extend_schema(
+        operation_id="games_rematch_get",
+        responses={200: RematchSerializer, **error_responses(401, 403, 404)},
+    )
+    def get(self, request: Request, game_id: UUID) -> Response:
+        game, seats, _ = _visible_game(game_id, request_player(request))
+        return Response(game_rematch(game, seats))
+
+    @extend_schema(
+        operation_id="games_rematch",
+        description="After a private game ends, a seated human offers a rematch (`accept` "
+        "true, no offer open) or answers the open offer (`accept` true or false). When every "
+        "seated human has accepted, a new game with the same seats, CPU seats and rules "
+        "starts, the seats rotated by one: `status` `started` and its `game_id`.",
+        request=RematchInput,
+        responses={200: RematchSerializer, **error_responses(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, game_id: UUID) -> Response:
+        data = RematchInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = request_player(request)
+        return Response(rematch.game_rematch(game_id=game_id, player=player, **data.validated_data))

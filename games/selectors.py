@@ -119,6 +119,11 @@ EventType = Literal[
     "game_ended",
     "rated",
     "game_voided",
+    "rematch_offered",
+    "rematch_accepted",
+    "rematch_declined",
+    "rematch_expired",
+    "rematch_started",
 ]
 
 
@@ -150,6 +155,8 @@ class EventData(TypedDict):
     standings: NotRequired[list[PlaceData]]
     ratings: NotRequired[Annotated[list[RatedData], Doc("With `rated`.")]]
     reason: NotRequired[Annotated[str, Doc("`game_voided`.")]]
+    expires_at: NotRequired[Annotated[Timestamp, Doc("`rematch_offered`: when it lapses.")]]
+    game_id: NotRequired[Annotated[Uuid, Doc("`rematch_started`: the new game.")]]
 
 
 class RecordData(TypedDict):
@@ -327,6 +334,11 @@ _PUBLIC_KEYS: dict[str, tuple[str, ...]] = {
     "player_left": ("seat",),
     "rated": ("ratings",),
     "game_voided": ("reason",),
+    "rematch_offered": ("seat", "expires_at"),
+    "rematch_accepted": ("seat",),
+    "rematch_declined": ("seat",),
+    "rematch_expired": (),
+    "rematch_started": ("game_id",),
 }
 
 
@@ -448,3 +460,99 @@ def rated_results() -> Iterator[GameResult]:
         game.seats.append(SeatResult(player_id, number, place))
     if game is not None:
         yield game
+
+
+# Fair play, rematches and match histories (README, Fair play; docs/api.md) ----------------
+
+
+def clean_ranked_games(player_id: UUID | str, *, since: datetime) -> int:
+    """Ranked games the player finished from `since` on without leaving or ending away: the
+    good games that wear down a queue-ban count (accounts/fair_play.py)."""
+    return Seat.objects.filter(
+        player_id=player_id,
+        game__ranked=True,
+        game__status=GameStatus.FINISHED,
+        game__finished_at__gte=since,
+        left=False,
+        away=False,
+    ).count()
+
+
+def seat_name(seat: Seat) -> str:
+    """How a seat is named in a match history: its player's display name, or the CPU with its
+    level when the seat has one (`"CPU 3"`), else `"CPU"`."""
+    if seat.player is not None:
+        return seat.player.display_name
+    level = getattr(seat, "cpu_level", None)
+    return "CPU" if level is None else f"CPU {level}"
+
+
+RematchStatus = Literal["none", "offered", "declined", "expired", "started"]
+REMATCH_EVENTS = (
+    "rematch_offered",
+    "rematch_accepted",
+    "rematch_declined",
+    "rematch_expired",
+    "rematch_started",
+)
+
+
+class RematchData(TypedDict):
+    """A finished private game's rematch (docs/api.md, Rematch): the latest offer and where
+    it stands. `none`: never offered; `offered`: waiting for `waiting_for`; `declined`,
+    `expired`: that offer is over (a new one may be made); `started`: `game_id` is the new
+    game."""
+
+    status: RematchStatus
+    offered_by: Annotated[int | None, Doc("The seat that made the latest offer.")]
+    accepted: Annotated[list[int], Doc("Seats that accepted it (the offering one included).")]
+    waiting_for: Annotated[list[int], Doc("Seated humans yet to answer.")]
+    expires_at: Timestamp | None
+    game_id: Annotated[Uuid | None, Doc("The new game, once `started`.")]
+
+
+def rematch_events(game: Game) -> list[Event]:
+    return list(game.events.filter(type__in=REMATCH_EVENTS).order_by("id"))
+
+
+def rematch_from_events(
+    events: list[Event], human_seats: list[int], now: datetime
+) -> tuple[RematchData, Event | None]:
+    """Where the rematch of a game stands after its rematch events, and the open offer's
+    event (None when no offer is open). An open offer past its `expires_at` is `expired`
+    already, whether or not its timeout has written `rematch_expired` yet."""
+    data: RematchData = {
+        "status": "none",
+        "offered_by": None,
+        "accepted": [],
+        "waiting_for": [],
+        "expires_at": None,
+        "game_id": None,
+    }
+    offer: Event | None = None
+    for event in events:
+        if event.type == "rematch_offered":
+            offer = event
+            data["status"], data["offered_by"] = "offered", event.payload["seat"]
+            data["accepted"] = [event.payload["seat"]]
+            data["expires_at"] = event.payload["expires_at"]
+        elif event.type == "rematch_accepted" and offer is not None:
+            data["accepted"] = [*data["accepted"], event.payload["seat"]]
+        elif event.type in {"rematch_declined", "rematch_expired"}:
+            offer = None
+            data["status"] = "declined" if event.type == "rematch_declined" else "expired"
+        elif event.type == "rematch_started":
+            offer = None
+            data["status"], data["game_id"] = "started", event.payload["game_id"]
+    if offer is not None and datetime.fromisoformat(offer.payload["expires_at"]) <= now:
+        offer = None
+        data["status"] = "expired"
+    if data["status"] == "offered":
+        data["waiting_for"] = [seat for seat in human_seats if seat not in data["accepted"]]
+    return data, offer
+
+
+def game_rematch(game: Game, seats: list[Seat]) -> RematchData:
+    """The rematch of a game as `GET /games/{id}/rematch/` shows it."""
+    humans = [seat.seat for seat in seats if seat.player_id is not None]
+    return rematch_from_events(rematch_events(game), humans, timezone.now())[0]

@@ -11,7 +11,7 @@ from django.db import OperationalError
 from django.utils import timezone
 
 from games.selectors import overdue_game_ids
-from games.services import clock, rating
+from games.services import clock, rating, rematch
 
 # A game that ended this recently is left to its own rating task by the pending sweep.
 PENDING_GRACE = timedelta(seconds=30)
@@ -25,6 +25,11 @@ def cpu_turn(game_id: str, seq: int) -> bool:
 @shared_task(acks_late=True, reject_on_worker_lost=True)
 def turn_timeout(game_id: str, seq: int) -> bool:
     return clock.game_timeout(game_id=game_id, seq=seq)
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True)
+def rematch_timeout(game_id: str, offer_id: int) -> bool:
+    return rematch.rematch_expire(game_id=game_id, offer_id=offer_id)
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)

@@ -13,4 +13,5 @@ urlpatterns = [
     path("games/<uuid:game_id>/events/", apis.GameEventsApi.as_view(), name="games-events"),
     path("games/<uuid:game_id>/record/", apis.GameRecordApi.as_view(), name="games-record"),
     path("games/<uuid:game_id>/leave/", apis.GameLeaveApi.as_view(), name="games-leave"),
+    path("games/<uuid:game_id>/rematch/", apis.GameRematchApi.as_view(), name="games-rematch"),
 ]

@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from accounts.locks import player_lock
 from accounts.models import Player
+from accounts.selectors import queue_ban_until
 from config.errors import ApplicationError
 from games.notify import player_group, send_to_group
 from games.selectors import player_active_game_id
@@ -58,6 +59,15 @@ def ticket_create(*, player: Player, player_counts: list[int]) -> Ticket:
     player = player_lock(player.pk)
     if player.is_banned:
         raise ApplicationError("banned", player.ban_message, 403)
+    banned_until = queue_ban_until(player.pk)
+    if banned_until is not None:
+        raise ApplicationError(
+            "queue_banned",
+            f"Offences in ranked games (leaving, idling) keep you from the ranked queue until "
+            f"{banned_until.isoformat()}.",
+            403,
+            extra={"until": banned_until.isoformat()},
+        )
     if Ticket.objects.filter(player=player, status=TicketStatus.SEARCHING).exists():
         raise ApplicationError(
             "already_queued", "You are already searching: cancel that ticket first.", 409

@@ -9,7 +9,12 @@ import unicodedata
 from typing import Any
 from uuid import UUID
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_serializer,
+)
 from rest_framework import serializers, status
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import AllowAny
@@ -35,11 +40,14 @@ from accounts.throttles import (
 )
 from accounts.usernames import USERNAME_PATTERN
 from config.errors import error_responses
+from config.public import IF_NONE_MATCH, NOT_MODIFIED, PublicReadApi
 from config.schema import paginated
 from games.models import Seat
-from players.selectors import me_data, player_games, player_get
+from games.selectors import seat_name
+from players.selectors import me_data, player_games, player_get, player_rating_changes
 from ratings.models import Rating, RatingChange
 from ratings.payloads import PlayerSerializer, RatingSerializer, player_data, player_rating
+from ratings.rating import Skill
 from ratings.selectors import leaderboard, leaderboard_rank, player_rating_history
 
 # Accounts ----------------------------------------------------------------------------------
@@ -74,6 +82,12 @@ class MeSerializer(PlayerSerializer):
     active_game = serializers.UUIDField(allow_null=True, read_only=True)
     ticket = serializers.DictField(
         allow_null=True, read_only=True, help_text="The active matchmaking ticket, or null."
+    )
+    queue_ban_until = serializers.DateTimeField(
+        allow_null=True,
+        read_only=True,
+        help_text="When the caller's ban from the ranked queue ends (offences in ranked "
+        "games: README, Fair play), or null.",
     )
 
     def to_representation(self, instance: Player) -> dict[str, Any]:
@@ -241,6 +255,12 @@ class Pagination(LimitOffsetPagination):
         return paginator.get_paginated_response([serializer(row).data for row in page])
 
 
+class RatingBeforeAfterSerializer(serializers.Serializer[dict[str, float]]):
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    ordinal = serializers.FloatField()
+
+
 class PlayerGameSerializer(serializers.Serializer[Seat]):
     """One finished game, from the seat of the player whose games are listed."""
 
@@ -251,6 +271,18 @@ class PlayerGameSerializer(serializers.Serializer[Seat]):
         help_text="Per seat, in seat order: the seat's `player`, or null for a CPU seat."
     )
     place = serializers.IntegerField(help_text="This player's final place (RULES.md §8).")
+    seat = serializers.IntegerField(help_text="This player's seat.")
+    seat_names = serializers.SerializerMethodField(
+        help_text='Per seat, in seat order: the player\'s display name, or `"CPU"` (with '
+        'its level when the seat has one: `"CPU 3"`).'
+    )
+    rating_before = serializers.SerializerMethodField(
+        help_text="This player's rating before this game; null for a game not rated (a "
+        "private game, or a ranked one whose rating is pending or was rolled back)."
+    )
+    rating_after = serializers.SerializerMethodField(
+        help_text="This player's rating right after this game; null as `rating_before`."
+    )
 
     # A raw schema: drf-spectacular drops the allow_null of a list's child serializer.
     @extend_schema_field(
@@ -265,6 +297,30 @@ class PlayerGameSerializer(serializers.Serializer[Seat]):
             for other in seat.game.seats.all()
         ]
 
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_seat_names(self, seat: Seat) -> list[str]:
+        return [seat_name(other) for other in seat.game.seats.all()]
+
+    def _change(self, seat: Seat) -> RatingChange | None:
+        changes: dict[Any, RatingChange] = self.context.get("changes", {})
+        return changes.get(seat.game_id)
+
+    @extend_schema_field(RatingBeforeAfterSerializer(allow_null=True))
+    def get_rating_before(self, seat: Seat) -> dict[str, float] | None:
+        change = self._change(seat)
+        if change is None:
+            return None
+        return _rating(change.mu_before, change.sigma_before)
+
+    @extend_schema_field(RatingBeforeAfterSerializer(allow_null=True))
+    def get_rating_after(self, seat: Seat) -> dict[str, float] | None:
+        change = self._change(seat)
+        return None if change is None else _rating(change.mu, change.sigma)
+
+
+def _rating(mu: float, sigma: float) -> dict[str, float]:
+    return {"mu": mu, "sigma": sigma, "ordinal": Skill(mu, sigma).ordinal}
+
 
 class RatingPointSerializer(serializers.Serializer[RatingChange]):
     """A player's rating right after one rated game."""
@@ -276,43 +332,59 @@ class RatingPointSerializer(serializers.Serializer[RatingChange]):
     ordinal = serializers.FloatField()
 
 
+@extend_schema_serializer(deprecate_fields=["rating"])
 class LeaderboardEntrySerializer(serializers.Serializer[dict[str, Any]]):
     rank = serializers.IntegerField(
         help_text="1 + the number of players with a higher ordinal: equal ordinals share a rank."
     )
     player = PlayerSerializer()
-    rating = RatingSerializer()
+    rating = RatingSerializer(
+        help_text="Deprecated: the same as `player.rating`; read that (docs/api.md, "
+        "Leaderboard). Kept because API.md's contract lists it."
+    )
 
 
-class PlayerDetailApi(APIView):
+class PlayerDetailApi(PublicReadApi):
     @extend_schema(
         operation_id="players_get",
-        responses={200: PlayerSerializer, **error_responses(401, 403, 404)},
+        parameters=[IF_NONE_MATCH],
+        responses={200: PlayerSerializer, **NOT_MODIFIED, **error_responses(401, 403, 404)},
     )
     def get(self, request: Request, player_id: UUID) -> Response:
         return Response(PlayerSerializer(player_get(player_id)).data)
 
 
-class PlayerGamesApi(APIView):
+class PlayerGamesApi(PublicReadApi):
     @extend_schema(
         operation_id="players_games",
-        parameters=PAGE_PARAMETERS,
+        description="Ranked games, and the private games the caller sat at too (without a "
+        "token: ranked games only).",
+        parameters=[*PAGE_PARAMETERS, IF_NONE_MATCH],
         responses={
             200: paginated(PlayerGameSerializer(many=True), "PlayerGame"),
+            **NOT_MODIFIED,
             **error_responses(401, 403, 404),
         },
     )
     def get(self, request: Request, player_id: UUID) -> Response:
-        seats = player_games(player_get(player_id))
-        return Pagination.respond(request, self, seats, PlayerGameSerializer)
+        player = player_get(player_id)
+        viewer = request.user if isinstance(request.user, Player) else None
+        paginator = Pagination()
+        page = paginator.paginate_queryset(player_games(player, viewer=viewer), request, self)
+        assert page is not None
+        context = {"changes": player_rating_changes(player, [seat.game_id for seat in page])}
+        return paginator.get_paginated_response(
+            [PlayerGameSerializer(seat, context=context).data for seat in page]
+        )
 
 
-class PlayerRatingHistoryApi(APIView):
+class PlayerRatingHistoryApi(PublicReadApi):
     @extend_schema(
         operation_id="players_rating_history",
-        parameters=PAGE_PARAMETERS,
+        parameters=[*PAGE_PARAMETERS, IF_NONE_MATCH],
         responses={
             200: paginated(RatingPointSerializer(many=True), "RatingPoint"),
+            **NOT_MODIFIED,
             **error_responses(401, 403, 404),
         },
     )
@@ -321,15 +393,17 @@ class PlayerRatingHistoryApi(APIView):
         return Pagination.respond(request, self, changes, RatingPointSerializer)
 
 
-class LeaderboardApi(APIView):
+class LeaderboardApi(PublicReadApi):
     @extend_schema(
         operation_id="leaderboard",
-        description="Every rated player who is not banned, by ordinal, highest first. "
-        "Provisional players are listed (their `rating.provisional` is true): the ordinal "
-        "already takes three sigmas off their mu.",
-        parameters=PAGE_PARAMETERS,
+        description="Every eligible player who is not banned, by ordinal, highest first: "
+        "at least `YANIV_LEADERBOARD_MIN_GAMES` rated games, one of them in the last "
+        "`YANIV_LEADERBOARD_ACTIVE_DAYS` days. Provisional players are listed (their "
+        "`rating.provisional` is true): the ordinal already takes three sigmas off their mu.",
+        parameters=[*PAGE_PARAMETERS, IF_NONE_MATCH],
         responses={
             200: paginated(LeaderboardEntrySerializer(many=True), "LeaderboardEntry"),
+            **NOT_MODIFIED,
             **error_responses(401, 403),
         },
     )

@@ -7,29 +7,35 @@ from __future__ import annotations
 from uuid import UUID
 
 from django.core.exceptions import ValidationError
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 
 from accounts.models import Player
+from accounts.selectors import queue_ban_until
 from config.errors import ApplicationError
+from config.payloads import Timestamp
 from games.models import Seat
 from games.selectors import player_active_game_id, player_finished_games
 from matchmaking.selectors import TicketData, player_searching_ticket
+from ratings.models import RatingChange
 from ratings.payloads import PlayerData, player_data
 
 
 class MeData(PlayerData):
     active_game: str | None
     ticket: TicketData | None
+    queue_ban_until: Timestamp | None
 
 
 def me_data(player: Player) -> MeData:
     """What `GET /me/` answers: the caller's `player`, the id of their waiting or active
     table, and their searching ticket."""
     game = player_active_game_id(player)
+    banned_until = queue_ban_until(player.pk)
     return {
         **player_data(player),
         "active_game": None if game is None else str(game),
         "ticket": player_searching_ticket(player),
+        "queue_ban_until": None if banned_until is None else banned_until.isoformat(),
     }
 
 
@@ -44,7 +50,20 @@ def player_get(player_id: UUID | str) -> Player:
     return player
 
 
-def player_games(player: Player) -> QuerySet[Seat]:
-    """The player's seats at finished games, newest first, with every seat's player."""
+def player_games(player: Player, *, viewer: Player | None) -> QuerySet[Seat]:
+    """The player's seats at finished games, newest first, with every seat's player: ranked
+    games for anyone, private ones only for a `viewer` who sat at them."""
     seats = Seat.objects.select_related("player__rating").order_by("seat")
-    return player_finished_games(player).prefetch_related(Prefetch("game__seats", queryset=seats))
+    games = player_finished_games(player)
+    if viewer is None:
+        games = games.filter(game__ranked=True)
+    elif viewer.pk != player.pk:
+        sat = Seat.objects.filter(game=OuterRef("game"), player=viewer)
+        games = games.filter(Q(game__ranked=True) | Exists(sat))
+    return games.prefetch_related(Prefetch("game__seats", queryset=seats))
+
+
+def player_rating_changes(player: Player, game_ids: list[UUID]) -> dict[UUID, RatingChange]:
+    """What each of these games did to the player's rating (rated games only), by game."""
+    changes = RatingChange.objects.filter(player=player, game_id__in=game_ids)
+    return {change.game_id: change for change in changes}

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from uuid import UUID
 
-from django.db.models import Q, QuerySet
+from django.conf import settings
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import Player
@@ -31,22 +32,29 @@ def _not_banned() -> Q:
     return ~banned
 
 
+def _listed() -> QuerySet[Rating]:
+    """Who the leaderboard lists (after lichess): not banned, at least
+    YANIV_LEADERBOARD_MIN_GAMES rated games, one of them in the last
+    YANIV_LEADERBOARD_ACTIVE_DAYS days."""
+    recent = timezone.now() - timedelta(days=settings.YANIV_LEADERBOARD_ACTIVE_DAYS)
+    active = RatingChange.objects.filter(player=OuterRef("player"), at__gte=recent)
+    return Rating.objects.filter(
+        _not_banned(), Exists(active), games__gte=settings.YANIV_LEADERBOARD_MIN_GAMES
+    )
+
+
 def leaderboard() -> QuerySet[Rating]:
-    """Every rated player who is not banned, highest ordinal first (the index's order).
+    """Every eligible player (`_listed`), highest ordinal first (the index's order).
 
     Provisional players are listed too, flagged: the ordinal already takes three sigmas off a
     new player's mu, so they rank only as high as the evidence puts them.
     """
-    return (
-        Rating.objects.filter(_not_banned())
-        .select_related("player")
-        .order_by("-ordinal", "player_id")
-    )
+    return _listed().select_related("player").order_by("-ordinal", "player_id")
 
 
 def leaderboard_rank(rating: Rating) -> int:
     """Standard competition rank: 1 + the number of listed players with a higher ordinal."""
-    return 1 + Rating.objects.filter(_not_banned(), ordinal__gt=rating.ordinal).count()
+    return 1 + _listed().filter(ordinal__gt=rating.ordinal).count()
 
 
 def player_rating_history(player: Player) -> QuerySet[RatingChange]:

@@ -57,6 +57,13 @@ def clear_throttle_counters() -> None:
         redis.delete(*keys)
 
 
+@pytest.fixture(autouse=True)
+def _leaderboard_lists_one_game(settings: Any) -> None:
+    """The suite's tables play one rated game each: list players from their first (the
+    eligibility rules have their own tests, tests/players/test_public.py, which set them)."""
+    settings.YANIV_LEADERBOARD_MIN_GAMES = 1
+
+
 @pytest.fixture
 def clear_throttles() -> None:
     """Counters outlive a test (they are in Redis): without this, a suite would trip the

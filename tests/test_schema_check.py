@@ -102,7 +102,17 @@ def test_socket_messages_are_checked_by_their_type(schema, db, game) -> None:
 
 def test_a_cpu_seat_in_match_history_is_a_null_player(schema) -> None:
     """`players` items are a `player` or null (a CPU seat), and nothing else."""
-    cpu_seat = {"id": GAME.split("/")[-2], "ranked": True, "finished_at": NOW, "place": 1}
+    cpu_seat = {
+        "id": GAME.split("/")[-2],
+        "ranked": True,
+        "finished_at": NOW,
+        "place": 1,
+        # Added by issue 17 (docs/api.md, Match history).
+        "seat": 0,
+        "seat_names": ["CPU"],
+        "rating_before": None,
+        "rating_after": None,
+    }
     path = "/api/v1/players/00000000-0000-4000-8000-000000000000/games/"
 
     def page(players: list[Any]) -> dict[str, Any]:

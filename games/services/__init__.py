@@ -7,6 +7,9 @@
   follows it (the next deadline, the pushes, the CPU's or the deadline's task), CPU turns,
   overdue turns;
 - `staff`: voiding a game;
+- `fair_play`: what counts as an offence in a ranked game (leaving, idling to the end), handed
+  to accounts after the commit;
+- `rematch`: a finished private table's rematch offer, its answers, and the new table;
 - `rating`: rating a finished ranked game (and rolling back a voided one) through ratings.
 
 Each action locks the game row (`games.table.LockedGame`), checks `seq`, applies the action

@@ -21,6 +21,7 @@ from games import notify
 from games.engine.cpu import cpu_action
 from games.engine.state import EngineEvent, GameState, apply
 from games.models import GameStatus
+from games.services import fair_play
 from games.table import LockedGame
 from games.table_rules import TableRules
 
@@ -43,6 +44,7 @@ def advance(
     locked.record(state, events, by=by)
     if locked.game.status == GameStatus.FINISHED:
         notify.game_finished(locked.game)  # ratings rate it after the commit
+        fair_play.game_ended(locked)
     locked.game.turn_deadline = deadline(locked)
     locked.save(*_PLAY_FIELDS)
     notify.table_changed(locked)

@@ -14,6 +14,7 @@ from games.engine.errors import IllegalMove
 from games.engine.state import Action, CallYaniv, Play, apply
 from games.models import GameStatus, Seat
 from games.selectors import viewer_seat
+from games.services import fair_play
 from games.services.clock import RNG, advance, restart_turn
 from games.services.lobby import leave_waiting
 from games.table import LockedGame
@@ -74,6 +75,7 @@ def game_leave(*, game_id: UUID | str, player: Player) -> LockedGame:
         leave_waiting(locked, seat, player)
     elif status == GameStatus.ACTIVE and not seat.left:
         _hand_to_cpu(locked, seat)
+        fair_play.seat_left(locked, seat)
     return locked
 
 

@@ -50,9 +50,11 @@ def test_an_unknown_player_is_not_found(client, path) -> None:
 @pytest.mark.parametrize(
     "path", ["players/{id}/", "players/{id}/games/", "players/{id}/rating-history/", "leaderboard/"]
 )
-def test_every_endpoint_needs_a_token(api_client, players, path) -> None:
-    response = api_client.get(f"/api/v1/{path.format(id=players[0].pk)}")
-    assert response.status_code == 401
+def test_every_endpoint_is_public_but_refuses_a_bad_token(api_client, players, path) -> None:
+    # Issue 17 made these reads public (tests/players/test_public.py); a token sent is checked.
+    assert api_client.get(f"/api/v1/{path.format(id=players[0].pk)}").status_code == 200
+    api_client.credentials(HTTP_AUTHORIZATION="Bearer not-a-token")
+    assert api_client.get(f"/api/v1/{path.format(id=players[0].pk)}").status_code == 401
 
 
 def test_a_player_is_public_with_their_rating(client, players, make_game) -> None:
@@ -75,8 +77,9 @@ def test_a_player_is_public_with_their_rating(client, players, make_game) -> Non
     }
 
 
-def test_a_players_games_newest_first_with_every_seat(client, players, make_game) -> None:
+def test_a_players_games_newest_first_with_every_seat(client_for, players, make_game) -> None:
     a, b, c = players[1:4]
+    client = client_for(c)  # a private game is listed to those who sat at it (issue 17)
     older = rated(make_game, [(a, 2), (b, 1)])
     newer = make_game([(c, 1), (None, 3), (a, 2)], ranked=False)
     make_game([(b, 1), (c, 2)])  # not a's
@@ -92,6 +95,10 @@ def test_a_players_games_newest_first_with_every_seat(client, players, make_game
         "finished_at": ended(newer),
         "players": [player_data(c), None, player_data(a)],
         "place": 2,
+        "seat": 2,
+        "seat_names": [c.display_name, "CPU", a.display_name],
+        "rating_before": None,
+        "rating_after": None,
     }
     assert second["id"] == str(older.pk)
     assert second["ranked"] is True
@@ -120,8 +127,9 @@ def test_the_games_list_reads_the_seats_players_and_ratings_at_once(
     a = players[1]
     for _ in range(5):
         rated(make_game, [(a, 1), (players[2], 2), (players[3], 3), (None, 4)])
-    # The token, the player, the count, the page, its seats: not a query per game or seat.
-    with django_assert_max_num_queries(5):
+    # The token, the player, the count, the page, its seats, its rating changes: not a query
+    # per game or seat.
+    with django_assert_max_num_queries(6):
         body = client.get(f"/api/v1/players/{a.pk}/games/").json()
     assert len(body["results"]) == 5
 

@@ -26,6 +26,7 @@ def test_me_is_the_player_plus_what_it_is_doing(guest_client, guest) -> None:
         "rating": player_rating(guest),
         "active_game": None,
         "ticket": None,
+        "queue_ban_until": None,
     }
 
 

@@ -73,4 +73,9 @@ def test_the_player_object_matches_the_contract(generated) -> None:
     rating = schema["components"]["schemas"]["Rating"]
     assert set(rating["properties"]) == {"mu", "sigma", "ordinal", "games", "provisional"}
     me = schema["components"]["schemas"]["Me"]
-    assert set(me["properties"]) == {*player["properties"], "active_game", "ticket"}
+    assert set(me["properties"]) == {
+        *player["properties"],
+        "active_game",
+        "ticket",
+        "queue_ban_until",
+    }

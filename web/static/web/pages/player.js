@@ -1,12 +1,10 @@
 // `/players/<id>`: rating, the chart of its history, and the match history with each game's
-// place and rating change (the change from the rating history, game by game).
+// place and rating change (each game's `rating_before` and `rating_after`).
 
 import { allPages, api } from "../api.js";
 import { ratingChart } from "../chart.js";
 import { h, replace, scrolling, when } from "../dom.js";
 import { ordinal } from "../table.js";
-
-const START_ORDINAL = 0; // mu 25 - 3 x sigma 25/3: everyone's ordinal before a rated game
 
 export async function playerPage(root, [playerId], app) {
   const [player, history] = await Promise.all([
@@ -14,8 +12,6 @@ export async function playerPage(root, [playerId], app) {
     allPages(`players/${playerId}/rating-history/?limit=200`),
   ]);
   app.title(player.display_name);
-  const change = new Map();
-  history.forEach((point, i) => change.set(point.game_id, point.ordinal - (i ? history[i - 1].ordinal : START_ORDINAL)));
   const rating = player.rating;
   const list = h("tbody");
   const more = h("p", { class: "row" });
@@ -24,15 +20,15 @@ export async function playerPage(root, [playerId], app) {
     const page = await api("GET", path);
     list.append(
       ...page.results.map((game) => {
-        const delta = change.get(game.id);
-        const others = game.players.map((p) => (p ? p.display_name : "CPU")).join(", ");
+        const delta = game.rating_after && game.rating_after.ordinal - game.rating_before.ordinal;
+        const others = game.seat_names.join(", ");
         return h(
           "tr",
           { "data-game": game.id },
           h("td", {}, when(game.finished_at)),
           h("td", {}, game.ranked ? "ranked" : "private"),
           h("td", {}, ordinal(game.place)),
-          h("td", {}, delta === undefined ? "–" : h("span", { class: `delta ${delta >= 0 ? "up" : "down"}` }, `${delta >= 0 ? "+" : ""}${delta.toFixed(2)}`)),
+          h("td", {}, delta === null ? "–" : h("span", { class: `delta ${delta >= 0 ? "up" : "down"}` }, `${delta >= 0 ? "+" : ""}${delta.toFixed(2)}`)),
           h("td", {}, others),
           h("td", {}, h("a", { href: `/replay/${game.id}` }, "replay")),
         );

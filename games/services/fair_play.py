@@ -1,0 +1,62 @@
+"""Fair play in ranked games (README, Fair play): what counts as an offence, noticed where the
+game changes (leaving: play.game_leave; idling: the game's end, clock.advance), and stored by
+accounts after the commit, in a transaction of its own (config/locks.py: a player's lock comes
+before a game's, so it is not taken under the game's).
+
+A disconnect alone is no offence: a seat is marked away only when its turn deadline passes
+(clock.game_timeout), and coming back (play.game_player_returned, or a move) clears it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from uuid import UUID
+
+from django.conf import settings
+from django.db import transaction
+
+from accounts.models import OffenceKind
+from accounts.services import offence_record
+from games.models import Event, Seat
+from games.selectors import clean_ranked_games
+from games.table import LockedGame
+
+
+def seat_left(locked: LockedGame, seat: Seat) -> None:
+    """Leaving an active ranked game is an offence."""
+    if locked.game.ranked and seat.player_id is not None:
+        _record_after_commit(seat.player_id, locked.game.pk, OffenceKind.LEFT)
+
+
+def game_ended(locked: LockedGame) -> None:
+    """At a ranked game's end, each seat still away (its player never came back) that the CPU
+    played for `YANIV_IDLE_OFFENCE_TURNS` turns in a row or more is an idling offence."""
+    if not locked.game.ranked:
+        return
+    for seat in locked.seats:
+        if seat.player_id is None or not seat.away or seat.left:
+            continue
+        if _turns_away(locked, seat.seat) >= settings.YANIV_IDLE_OFFENCE_TURNS:
+            _record_after_commit(seat.player_id, locked.game.pk, OffenceKind.IDLE)
+
+
+def _turns_away(locked: LockedGame, seat: int) -> int:
+    """The seat's turns played since it was last marked away (the missed one included)."""
+    events = Event.objects.filter(game_id=locked.game.pk, payload__seat=seat)
+    last_away = events.filter(type="player_away").order_by("-id").values_list("id", flat=True)
+    since = last_away.first()
+    if since is None:
+        return 0
+    return events.filter(type="played", id__gt=since).count()
+
+
+def _record_after_commit(player_id: UUID, game_id: UUID, kind: OffenceKind) -> None:
+    def clean_games(since: datetime) -> int:
+        return clean_ranked_games(player_id, since=since)
+
+    transaction.on_commit(
+        lambda: offence_record(
+            player_id=player_id, game_id=game_id, kind=kind, clean_games=clean_games
+        ),
+        robust=True,
+    )

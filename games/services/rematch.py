@@ -1,0 +1,149 @@
+"""A rematch of a finished private table (docs/api.md, Rematch): any seated human offers one,
+every other seated human accepts or declines, and when all have accepted a new table starts
+with the same seats (CPU seats too) and rules, rotated by one seat, so that a different seat
+sits first. An offer lapses after YANIV_REMATCH_SECONDS (its task writes `rematch_expired`;
+until then a read already shows it expired). Every step is an event of the finished game, so
+its sockets are told (`rematch_offered`, `rematch_accepted`, `rematch_declined`,
+`rematch_expired`, `rematch_started` with the new game's id) and its event log keeps them.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime, timedelta
+from uuid import UUID
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import Player
+from config.errors import ApplicationError
+from games import notify
+from games.models import Game, GameStatus, Seat
+from games.selectors import (
+    RematchData,
+    player_active_game_id,
+    rematch_events,
+    rematch_from_events,
+)
+from games.services.lobby import INVITE_ALPHABET, game_start
+from games.table import LockedGame
+
+# What a new seat keeps of the old one: everything that says who sits there and how the CPU
+# plays it (a CPU level, when seats have one), not what happened in the game.
+_NOT_COPIED = {"id", "game", "seat", "away", "left", "score", "eliminated", "place", "live"}
+
+
+def _state(locked: LockedGame) -> tuple[RematchData, int | None]:
+    humans = [seat.seat for seat in locked.seats if seat.player_id is not None]
+    data, offer = rematch_from_events(rematch_events(locked.game), humans, timezone.now())
+    return data, None if offer is None else offer.pk
+
+
+@transaction.atomic
+def game_rematch(*, game_id: UUID | str, player: Player, accept: bool) -> RematchData:
+    """Offer a rematch, accept the open offer (`accept`), or decline it (`not accept`)."""
+    locked = LockedGame.lock(game_id)
+    seat = locked.seat_of(player)
+    game = locked.game
+    if game.ranked:
+        raise ApplicationError(
+            "ranked_game", "Rematches are for private tables: queue again for ranked.", 409
+        )
+    if game.status != GameStatus.FINISHED:
+        raise ApplicationError("not_finished", "A rematch is offered once the game ends.", 409)
+    _expire_lapsed(locked)
+    data, offer = _state(locked)
+    if data["status"] == "started":
+        raise ApplicationError(
+            "rematch_started",
+            "The rematch has started already.",
+            409,
+            extra={"game_id": data["game_id"]},
+        )
+    if not accept:
+        if offer is None:
+            raise ApplicationError("no_rematch_offer", "There is no rematch offer open.", 409)
+        locked.append("rematch_declined", seat=seat.seat)
+    elif seat.seat not in data["accepted"]:
+        if player_active_game_id(player) is not None:
+            raise ApplicationError(
+                "in_game", "You are already at a table: finish or leave it first.", 409
+            )
+        if offer is None:
+            _offer(locked, seat)
+        else:
+            locked.append("rematch_accepted", seat=seat.seat)
+        data, offer = _state(locked)
+        if data["status"] == "offered" and not data["waiting_for"]:
+            _start(locked)
+    notify.table_changed(locked)
+    return _state(locked)[0]
+
+
+def _offer(locked: LockedGame, seat: Seat) -> None:
+    from games import tasks  # tasks import the services
+
+    expires_at = timezone.now() + timedelta(seconds=settings.YANIV_REMATCH_SECONDS)
+    locked.append("rematch_offered", seat=seat.seat, expires_at=expires_at.isoformat())
+    key = (str(locked.game.pk), locked.new_events[-1].pk)
+    # robust: a lost task only leaves the event unwritten; reads show the offer expired anyway.
+    transaction.on_commit(
+        lambda: tasks.rematch_timeout.apply_async(key, eta=expires_at), robust=True
+    )
+
+
+def _start(locked: LockedGame) -> None:
+    """The new table: the old seats rotated by one, seated, then started by the host."""
+    old = locked.game
+    new = Game.objects.create(
+        max_players=old.max_players,
+        rules=old.rules,
+        host=old.host,
+        invite_code="".join(secrets.choice(INVITE_ALPHABET) for _ in range(8)),
+    )
+    seats = locked.seats[1:] + locked.seats[:1]
+    fields = [f.name for f in Seat._meta.concrete_fields if f.name not in _NOT_COPIED]
+    try:
+        with transaction.atomic():
+            Seat.objects.bulk_create(
+                Seat(
+                    game=new,
+                    seat=index,
+                    live=seat.player_id is not None,
+                    **{name: getattr(seat, name) for name in fields},
+                )
+                for index, seat in enumerate(seats)
+            )
+    except IntegrityError as error:
+        raise ApplicationError(
+            "in_game", "A player of this table has since sat down at another one.", 409
+        ) from error
+    assert old.host is not None  # a private table's host sits at it
+    game_start(game_id=new.pk, player=old.host)
+    locked.append("rematch_started", game_id=str(new.pk))
+
+
+@transaction.atomic
+def rematch_expire(*, game_id: UUID | str, offer_id: int) -> bool:
+    """The offer's timeout: `rematch_expired` if that offer is still open. Idempotent."""
+    locked = LockedGame.try_lock(game_id)
+    if locked is None:
+        return False
+    return _expire_lapsed(locked, offer_id)
+
+
+def _expire_lapsed(locked: LockedGame, offer_id: int | None = None) -> bool:
+    """Write `rematch_expired` for the open offer (`offer_id`'s, if given) past its time."""
+    events = rematch_events(locked.game)
+    if not events or events[-1].type not in {"rematch_offered", "rematch_accepted"}:
+        return False  # no offer open
+    offer = next(event for event in reversed(events) if event.type == "rematch_offered")
+    if offer_id is not None and offer.pk != offer_id:
+        return False
+    if datetime.fromisoformat(offer.payload["expires_at"]) > timezone.now():
+        return False
+    locked.append("rematch_expired")
+    notify.table_changed(locked)
+    return True
