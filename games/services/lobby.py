@@ -25,6 +25,11 @@ from games.table_rules import TableRules
 INVITE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
 
+def new_invite_code() -> str:
+    """Eight letters and digits a person can read aloud (no 0/O, 1/I)."""
+    return "".join(secrets.choice(INVITE_ALPHABET) for _ in range(8))
+
+
 def _take_live_seat(create: Callable[[], Seat]) -> Seat:
     try:
         with transaction.atomic():
@@ -45,7 +50,7 @@ def game_create(*, host: Player, max_players: int, rules: dict[str, Any]) -> Gam
         max_players=max_players,
         rules=parsed.to_dict(),
         host=host,
-        invite_code="".join(secrets.choice(INVITE_ALPHABET) for _ in range(8)),
+        invite_code=new_invite_code(),
     )
     _take_live_seat(lambda: Seat.objects.create(game=game, seat=0, player=host))
     return game

@@ -9,7 +9,6 @@ its sockets are told (`rematch_offered`, `rematch_accepted`, `rematch_declined`,
 
 from __future__ import annotations
 
-import secrets
 from datetime import datetime, timedelta
 from uuid import UUID
 
@@ -27,7 +26,7 @@ from games.selectors import (
     rematch_events,
     rematch_from_events,
 )
-from games.services.lobby import INVITE_ALPHABET, game_start
+from games.services.lobby import game_start, new_invite_code
 from games.table import LockedGame
 
 # What a new seat keeps of the old one: everything that says who sits there and how the CPU
@@ -101,7 +100,7 @@ def _start(locked: LockedGame) -> None:
         max_players=old.max_players,
         rules=old.rules,
         host=old.host,
-        invite_code="".join(secrets.choice(INVITE_ALPHABET) for _ in range(8)),
+        invite_code=new_invite_code(),
     )
     seats = locked.seats[1:] + locked.seats[:1]
     fields = [f.name for f in Seat._meta.concrete_fields if f.name not in _NOT_COPIED]
