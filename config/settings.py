@@ -322,6 +322,8 @@ YANIV_SWEEP_SECONDS = env.float("YANIV_SWEEP_SECONDS", default=2.0)
 # Game settings (API.md, Operations).
 YANIV_RANKED_TURN_SECONDS = env.int("YANIV_RANKED_TURN_SECONDS", default=60)
 YANIV_CPU_THINK_SECONDS = env.float("YANIV_CPU_THINK_SECONDS", default=0.8)
+# The CPU level that plays a seat its player left or is away from (easy, medium, hard, expert).
+YANIV_CPU_TAKEOVER_LEVEL = env.str("YANIV_CPU_TAKEOVER_LEVEL", default="hard")
 # Bytes of `Idempotency-Key` answers (games/apis.py) a player may have Redis keep per day. A
 # kept move answer is 1-3 KB, so the default holds some 400-1,000 moves a day; past it moves
 # are still applied, only not kept (a retry is then 409 stale_seq, never applied twice).
@@ -348,6 +350,9 @@ YANIV_TICKET_EXPIRY_SECONDS = env.int("YANIV_TICKET_EXPIRY_SECONDS", default=600
 # Games started per pass at most, so that a pass's transaction (and its ticket locks) stays
 # short after a backlog; the rest are seated by the next passes.
 YANIV_MATCHMAKING_TABLES_PER_PASS = env.int("YANIV_MATCHMAKING_TABLES_PER_PASS", default=50)
+# After this many seconds a ticket no human table could take is seated with CPU players of the
+# nearest ratings, at its largest accepted size (0: never).
+YANIV_QUEUE_CPU_FILL_SECONDS = env.float("YANIV_QUEUE_CPU_FILL_SECONDS", default=30)
 
 # Ratings (ratings/): a player is provisional while their sigma is above this. Everyone starts
 # at 25/3 ≈ 8.33; against established opponents sigma falls to 5.0 after about a dozen rated

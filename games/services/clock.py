@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import notify
-from games.engine.cpu import cpu_action
+from games.engine.cpu import Level, cpu_action
 from games.engine.state import EngineEvent, GameState, apply
 from games.models import GameStatus
 from games.table import LockedGame
@@ -136,5 +136,6 @@ def _current_turn(locked: LockedGame, seq: int) -> GameState | None:
 
 def _cpu_plays(locked: LockedGame, state: GameState) -> None:
     assert state.turn is not None
-    new_state, events = apply(state, cpu_action(state, state.turn, RNG), RNG)
+    level = Level(locked.seats[state.turn].playing_level or Level.HARD)
+    new_state, events = apply(state, cpu_action(state, state.turn, RNG, level), RNG)
     advance(locked, new_state, events, by="cpu")

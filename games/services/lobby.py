@@ -14,6 +14,7 @@ from django.utils import timezone
 from accounts.models import Player
 from config.errors import ApplicationError
 from games import notify
+from games.engine.cpu import Level
 from games.engine.errors import InvalidRules
 from games.engine.state import start_game
 from games.models import Game, GameStatus, Seat
@@ -67,11 +68,11 @@ def game_join(*, game_id: UUID | str, player: Player, invite_code: str) -> Locke
 
 
 @transaction.atomic
-def game_add_cpu(*, game_id: UUID | str, player: Player) -> LockedGame:
+def game_add_cpu(*, game_id: UUID | str, player: Player, level: Level = Level.HARD) -> LockedGame:
     locked = LockedGame.lock(game_id)
     _require_host(locked, player)
     _require_free_seat(locked)
-    locked.add_seat(is_cpu=True, live=False)
+    locked.add_seat(is_cpu=True, cpu_level=level, live=False)
     notify.table_changed(locked)
     return locked
 
