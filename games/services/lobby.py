@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 from uuid import UUID
 
@@ -115,17 +115,21 @@ def _begin(locked: LockedGame) -> None:
     advance(locked, state, events, by=None)
 
 
-def game_begin_ranked(*, players: list[Player]) -> LockedGame:
-    """A ranked game for a matched table: default rules, seats in random order, active.
+def game_begin_ranked(*, players: list[Player], cpu_levels: Sequence[Level] = ()) -> LockedGame:
+    """A ranked game for a matched table: default rules, seats (the players', and CPU seats of
+    these levels) in random order, active.
 
     Called inside the matchmaking transaction, which holds the tickets' locks.
     """
-    order = list(players)
+    order: list[Player | Level] = [*players, *cpu_levels]
     RNG.shuffle(order)
     rules = TableRules(turn_seconds=settings.YANIV_RANKED_TURN_SECONDS).to_dict()
     game = Game.objects.create(ranked=True, max_players=len(order), rules=rules)
     Seat.objects.bulk_create(
-        Seat(game=game, seat=index, player=player) for index, player in enumerate(order)
+        Seat(game=game, seat=index, player=who)
+        if isinstance(who, Player)
+        else Seat(game=game, seat=index, is_cpu=True, cpu_level=who, live=False)
+        for index, who in enumerate(order)
     )
     locked = LockedGame.lock(game.pk)
     _begin(locked)
