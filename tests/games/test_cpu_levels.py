@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from games import tasks
-from games.engine.cpu import Level
+from games.engine.cpu import Level, cpu_action
 from games.models import Event, Game, GameStatus
 from games.services import clock
 
@@ -62,7 +62,7 @@ def test_a_seat_its_player_left_shows_the_takeover_level(make_client, settings) 
 def test_the_clock_plays_the_seat_s_level(make_client, monkeypatch, settings) -> None:
     settings.YANIV_CPU_TAKEOVER_LEVEL = "medium"
     played: list[tuple[int, Level]] = []
-    real = clock.cpu_action
+    real = cpu_action
 
     def spy(state, seat, rng, level=Level.HARD):
         played.append((seat, level))

@@ -92,6 +92,13 @@ def later(seconds: float) -> Any:
     return timezone.now() + timedelta(seconds=seconds)
 
 
+def run_pass(seconds: float) -> list[Any]:
+    """The games a pass run `seconds` from now starts."""
+    result = services.matchmaking_pass(now=later(seconds))
+    assert result is not None
+    return result.games
+
+
 @pytest.fixture
 def fill_after_30(settings) -> None:
     settings.YANIV_QUEUE_CPU_FILL_SECONDS = 30
@@ -104,13 +111,13 @@ def test_the_pass_seats_a_lone_ticket_with_cpus_after_the_setting(
 ) -> None:
     player = PlayerFactory.create()
     waiting = queue(player, [2, 3])
-    assert services.matchmaking_pass(now=later(25)).games == []
+    assert run_pass(25) == []
     assert Ticket.objects.get(pk=waiting.pk).status == TicketStatus.SEARCHING
 
     with django_capture_on_commit_callbacks(execute=True):
-        result = services.matchmaking_pass(now=later(31))
+        games = run_pass(31)
 
-    [game_id] = result.games
+    [game_id] = games
     game = Game.objects.get(pk=game_id)
     assert (game.ranked, game.status, game.max_players) == (True, GameStatus.ACTIVE, 3)
     seats = list(game.seats.order_by("seat"))
@@ -131,7 +138,7 @@ def test_the_pass_seats_queued_humans_together_before_any_fill() -> None:
     first, second = PlayerFactory.create(), PlayerFactory.create()
     a = queue(first, [2])
     b = queue(second, [2])
-    [game_id] = services.matchmaking_pass(now=later(60)).games
+    [game_id] = run_pass(60)
     game = Game.objects.get(pk=game_id)
     assert {seat.player_id for seat in game.seats.all()} == {first.pk, second.pk}
     assert not game.seats.filter(is_cpu=True).exists()
@@ -141,5 +148,5 @@ def test_the_pass_seats_queued_humans_together_before_any_fill() -> None:
 @pytest.mark.django_db
 def test_the_pass_never_fills_with_the_setting_at_zero() -> None:
     waiting = queue(PlayerFactory.create(), [2])
-    assert services.matchmaking_pass(now=later(300)).games == []
+    assert run_pass(300) == []
     assert Ticket.objects.get(pk=waiting.pk).status == TicketStatus.SEARCHING
