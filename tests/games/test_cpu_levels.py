@@ -3,13 +3,14 @@ tables with no human left to play finishing at once."""
 
 from __future__ import annotations
 
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 
 from games import tasks
 from games.engine.cpu import Level, cpu_action
-from games.models import Event, Game, GameStatus
+from games.models import Event, Game, GameStatus, Seat
 from games.services import clock
 
 pytestmark = pytest.mark.django_db
@@ -119,3 +120,23 @@ def test_a_table_with_no_human_left_finishes_at_once(make_client, monkeypatch) -
     assert all(options.get("countdown") == 0 for _, options in scheduled[-1:])
     assert len(scheduled) <= 2  # the game's first turn, and the one after the leave
     assert host.game(game["id"])["status"] == "finished"
+
+
+def _unattended(out_round: tuple[int | None, ...], **seat_flags: dict[str, bool]) -> bool:
+    """`unattended` of a table whose seats have these flags and are out as `out_round` says."""
+    seats = [Seat(seat=i, **seat_flags.get(f"s{i}", {})) for i in range(len(out_round))]
+    table = SimpleNamespace(out_round=out_round)
+    return clock.unattended(
+        cast(Any, SimpleNamespace(state=SimpleNamespace(table=table), seats=seats))
+    )
+
+
+def test_a_table_is_unattended_once_its_humans_are_out_or_gone() -> None:
+    cpu, left, away = {"is_cpu": True}, {"left": True}, {"away": True}
+    # A human still in the game: attended.
+    assert _unattended((None, None), s1=cpu) is False
+    # Knocked out (round 2), or left: nobody is left to watch.
+    assert _unattended((2, None), s1=cpu) is True
+    assert _unattended((None, None, None), s0=left, s1=cpu, s2=left) is True
+    # An away player may come back: still attended.
+    assert _unattended((None, None), s0=away, s1=cpu) is False
