@@ -239,6 +239,9 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     "COMPONENT_SPLIT_REQUEST": True,
+    # One name for the CPU levels (games/engine/cpu.py Level), a request's `level` or a seat's
+    # `cpu_level`.
+    "ENUM_NAME_OVERRIDES": {"CpuLevelEnum": ["easy", "medium", "hard", "expert"]},
     "POSTPROCESSING_HOOKS": [
         "config.socket_messages.add_socket_messages",  # before the enums are named
         "drf_spectacular.hooks.postprocess_schema_enums",

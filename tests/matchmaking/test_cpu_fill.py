@@ -16,6 +16,8 @@ from matchmaking import services
 from matchmaking.models import Ticket, TicketStatus
 from matchmaking.pairing import Policy, pair
 from matchmaking.pairing import Ticket as PairingTicket
+from ratings import cpu
+from ratings.rating import Skill
 from tests.factories import PlayerFactory
 from tests.matchmaking.conftest import queue
 
@@ -100,8 +102,11 @@ def run_pass(seconds: float) -> list[Any]:
 
 
 @pytest.fixture
-def fill_after_30(settings) -> None:
+def fill_after_30(settings, monkeypatch) -> None:
     settings.YANIV_QUEUE_CPU_FILL_SECONDS = 30
+    # Calibrated starts (ordinals 10, 1, -1, 20) whatever ratings/cpu_start.json holds now.
+    starts = {"easy": Skill(19, 3), "medium": Skill(10, 3), "hard": Skill(8, 3)}
+    monkeypatch.setattr(cpu, "_starts", lambda: {**starts, "expert": Skill(29, 3)})
 
 
 @pytest.mark.django_db
@@ -123,8 +128,8 @@ def test_the_pass_seats_a_lone_ticket_with_cpus_after_the_setting(
     seats = list(game.seats.order_by("seat"))
     assert [seat.player_id for seat in seats if not seat.is_cpu] == [player.pk]
     levels = [seat.cpu_level for seat in seats if seat.is_cpu]
-    # Everyone is new: the uncalibrated levels all sit at the defaults, first by name.
-    assert sorted(levels) == ["easy", "expert"]
+    # A new player's ordinal is 0: the levels rated nearest it are hard (-1) and medium (1).
+    assert sorted(levels) == ["hard", "medium"]
     assert all(not seat.live for seat in seats if seat.is_cpu)
     waiting.refresh_from_db()
     assert (waiting.status, waiting.game_id, waiting.cpu_seats) == ("matched", game.pk, 2)
