@@ -15,6 +15,7 @@ from typing import Any
 import django_stubs_ext
 import environ
 from csp.constants import NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 
 from config import devservers
 
@@ -325,8 +326,14 @@ YANIV_SWEEP_SECONDS = env.float("YANIV_SWEEP_SECONDS", default=2.0)
 # Game settings (API.md, Operations).
 YANIV_RANKED_TURN_SECONDS = env.int("YANIV_RANKED_TURN_SECONDS", default=60)
 YANIV_CPU_THINK_SECONDS = env.float("YANIV_CPU_THINK_SECONDS", default=0.8)
-# The CPU level that plays a seat its player left or is away from (easy, medium, hard, expert).
+# The CPU level that plays a seat its player left or is away from (games/engine/cpu.py Level).
 YANIV_CPU_TAKEOVER_LEVEL = env.str("YANIV_CPU_TAKEOVER_LEVEL", default="hard")
+if YANIV_CPU_TAKEOVER_LEVEL not in {"easy", "medium", "hard", "expert"}:
+    raise ImproperlyConfigured(
+        f"YANIV_CPU_TAKEOVER_LEVEL must be easy, medium, hard or expert, not"
+        f" {YANIV_CPU_TAKEOVER_LEVEL!r}"
+    )
+
 # Bytes of `Idempotency-Key` answers (games/apis.py) a player may have Redis keep per day. A
 # kept move answer is 1-3 KB, so the default holds some 400-1,000 moves a day; past it moves
 # are still applied, only not kept (a retry is then 409 stale_seq, never applied twice).
