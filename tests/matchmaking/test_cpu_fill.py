@@ -11,12 +11,17 @@ from django.utils import timezone
 from hypothesis import given
 from hypothesis import strategies as st
 
+from accounts.models import Player
+from games import tasks
 from games.models import Game, GameStatus
+from games.services import play
+from games.services.rating import game_rate
 from matchmaking import services
 from matchmaking.models import Ticket, TicketStatus
 from matchmaking.pairing import Policy, pair
 from matchmaking.pairing import Ticket as PairingTicket
 from ratings import cpu
+from ratings.models import Rating, RatingChange
 from ratings.rating import Skill
 from tests.factories import PlayerFactory
 from tests.matchmaking.conftest import queue
@@ -155,3 +160,28 @@ def test_the_pass_never_fills_with_the_setting_at_zero() -> None:
     waiting = queue(PlayerFactory.create(), [2])
     assert run_pass(300) == []
     assert Ticket.objects.get(pk=waiting.pk).status == TicketStatus.SEARCHING
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("fill_after_30")
+def test_a_filled_game_left_by_its_human_ends_at_once_and_rates_everyone(monkeypatch) -> None:
+    monkeypatch.setattr("games.tasks.cpu_turn.apply_async", lambda *args, **options: None)
+    monkeypatch.setattr("games.tasks.turn_timeout.apply_async", lambda *args, **options: None)
+    player = PlayerFactory.create()
+    queue(player, [4])
+    [game_id] = run_pass(31)
+    play.game_leave(game_id=game_id, player=player)
+    game = Game.objects.get(pk=game_id)
+    assert game.status == GameStatus.ACTIVE
+    # Nobody is left to play: the next CPU turn plays the game to its end.
+    assert tasks.cpu_turn(str(game_id), game.seq) is True
+    game.refresh_from_db()
+    assert game.status == GameStatus.FINISHED
+
+    assert game_rate(game_id=game_id) is True
+    rated = {change.player_id for change in RatingChange.objects.filter(game_id=game_id)}
+    cpus = set(Player.objects.filter(cpu_level__isnull=False).values_list("pk", flat=True))
+    # The human who left still counts; the three CPU seats count as their levels' players.
+    assert rated == {player.pk, *cpus}
+    assert len(cpus) == 3
+    assert Rating.objects.filter(player__in=cpus, games=1).count() == 3
