@@ -58,6 +58,10 @@ class Player(AbstractBaseUser, PermissionsMixin):
     banned_by = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # Set for the rated identity of one CPU level ("easy", ... "expert"; games/engine/cpu.py):
+    # the player its seats at ranked games are rated as. Such a player never logs in.
+    # Null, not empty, for everyone else: the column is unique.
+    cpu_level = models.CharField(max_length=16, null=True, blank=True, unique=True)
 
     objects: ClassVar[PlayerManager] = PlayerManager()
 
@@ -71,6 +75,10 @@ class Player(AbstractBaseUser, PermissionsMixin):
 
     def __str__(self) -> str:
         return self.username or f"{self.display_name} (guest)"
+
+    @property
+    def is_cpu(self) -> bool:
+        return self.cpu_level is not None
 
     @property
     def is_banned(self) -> bool:

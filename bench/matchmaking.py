@@ -1,4 +1,4 @@
-"""Matchmaking benchmark: ``python bench/matchmaking.py [--seed S] [--rates R,R...]``.
+"""Matchmaking benchmark: ``python bench/matchmaking.py [--seed S] [--rates R,..] [--fill F,..]``.
 
 The pairing algorithm alone (matchmaking/pairing.py; no database), on one core:
 
@@ -6,11 +6,14 @@ The pairing algorithm alone (matchmaking/pairing.py; no database), on one core:
    best of a few), tables formed, share of tickets seated, rating spread per table (mean and
    max, in ordinal points), and time / (n log2 n), which stays flat if the pass grows as
    n log n.
-2. A simulated arrival stream at each rate (default 20 and 2 players a second) for ten
-   minutes, a pass per simulated second, then passes with no arrivals until the queue is
-   empty: the wait from queueing to being seated (p50 / p95 / max), tickets expired
-   (10 minutes, as the server does: in practice the last arrivals, left without enough
-   players who accept their sizes once arrivals stop), table sizes, spreads, pass times.
+2. A simulated arrival stream at each rate (default 20, 2, 0.2 and 0.05 players a second:
+   busy hours down to few players online) for ten minutes, with CPU fills off and after 30 s
+   (YANIV_QUEUE_CPU_FILL_SECONDS; the CPU levels rated as ratings/cpu_start.json says), a
+   pass per simulated second, then passes with no arrivals until the queue is empty: the
+   wait from queueing to being seated (p50 / p95 / max), tickets expired (10 minutes, as the
+   server does: in practice the last arrivals, left without enough players who accept their
+   sizes once arrivals stop), tables filled with CPUs, tables of humans alone by size,
+   spreads (CPUs included), pass times.
 
 Players: 30% provisional (ordinal about N(2, 4)), 70% established (about N(18, 8)); 40%
 accept every table size, the rest a random non-empty subset of 2..5. Standing-queue tickets
@@ -31,7 +34,8 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from matchmaking.pairing import Match, Ticket, pair
+from matchmaking.pairing import Match, Policy, Ticket, pair
+from ratings.cpu import cpu_start
 
 SIZES = (2, 3, 4, 5)
 SUBSETS = [frozenset(s for s in SIZES if mask >> (s - 2) & 1) for mask in range(1, 16)]
@@ -91,9 +95,13 @@ def standing_queue(seed: int) -> None:
     )
 
 
-def stream(rate: float, seed: int) -> list[str]:
-    """Arrivals at `rate` a second for STREAM_SECONDS, one pass a second, then passes until
-    nobody waits; the summary row."""
+def stream(rate: float, fill: float, seed: int) -> list[str]:
+    """Arrivals at `rate` a second for STREAM_SECONDS, one pass a second (CPU fills after
+    `fill` s, 0: none), then passes until nobody waits; the summary row."""
+    levels = ("easy", "medium", "hard", "expert")
+    cpus = tuple((level, cpu_start(level).ordinal) for level in levels)
+    policy = Policy(cpu_fill_seconds=fill, cpus=cpus)
+    filled = 0
     rng = random.Random(seed)
     # key -> (arrival second, rating, sizes); the queue as the server would hold it.
     waiting: dict[str, tuple[float, float, frozenset[int]]] = {}
@@ -118,9 +126,10 @@ def stream(rate: float, seed: int) -> list[str]:
             expired += 1
         queue = [Ticket(k, r, s, now - at) for k, (at, r, s) in waiting.items()]
         started = time.process_time()
-        tables = pair(queue)
+        tables = pair(queue, policy)
         pass_times.append(time.process_time() - started)
         for seated in tables:
+            filled += bool(seated.cpus)
             spreads.append(seated.spread)
             table_sizes[len(seated.tickets)] += 1
             for key in seated.tickets:
@@ -129,11 +138,13 @@ def stream(rate: float, seed: int) -> list[str]:
     share = ", ".join(f"{size}: {table_sizes[size]:,}" for size in SIZES)
     return [
         f"{rate:g}/s",
+        f"{fill:g} s" if fill else "off",
         f"{arrivals:,}",
         f"{percentile(waits, 0.5):.1f} s",
         f"{percentile(waits, 0.95):.1f} s",
         f"{max(waits, default=math.nan):.1f} s",
         f"{expired:,}",
+        f"{filled:,}",
         share,
         f"{statistics.fmean(spreads):.2f} / {max(spreads):.2f}",
         f"{statistics.fmean(pass_times) * 1000:.2f} / {max(pass_times) * 1000:.2f} ms",
@@ -143,23 +154,30 @@ def stream(rate: float, seed: int) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--rates", default="20,2", help="arrival rates, players a second")
+    parser.add_argument("--rates", default="20,2,0.2,0.05", help="arrival rates, players a second")
+    parser.add_argument("--fill", default="0,30", help="CPU fill after seconds (0: off)")
     args = parser.parse_args()
     standing_queue(args.seed)
     print(
         f"\nArrival streams: {STREAM_SECONDS // 60} minutes of arrivals, a pass a second, "
         "until the queue is empty\n"
     )
-    rows = [stream(float(rate), args.seed) for rate in args.rates.split(",")]
+    rows = [
+        stream(float(rate), float(fill), args.seed)
+        for rate in args.rates.split(",")
+        for fill in args.fill.split(",")
+    ]
     table(
         [
             "rate",
+            "CPU fill",
             "players",
             "wait p50",
             "wait p95",
             "wait max",
             "expired",
-            "tables by size",
+            "CPU-filled",
+            "human tables by size",
             "spread mean / max",
             "pass mean / max",
         ],

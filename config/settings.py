@@ -15,6 +15,7 @@ from typing import Any
 import django_stubs_ext
 import environ
 from csp.constants import NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 
 from config import devservers
 
@@ -241,6 +242,9 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     "COMPONENT_SPLIT_REQUEST": True,
+    # One name for the CPU levels (games/engine/cpu.py Level), a request's `level` or a seat's
+    # `cpu_level`.
+    "ENUM_NAME_OVERRIDES": {"CpuLevelEnum": ["easy", "medium", "hard", "expert"]},
     "POSTPROCESSING_HOOKS": [
         "config.socket_messages.add_socket_messages",  # before the enums are named
         "drf_spectacular.hooks.postprocess_schema_enums",
@@ -324,6 +328,14 @@ YANIV_SWEEP_SECONDS = env.float("YANIV_SWEEP_SECONDS", default=2.0)
 # Game settings (API.md, Operations).
 YANIV_RANKED_TURN_SECONDS = env.int("YANIV_RANKED_TURN_SECONDS", default=60)
 YANIV_CPU_THINK_SECONDS = env.float("YANIV_CPU_THINK_SECONDS", default=0.8)
+# The CPU level that plays a seat its player left or is away from (games/engine/cpu.py Level).
+YANIV_CPU_TAKEOVER_LEVEL = env.str("YANIV_CPU_TAKEOVER_LEVEL", default="hard")
+if YANIV_CPU_TAKEOVER_LEVEL not in {"easy", "medium", "hard", "expert"}:
+    raise ImproperlyConfigured(
+        f"YANIV_CPU_TAKEOVER_LEVEL must be easy, medium, hard or expert, not"
+        f" {YANIV_CPU_TAKEOVER_LEVEL!r}"
+    )
+
 # Bytes of `Idempotency-Key` answers (games/apis.py) a player may have Redis keep per day. A
 # kept move answer is 1-3 KB, so the default holds some 400-1,000 moves a day; past it moves
 # are still applied, only not kept (a retry is then 409 stale_seq, never applied twice).
@@ -350,6 +362,9 @@ YANIV_TICKET_EXPIRY_SECONDS = env.int("YANIV_TICKET_EXPIRY_SECONDS", default=600
 # Games started per pass at most, so that a pass's transaction (and its ticket locks) stays
 # short after a backlog; the rest are seated by the next passes.
 YANIV_MATCHMAKING_TABLES_PER_PASS = env.int("YANIV_MATCHMAKING_TABLES_PER_PASS", default=50)
+# After this many seconds a ticket no human table could take is seated with CPU players of the
+# nearest ratings, at its largest accepted size (0: never).
+YANIV_QUEUE_CPU_FILL_SECONDS = env.float("YANIV_QUEUE_CPU_FILL_SECONDS", default=30)
 
 # Ratings (ratings/): a player is provisional while their sigma is above this. Everyone starts
 # at 25/3 ≈ 8.33; against established opponents sigma falls to 5.0 after about a dozen rated

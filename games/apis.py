@@ -24,6 +24,7 @@ from config.payloads import PayloadSerializers
 from config.public import IF_NONE_MATCH, NOT_MODIFIED, PublicReadApi
 from config.redis import get_redis
 from config.schema import paginated
+from games.engine.cpu import Level
 from games.models import Game, GameStatus
 from games.selectors import (
     EventData,
@@ -119,15 +120,28 @@ class GameJoinApi(APIView):
         return _game_response(table, player)
 
 
+class GameCpuInput(serializers.Serializer[dict[str, Any]]):
+    level = serializers.ChoiceField(
+        choices=[level.value for level in Level],
+        default=Level.HARD.value,
+        help_text="How well the CPU plays (games/engine/cpu.py); `hard` when left out.",
+    )
+
+
 class GameCpuApi(APIView):
     @extend_schema(
         operation_id="games_add_cpu",
-        request=None,
-        responses={200: GameSerializer, **error_responses(401, 403, 404, 409)},
+        request=GameCpuInput,
+        responses={200: GameSerializer, **error_responses(400, 401, 403, 404, 409)},
     )
     def post(self, request: Request, game_id: UUID) -> Response:
+        data = GameCpuInput(data=request.data)
+        data.is_valid(raise_exception=True)
         player = request_player(request)
-        return _game_response(lobby.game_add_cpu(game_id=game_id, player=player), player)
+        level = Level(data.validated_data["level"])
+        return _game_response(
+            lobby.game_add_cpu(game_id=game_id, player=player, level=level), player
+        )
 
 
 class GameStartApi(APIView):

@@ -80,6 +80,8 @@ class Seat(models.Model):
         related_name="seats",
     )
     is_cpu = models.BooleanField(default=False)
+    # The CPU level of a CPU seat (games/engine/cpu.py Level); empty for a player's seat.
+    cpu_level = models.CharField(max_length=16, blank=True, default="")
     # Missed a deadline: the CPU plays this seat's turns until the player acts again.
     away = models.BooleanField(default=False)
     # Left for good (or banned): the CPU plays the seat to the end; the result still counts.
@@ -114,6 +116,17 @@ class Seat(models.Model):
     def cpu_plays(self) -> bool:
         """Whether the CPU chooses this seat's moves now."""
         return self.is_cpu or self.away or self.left
+
+    @property
+    def playing_level(self) -> str | None:
+        """The CPU level that chooses this seat's moves now: a CPU seat's own, the takeover
+        level (YANIV_CPU_TAKEOVER_LEVEL) for a seat its player is away from or left, None
+        while its player plays."""
+        if self.is_cpu:
+            return self.cpu_level or settings.YANIV_CPU_TAKEOVER_LEVEL
+        if self.away or self.left:
+            return str(settings.YANIV_CPU_TAKEOVER_LEVEL)
+        return None
 
 
 class Event(models.Model):

@@ -18,7 +18,7 @@ from datetime import datetime
 from typing import Annotated, Any, Literal, NotRequired, TypedDict, cast
 from uuid import UUID
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import Player
@@ -28,18 +28,28 @@ from games.engine.state import GameState
 from games.engine.view import view
 from games.models import Event, Game, GameStatus, Seat
 from games.table_rules import TableRules
+from ratings.cpu import cpu_start
 from ratings.payloads import PlayerData, RatedData, player_data
 from ratings.results import GameResult, SeatResult
+from ratings.selectors import cpu_player_ids
 
 Payload = dict[str, Any]
 Cards = list[str]
 Outcome = Literal["yaniv", "assaf"]
+CpuLevel = Literal["easy", "medium", "hard", "expert"]
 
 
 class SeatData(TypedDict):
     seat: int
     player: PlayerData | None
     is_cpu: bool
+    cpu_level: Annotated[
+        CpuLevel | None,
+        Doc(
+            "The CPU level that plays the seat now: a CPU seat's level, the takeover level"
+            " while its player is away or after they left; null while its player plays."
+        ),
+    ]
     away: Annotated[bool, Doc("Missed a deadline: the CPU plays for them.")]
     left: Annotated[bool, Doc("Left for good: the CPU plays to the end.")]
     score: int
@@ -268,6 +278,7 @@ def _seat_payload(seat: Seat, engine: Payload | None) -> SeatData:
         "seat": seat.seat,
         "player": None if seat.player is None else player_data(seat.player),
         "is_cpu": seat.is_cpu,
+        "cpu_level": cast(CpuLevel | None, seat.playing_level),
         "away": seat.away,
         "left": seat.left,
         "score": seat.score if public is None else public["score"],
@@ -413,10 +424,13 @@ def overdue_game_ids(*, limit: int = 500) -> list[tuple[str, int]]:
 # What ratings need: the games waiting for their rating, and the rated ones' results -------
 
 
-def pending_games_before(finished_at: datetime, player_ids: Sequence[UUID]) -> list[UUID]:
-    """Finished ranked games of these players that ended earlier and are not rated yet."""
+def pending_games_before(
+    finished_at: datetime, player_ids: Sequence[UUID], cpu_levels: Sequence[str] = ()
+) -> list[UUID]:
+    """Finished ranked games of these players (and CPU levels) that ended earlier and are not
+    rated yet."""
     seats = Seat.objects.filter(
-        player_id__in=player_ids,
+        Q(player_id__in=player_ids) | Q(is_cpu=True, cpu_level__in=cpu_levels),
         game__ranked=True,
         game__status=GameStatus.FINISHED,
         game__rated_at__isnull=True,
@@ -440,24 +454,32 @@ def rated_games() -> QuerySet[Game]:
 
 
 def rated_results() -> Iterator[GameResult]:
-    """The result of every rated game (its rated players), in the order they are rated."""
+    """The result of every rated game (its rated players, its CPU seats as their levels'
+    players), in the order they are rated."""
     rows = (
-        Seat.objects.filter(game__in=rated_games(), player__isnull=False, place__isnull=False)
+        Seat.objects.filter(
+            Q(player__isnull=False) | (Q(is_cpu=True) & ~Q(cpu_level="")),
+            game__in=rated_games(),
+            place__isnull=False,
+        )
         .order_by("game__finished_at", "game_id", "seat")
-        .values_list("game_id", "game__finished_at", "player_id", "seat", "place")
+        .values_list("game_id", "game__finished_at", "player_id", "cpu_level", "seat", "place")
     )
+    cpus = cpu_player_ids()
     game: GameResult | None = None
-    for game_id, finished_at, player_id, number, place in rows.iterator(chunk_size=5000):
+    for game_id, finished_at, player_id, level, number, place in rows.iterator(chunk_size=5000):
         # The query excludes nulls; the column types cannot say so.
         assert finished_at is not None
-        assert player_id is not None
         assert place is not None
         if game is not None and game.game_id != game_id:
             yield game
             game = None
         if game is None:
             game = GameResult(game_id, finished_at, [])
-        game.seats.append(SeatResult(player_id, number, place))
+        if player_id is not None:
+            game.seats.append(SeatResult(player_id, number, place))
+        elif level in cpus:  # rated: its level's player exists
+            game.seats.append(SeatResult(cpus[level], number, place, cpu_start(level)))
     if game is not None:
         yield game
 

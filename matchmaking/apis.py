@@ -29,6 +29,10 @@ class TicketSerializer(serializers.Serializer[Ticket]):
     game_id = serializers.UUIDField(
         allow_null=True, read_only=True, help_text="The ranked game, once `matched`."
     )
+    cpu_seats = serializers.IntegerField(
+        read_only=True,
+        help_text="Seats of the matched game that CPU players filled (0 while searching).",
+    )
 
     def to_representation(self, instance: Ticket) -> dict[str, Any]:
         # The fields above document the shape; ticket_data is the one place that builds it.

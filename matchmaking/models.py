@@ -37,6 +37,8 @@ class Ticket(models.Model):
     game = models.ForeignKey(
         "games.Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # How many of the game's seats CPU players filled (YANIV_QUEUE_CPU_FILL_SECONDS).
+    cpu_seats = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         constraints = [

@@ -21,13 +21,19 @@ member has waited worth `gap_per_second` points of spread (the rate at which tol
 so an old ticket is not passed over forever for closer newcomers. A window is `size`
 neighbours, or up to `skip` more with the freshest interior tickets left out.
 
+- Bots filling empty seats after a wait (the most requested matchmaking feature): a ticket
+  still unseated after `cpu_fill_seconds` is seated at a table of its largest accepted size
+  with the CPU levels whose ratings are nearest its own. Fills are made only from what the
+  human pass left: every ticket that pass could seat with humans is seated with them first,
+  so a fill never takes a seat a human could have had.
+
 Sorting costs O(n log n); each size's program looks at O(skip) windows of O(size + skip)
 tickets per ticket, so the pass grows as n log n.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 __all__ = ["Match", "Policy", "Ticket", "pair"]
@@ -43,10 +49,12 @@ class Ticket:
 
 @dataclass(frozen=True, slots=True)
 class Match:
-    """The tickets to seat at one table, together."""
+    """The tickets to seat at one table, together, and the CPU players (their keys) that fill
+    the rest of it."""
 
     tickets: tuple[str, ...]
-    spread: float  # highest rating minus lowest
+    spread: float  # highest rating minus lowest, CPUs included
+    cpus: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +67,10 @@ class Policy:
     hold_seconds: float = 5.0
     # Extra neighbours a window may span, leaving those interior tickets out of the table.
     skip: int = 2
+    # After this long unseated, a ticket is seated with CPU players (0: never), chosen among
+    # `cpus`: (key, rating) of each CPU player, each at most once a table.
+    cpu_fill_seconds: float = 0.0
+    cpus: tuple[tuple[str, float], ...] = ()
 
     def tolerance(self, mean_waited: float) -> float:
         """The widest spread a table whose members waited `mean_waited` s on average accepts."""
@@ -72,8 +84,29 @@ class Policy:
 
 def pair(tickets: Iterable[Ticket], policy: Policy | None = None) -> list[Match]:
     """The matches to seat now: each ticket in at most one, every member accepting the match's
-    size (now), and each match's spread within its tolerance. Deterministic for a given input."""
+    size (now), and each match's spread within its tolerance; then, with `cpu_fill_seconds`
+    set, the fills of the tickets left that waited that long. Deterministic for a given input."""
     policy = policy or Policy()
+    tickets = list(tickets)
+    matches = _pair_humans(tickets, policy)
+    cpus = dict(policy.cpus)
+    if policy.cpu_fill_seconds > 0 and cpus:
+        seated = {key for match in matches for key in match.tickets}
+        due = [t for t in tickets if t.key not in seated and t.waited >= policy.cpu_fill_seconds]
+        due.sort(key=lambda ticket: (-ticket.waited, ticket.key))
+        matches.extend(_fill(ticket, cpus) for ticket in due if max(ticket.sizes) - 1 <= len(cpus))
+    return matches
+
+
+def _fill(ticket: Ticket, cpus: Mapping[str, float]) -> Match:
+    """The ticket at a table of its largest size, the other seats the nearest-rated CPUs."""
+    nearest = sorted(cpus, key=lambda key: (abs(cpus[key] - ticket.rating), key))
+    chosen = tuple(nearest[: max(ticket.sizes) - 1])
+    ratings = [ticket.rating, *(cpus[key] for key in chosen)]
+    return Match((ticket.key,), max(ratings) - min(ratings), chosen)
+
+
+def _pair_humans(tickets: Sequence[Ticket], policy: Policy) -> list[Match]:
     entries = [(ticket, policy.open_sizes(ticket)) for ticket in tickets]
     # Ties in rating (every new player's) go to the longest waiter first; the key makes the
     # order total, so the result does not depend on the input order.

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal, TypedDict
+from typing import Annotated, Literal, TypedDict
 from uuid import UUID
 
 from django.db.models import Exists, OuterRef, Q
 
 from accounts.models import Player
 from config.errors import ApplicationError
+from config.payloads import Doc
+from games.engine.cpu import Level
 from games.models import Seat
 from matchmaking import pairing
 from matchmaking.models import Ticket, TicketStatus
-from ratings.selectors import player_ratings
+from ratings.cpu import cpu_start
+from ratings.selectors import cpu_ratings, player_ratings
 
 
 class TicketData(TypedDict):
@@ -22,6 +25,9 @@ class TicketData(TypedDict):
     player_counts: list[int]
     created_at: str
     game_id: str | None
+    cpu_seats: Annotated[
+        int, Doc("Seats of the matched game that CPU players filled (0 while searching).")
+    ]
 
 
 class TicketMessage(TypedDict):
@@ -43,6 +49,7 @@ def ticket_data(ticket: Ticket) -> TicketData:
         "player_counts": list(ticket.player_counts),
         "created_at": ticket.created_at.isoformat(),
         "game_id": None if ticket.game_id is None else str(ticket.game_id),
+        "cpu_seats": ticket.cpu_seats,
     }
 
 
@@ -81,3 +88,10 @@ def queue(*, now: datetime) -> list[pairing.Ticket]:
         )
         for ticket_id, player_id, player_counts, created_at in tickets
     ]
+
+
+def cpu_fill_ratings() -> dict[str, float]:
+    """Each CPU level's ordinal, as the pairing fills seats with them (a level not rated yet:
+    its calibrated start)."""
+    rated = cpu_ratings()
+    return {level.value: rated.get(level.value, cpu_start(level.value).ordinal) for level in Level}

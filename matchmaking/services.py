@@ -1,4 +1,5 @@
-"""Every write to a ticket, and the matchmaking pass that turns tickets into ranked games.
+"""Every write to a ticket, and the matchmaking pass that turns tickets into ranked games
+(with CPU players in the seats of a ticket that waited YANIV_QUEUE_CPU_FILL_SECONDS alone).
 
 Ticket changes reach the player's `ws /ws/v1/me/` after the commit that made them (STYLE.md);
 a pass is requested after the commit that queued a ticket, and the beat runs one every second.
@@ -21,6 +22,7 @@ from accounts.locks import player_lock
 from accounts.models import Player
 from accounts.selectors import queue_ban_until
 from config.errors import ApplicationError
+from games.engine.cpu import Level
 from games.notify import player_group, send_to_group
 from games.selectors import player_active_game_id
 from games.services.lobby import game_begin_ranked
@@ -164,7 +166,9 @@ def matchmaking_pass(*, now: datetime | None = None) -> PassResult | None:
     )
     queue = selectors.queue(now=now)
     waited = {ticket.key: ticket.waited for ticket in queue}
-    matches = pairing.pair(queue)
+    fill = settings.YANIV_QUEUE_CPU_FILL_SECONDS
+    cpus = tuple(selectors.cpu_fill_ratings().items()) if fill > 0 else ()
+    matches = pairing.pair(queue, pairing.Policy(cpu_fill_seconds=fill, cpus=cpus))
     matches.sort(key=lambda match: -max(waited[key] for key in match.tickets))
     games = []
     for match in matches[: settings.YANIV_MATCHMAKING_TABLES_PER_PASS]:
@@ -188,12 +192,17 @@ def _seat(match: pairing.Match, now: datetime) -> UUID | None:
             )
             if len(tickets) != len(match.tickets):
                 return None  # cancelled, or being cancelled: the others wait for the next pass
-            game = game_begin_ranked(players=[ticket.player for ticket in tickets]).game
+            game = game_begin_ranked(
+                players=[ticket.player for ticket in tickets],
+                cpu_levels=[Level(level) for level in match.cpus],
+            ).game
+            cpu_seats = len(match.cpus)
             Ticket.objects.filter(pk__in=[ticket.pk for ticket in tickets]).update(
-                status=TicketStatus.MATCHED, game=game, ended_at=now
+                status=TicketStatus.MATCHED, game=game, ended_at=now, cpu_seats=cpu_seats
             )
             for ticket in tickets:
                 ticket.status, ticket.game, ticket.ended_at = TicketStatus.MATCHED, game, now
+                ticket.cpu_seats = cpu_seats
                 _notify(ticket)
     except (ApplicationError, IntegrityError):
         # A player sat down at another table after the queue was read: games refuse a second

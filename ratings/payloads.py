@@ -17,6 +17,7 @@ from rest_framework import serializers
 
 from accounts.models import Player
 from config.payloads import Doc, Uuid
+from ratings.cpu import cpu_start
 from ratings.rating import DEFAULT
 
 
@@ -32,6 +33,7 @@ class PlayerData(TypedDict):
     id: str
     display_name: str
     is_guest: bool
+    is_cpu: Annotated[bool, Doc("A CPU level's rated player (named `CPU (expert)`...).")]
     rating: RatingData
 
 
@@ -53,7 +55,8 @@ def player_rating(player: Player) -> RatingData:
     try:
         row = player.rating
     except ObjectDoesNotExist:
-        mu, sigma, ordinal, games = DEFAULT.mu, DEFAULT.sigma, DEFAULT.ordinal, 0
+        start = DEFAULT if player.cpu_level is None else cpu_start(player.cpu_level)
+        mu, sigma, ordinal, games = start.mu, start.sigma, start.ordinal, 0
     else:
         mu, sigma, ordinal, games = row.mu, row.sigma, row.ordinal, row.games
     return {
@@ -72,6 +75,7 @@ def player_data(player: Player) -> PlayerData:
         "id": str(player.pk),
         "display_name": player.display_name,
         "is_guest": player.is_guest,
+        "is_cpu": player.is_cpu,
         "rating": player_rating(player),
     }
 
@@ -91,6 +95,9 @@ class PlayerSerializer(serializers.Serializer[Player]):
     id = serializers.UUIDField(read_only=True)
     display_name = serializers.CharField(read_only=True)
     is_guest = serializers.BooleanField(read_only=True)
+    is_cpu = serializers.BooleanField(
+        read_only=True, help_text="A CPU level's rated player (`CPU (expert)`...)."
+    )
     rating = RatingSerializer(read_only=True)
 
     def to_representation(self, instance: Player) -> dict[str, Any]:

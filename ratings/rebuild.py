@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from uuid import UUID
 
-from ratings.rating import DEFAULT, Skill, rate
+from ratings.rating import Skill, rate
 from ratings.results import GameResult
 from ratings.selectors import stored_changes, stored_ratings
 
@@ -31,7 +31,8 @@ class Replayed:
 
 @dataclass
 class Replay:
-    """Plays the rated games in order from the defaults, keeping every player's rating."""
+    """Plays the rated games in order from the players' starts (the defaults, a CPU level's
+    calibrated start), keeping every player's rating."""
 
     skills: dict[UUID, Skill] = field(default_factory=dict)
     games: dict[UUID, int] = field(default_factory=dict)
@@ -46,7 +47,7 @@ class Replay:
             seats = result.seats
             if len(seats) < 2:
                 continue  # rated with nobody to compare against: nothing changed
-            before = [self.skills.get(seat.player_id, DEFAULT) for seat in seats]
+            before = [self.skills.get(seat.player_id, seat.start) for seat in seats]
             after = rate(before, [seat.place for seat in seats])
             for seat, skill in zip(seats, after, strict=True):
                 self.skills[seat.player_id] = skill

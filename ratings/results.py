@@ -7,21 +7,24 @@ from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
+from ratings.rating import DEFAULT, Skill
+
 
 @dataclass(frozen=True, slots=True)
 class SeatResult:
-    """A rated player's seat and final place in one game."""
+    """A rated player's seat and final place in one game, and the player's skill before their
+    first rated game (a CPU level's calibrated start: ratings/cpu.py)."""
 
     player_id: UUID
     seat: int
     place: int
+    start: Skill = DEFAULT
 
 
 @dataclass(frozen=True, slots=True)
 class GameResult:
-    """A finished game's human seats, in seat order (CPU seats are left out: the humans'
-    places keep their order among them), and when it ended: games are rated in the order
-    (finished_at, game_id)."""
+    """A finished game's rated seats, in seat order (its players', and its CPU seats as their
+    levels' players), and when it ended: games are rated in the order (finished_at, game_id)."""
 
     game_id: UUID
     finished_at: datetime

@@ -24,6 +24,20 @@ def player_ratings(player_ids: Iterable[UUID | str]) -> dict[UUID, RatingData]:
     return {player.pk: player_rating(player) for player in players}
 
 
+def cpu_player_ids() -> dict[str, UUID]:
+    """The CPU levels' rated players that exist so far, by level."""
+    rows = Player.objects.filter(cpu_level__isnull=False).values_list("cpu_level", "pk")
+    return {level: pk for level, pk in rows if level is not None}
+
+
+def cpu_ratings() -> dict[str, float]:
+    """The ordinals of the CPU levels that have a rating, by level."""
+    rows = Rating.objects.filter(player__cpu_level__isnull=False).values_list(
+        "player__cpu_level", "ordinal"
+    )
+    return {level: ordinal for level, ordinal in rows if level is not None}
+
+
 def _not_banned() -> Q:
     now = timezone.now()
     banned = Q(player__banned_at__isnull=False) & (

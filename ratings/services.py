@@ -14,10 +14,12 @@ from django.db import connection, transaction
 from django.db.models import Model, Q
 from psycopg import sql
 
+from accounts.models import Player
+from ratings.cpu import cpu_display_name
 from ratings.locks import ratings_lock
 from ratings.models import Rating, RatingChange
 from ratings.payloads import RatedData
-from ratings.rating import DEFAULT, Skill, rate
+from ratings.rating import Skill, rate
 from ratings.rebuild import Replay
 from ratings.results import GameResult
 
@@ -44,7 +46,7 @@ def game_ratings_apply(*, result: GameResult) -> list[RatedData]:
         rating.player_id: rating
         for rating in Rating.objects.filter(player_id__in=[seat.player_id for seat in seats])
     }
-    before = [_skill(current.get(seat.player_id)) for seat in seats]
+    before = [_skill(current.get(seat.player_id), seat.start) for seat in seats]
     after = rate(before, [seat.place for seat in seats])
     games = [current[s.player_id].games if s.player_id in current else 0 for s in seats]
     _store_ratings(
@@ -78,8 +80,8 @@ def game_ratings_apply(*, result: GameResult) -> list[RatedData]:
     ]
 
 
-def _skill(rating: Rating | None) -> Skill:
-    return DEFAULT if rating is None else Skill(rating.mu, rating.sigma)
+def _skill(rating: Rating | None, start: Skill) -> Skill:
+    return start if rating is None else Skill(rating.mu, rating.sigma)
 
 
 def _store_ratings(rows: Iterable[tuple[UUID, Skill, int]]) -> None:
@@ -99,6 +101,24 @@ def _store_ratings(rows: Iterable[tuple[UUID, Skill, int]]) -> None:
         unique_fields=["player"],
         update_fields=["mu", "sigma", "ordinal", "games"],
     )
+
+
+# The CPU levels' players --------------------------------------------------------------
+
+
+def cpu_players(levels: Iterable[str]) -> dict[str, Player]:
+    """The rated player of each CPU level, created the first time a level is rated (under the
+    ratings lock, so two games never create one twice). Created on first use rather than by a
+    migration: nothing then depends on rows a database flush (or a new level) lacks."""
+    ratings_lock()
+    wanted = set(levels)
+    players = {p.cpu_level: p for p in Player.objects.filter(cpu_level__in=wanted)}
+    for level in sorted(wanted - players.keys()):
+        player = Player(cpu_level=level, display_name=cpu_display_name(level), is_guest=False)
+        player.set_unusable_password()
+        player.save()
+        players[level] = player
+    return {level: player for level, player in players.items() if level is not None}
 
 
 # Rolling back a voided game --------------------------------------------------------------

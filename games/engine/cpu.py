@@ -23,6 +23,7 @@ How it plays, in short:
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
+from enum import StrEnum
 from functools import cache
 from itertools import accumulate
 from typing import Any
@@ -57,8 +58,16 @@ _STALEMATE_ODDS = 20
 _EPSILON = 1e-9
 
 
-def cpu_action(state: GameState, seat: int, rng: Rng) -> Action:
-    """The CPU's action for ``seat``, whose turn it is; it sees only that seat's view."""
+class Level(StrEnum):
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+    EXPERT = "expert"
+
+
+def cpu_action(state: GameState, seat: int, rng: Rng, level: Level = Level.HARD) -> Action:
+    """The CPU's action for ``seat``, whose turn it is; it sees only that seat's view.
+    (Placeholder: every level plays today's CPU until the levels land.)"""
     return choose_action(view(state, seat), rng)
 
 

@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import notify
-from games.engine.cpu import cpu_action
+from games.engine.cpu import Level, cpu_action
 from games.engine.state import EngineEvent, GameState, apply
 from games.models import GameStatus
 from games.services import fair_play
@@ -37,10 +37,15 @@ _PLAY_FIELDS = ("state", "seq", "turn_deadline", "status", "started_at", "finish
 
 
 def advance(
-    locked: LockedGame, state: GameState, events: list[EngineEvent], *, by: str | None
+    locked: LockedGame,
+    state: GameState,
+    events: list[EngineEvent],
+    *,
+    by: str | None,
+    schedule: bool = True,
 ) -> None:
     """Store what an engine call produced (`by`: who moved, None for a deal) and schedule
-    what follows once it is committed."""
+    what follows once it is committed (unless `schedule` is False: the caller plays on)."""
     locked.record(state, events, by=by)
     if locked.game.status == GameStatus.FINISHED:
         notify.game_finished(locked.game)  # ratings rate it after the commit
@@ -48,7 +53,18 @@ def advance(
     locked.game.turn_deadline = deadline(locked)
     locked.save(*_PLAY_FIELDS)
     notify.table_changed(locked)
-    schedule_turn(locked)
+    if schedule:
+        schedule_turn(locked)
+
+
+def unattended(locked: LockedGame) -> bool:
+    """No human is left to play: every seat still in the game is a CPU's or was left (an away
+    player may come back, so their seat still counts as attended)."""
+    state = locked.state
+    if state is None:
+        return False
+    out = state.table.out_round
+    return all(seat.is_cpu or seat.left or out[seat.seat] is not None for seat in locked.seats)
 
 
 def deadline(locked: LockedGame) -> datetime | None:
@@ -85,7 +101,9 @@ def schedule_turn(locked: LockedGame) -> None:
     # `robust`: a task that cannot be queued (Redis down) must not turn a committed move into
     # an error; the beat sweeper plays any turn past its deadline (CPU turns: CPU_GRACE).
     if seat.cpu_plays:
-        think = settings.YANIV_CPU_THINK_SECONDS
+        # Nobody is left to watch the CPUs think: play on at once (game_cpu_turn then plays
+        # the game to its end).
+        think = 0 if unattended(locked) else settings.YANIV_CPU_THINK_SECONDS
         transaction.on_commit(lambda: tasks.cpu_turn.apply_async(key, countdown=think), robust=True)
     else:
         notify.your_turn(seat, game)
@@ -94,15 +112,32 @@ def schedule_turn(locked: LockedGame) -> None:
             transaction.on_commit(lambda: tasks.turn_timeout.apply_async(key, eta=due), robust=True)
 
 
-@transaction.atomic
 def game_cpu_turn(*, game_id: UUID | str, seq: int) -> bool:
-    """Play the turn of a CPU-played seat. False (and nothing done) once the game moved on."""
+    """Play the turn of a CPU-played seat. False (and nothing done) once the game moved on.
+
+    At a table where no human is left to play (`unattended`), play every turn after it too,
+    to the end of the game, without think time: each move in a transaction of its own, with
+    the same events and pushes as one task a move, so nobody waits minutes for CPUs to finish
+    twelve rounds. (Should this worker die midway, the sweeper finds the turn's deadline.)"""
+    played, next_seq = _cpu_turn(game_id, seq)
+    while next_seq is not None:
+        _, next_seq = _cpu_turn(game_id, next_seq)
+    return played
+
+
+@transaction.atomic
+def _cpu_turn(game_id: UUID | str, seq: int) -> tuple[bool, int | None]:
+    """Play the CPU's turn at `seq`: whether it was played (not once the game moved on), and
+    the seq to play on from when the table is unattended (a table once unattended stays so;
+    its next turn is then left to this caller, not to a task)."""
     locked = LockedGame.lock(game_id)
     state = _current_turn(locked, seq)
     if state is None or state.turn is None or not locked.seats[state.turn].cpu_plays:
-        return False
-    _cpu_plays(locked, state)
-    return True
+        return False, None
+    plays_on = unattended(locked)
+    _cpu_plays(locked, state, schedule=not plays_on)
+    active = locked.game.status == GameStatus.ACTIVE
+    return True, locked.game.seq if plays_on and active else None
 
 
 @transaction.atomic
@@ -136,7 +171,8 @@ def _current_turn(locked: LockedGame, seq: int) -> GameState | None:
     return locked.playing_state()
 
 
-def _cpu_plays(locked: LockedGame, state: GameState) -> None:
+def _cpu_plays(locked: LockedGame, state: GameState, *, schedule: bool = True) -> None:
     assert state.turn is not None
-    new_state, events = apply(state, cpu_action(state, state.turn, RNG), RNG)
-    advance(locked, new_state, events, by="cpu")
+    level = Level(locked.seats[state.turn].playing_level or Level.HARD)
+    new_state, events = apply(state, cpu_action(state, state.turn, RNG, level), RNG)
+    advance(locked, new_state, events, by="cpu", schedule=schedule)

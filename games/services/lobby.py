@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 from uuid import UUID
 
@@ -14,6 +14,7 @@ from django.utils import timezone
 from accounts.models import Player
 from config.errors import ApplicationError
 from games import notify
+from games.engine.cpu import Level
 from games.engine.errors import InvalidRules
 from games.engine.state import start_game
 from games.models import Game, GameStatus, Seat
@@ -72,11 +73,11 @@ def game_join(*, game_id: UUID | str, player: Player, invite_code: str) -> Locke
 
 
 @transaction.atomic
-def game_add_cpu(*, game_id: UUID | str, player: Player) -> LockedGame:
+def game_add_cpu(*, game_id: UUID | str, player: Player, level: Level = Level.HARD) -> LockedGame:
     locked = LockedGame.lock(game_id)
     _require_host(locked, player)
     _require_free_seat(locked)
-    locked.add_seat(is_cpu=True, live=False)
+    locked.add_seat(is_cpu=True, cpu_level=level, live=False)
     notify.table_changed(locked)
     return locked
 
@@ -119,17 +120,21 @@ def _begin(locked: LockedGame) -> None:
     advance(locked, state, events, by=None)
 
 
-def game_begin_ranked(*, players: list[Player]) -> LockedGame:
-    """A ranked game for a matched table: default rules, seats in random order, active.
+def game_begin_ranked(*, players: list[Player], cpu_levels: Sequence[Level] = ()) -> LockedGame:
+    """A ranked game for a matched table: default rules, seats (the players', and CPU seats of
+    these levels) in random order, active.
 
     Called inside the matchmaking transaction, which holds the tickets' locks.
     """
-    order = list(players)
+    order: list[Player | Level] = [*players, *cpu_levels]
     RNG.shuffle(order)
     rules = TableRules(turn_seconds=settings.YANIV_RANKED_TURN_SECONDS).to_dict()
     game = Game.objects.create(ranked=True, max_players=len(order), rules=rules)
     Seat.objects.bulk_create(
-        Seat(game=game, seat=index, player=player) for index, player in enumerate(order)
+        Seat(game=game, seat=index, player=who)
+        if isinstance(who, Player)
+        else Seat(game=game, seat=index, is_cpu=True, cpu_level=who, live=False)
+        for index, who in enumerate(order)
     )
     locked = LockedGame.lock(game.pk)
     _begin(locked)

@@ -21,9 +21,10 @@ from games import notify
 from games.models import Game, GameStatus
 from games.selectors import pending_games, pending_games_before
 from games.table import LockedGame
+from ratings.cpu import cpu_start
 from ratings.locks import ratings_lock
 from ratings.results import GameResult, SeatResult
-from ratings.services import game_ratings_apply, game_ratings_undo
+from ratings.services import cpu_players, game_ratings_apply, game_ratings_undo
 
 # Rating a finished game ------------------------------------------------------------------
 
@@ -56,8 +57,9 @@ def _ratable(game: Game) -> bool:
 
 def _rate_after_pending(locked: LockedGame) -> None:
     result = _result(locked)
+    levels = [seat.cpu_level for seat in locked.seats if seat.is_cpu and seat.cpu_level]
     for earlier in pending_games_before(
-        result.finished_at, [seat.player_id for seat in result.seats]
+        result.finished_at, [seat.player_id for seat in result.seats], levels
     ):
         earlier_locked = LockedGame.try_lock(earlier)
         # Rating one earlier game may have rated another on the list (through a shared player).
@@ -67,15 +69,20 @@ def _rate_after_pending(locked: LockedGame) -> None:
 
 
 def _result(locked: LockedGame) -> GameResult:
-    """The game's result as ratings take it: CPU seats are left out, and the humans' places
-    keep their order."""
+    """The game's result as ratings take it: each seat as its player (a seat its player left
+    and the CPU finished still counts for them), a CPU seat as its level's player."""
     finished_at = locked.game.finished_at
     assert finished_at is not None  # _ratable
-    seats = [
-        SeatResult(seat.player_id, seat.seat, seat.place)
-        for seat in locked.seats
-        if seat.player_id is not None and seat.place is not None
-    ]
+    cpus = cpu_players(seat.cpu_level for seat in locked.seats if seat.is_cpu and seat.cpu_level)
+    seats = []
+    for seat in locked.seats:
+        if seat.place is None:
+            continue
+        if seat.player_id is not None:
+            seats.append(SeatResult(seat.player_id, seat.seat, seat.place))
+        elif seat.is_cpu and seat.cpu_level:
+            cpu = cpus[seat.cpu_level].pk
+            seats.append(SeatResult(cpu, seat.seat, seat.place, cpu_start(seat.cpu_level)))
     return GameResult(locked.game.pk, finished_at, seats)
 
 

@@ -18,6 +18,13 @@ TICKETS = "/api/v1/matchmaking/tickets/"
 
 
 @pytest.fixture(autouse=True)
+def _no_cpu_fill(settings: Any) -> None:
+    """The queue as humans alone make it: the tests of CPU fills (test_cpu_fill.py) turn
+    YANIV_QUEUE_CPU_FILL_SECONDS back on."""
+    settings.YANIV_QUEUE_CPU_FILL_SECONDS = 0
+
+
+@pytest.fixture(autouse=True)
 def _no_pass_request_pending() -> None:
     """A pass requested by an earlier test (at most one a second) must not hide this test's."""
     cache.delete(services.TRIGGER_FLAG)

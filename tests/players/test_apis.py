@@ -67,6 +67,7 @@ def test_a_player_is_public_with_their_rating(client, players, make_game) -> Non
         "id": str(a.pk),
         "display_name": a.display_name,
         "is_guest": True,
+        "is_cpu": False,
         "rating": {
             "mu": winner.mu,
             "sigma": winner.sigma,

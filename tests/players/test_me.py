@@ -23,6 +23,7 @@ def test_me_is_the_player_plus_what_it_is_doing(guest_client, guest) -> None:
         "id": str(guest.pk),
         "display_name": guest.display_name,
         "is_guest": True,
+        "is_cpu": False,
         "rating": player_rating(guest),
         "active_game": None,
         "ticket": None,
@@ -62,6 +63,7 @@ def test_rename(guest_client, guest) -> None:
         "id": str(guest.pk),
         "display_name": "Noa",
         "is_guest": True,
+        "is_cpu": False,
         "rating": player_rating(guest),
     }
     assert Player.objects.get(pk=guest.pk).display_name == "Noa"

@@ -45,6 +45,7 @@ def test_the_serializer_answers_what_player_data_builds(players) -> None:
         "id": str(player.pk),
         "display_name": player.display_name,
         "is_guest": True,
+        "is_cpu": False,
         "rating": player_rating(player),
     }
     assert PlayerSerializer(player).data == player_data(player)
