@@ -28,7 +28,7 @@ from games.engine.state import GameState
 from games.engine.view import view
 from games.models import Event, Game, GameStatus, Seat
 from games.table_rules import TableRules
-from ratings.cpu import cpu_start
+from ratings.cpu import cpu_display_name, cpu_start
 from ratings.payloads import PlayerData, RatedData, player_data
 from ratings.results import GameResult, SeatResult
 from ratings.selectors import cpu_player_ids
@@ -501,12 +501,11 @@ def clean_ranked_games(player_id: UUID | str, *, since: datetime) -> int:
 
 
 def seat_name(seat: Seat) -> str:
-    """How a seat is named in a match history: its player's display name, or the CPU with its
-    level when the seat has one (`"CPU 3"`), else `"CPU"`."""
+    """How a seat is named in a match history: its player's display name, or its CPU level's
+    player's name (`"CPU (expert)"`), or `"CPU"` for a seat from before the levels."""
     if seat.player is not None:
         return seat.player.display_name
-    level = getattr(seat, "cpu_level", None)
-    return "CPU" if level is None else f"CPU {level}"
+    return cpu_display_name(seat.cpu_level) if seat.cpu_level else "CPU"
 
 
 RematchStatus = Literal["none", "offered", "declined", "expired", "started"]

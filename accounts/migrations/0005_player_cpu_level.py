@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("accounts", "0003_username_pattern"),
+        ("accounts", "0004_offence_queue_ban"),
     ]
 
     operations = [
