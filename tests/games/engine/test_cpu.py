@@ -1,4 +1,5 @@
-"""The CPU player: always legal, decides from its view alone, and plays sensible Yaniv."""
+"""The CPU player (``hard``, the default level): always legal, decides from its view alone,
+and plays sensible Yaniv. Every level: test_cpu_levels.py."""
 
 import random
 from collections.abc import Iterator, Mapping, Sequence
@@ -8,9 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine import cpu
 from games.engine.cards import full_deck
-from games.engine.cpu import choose_action, cpu_action
+from games.engine.cpu import choose_action, cpu_action, hard
 from games.engine.moves import legal_moves
 from games.engine.rules import Rules
 from games.engine.state import STOCK, Action, CallYaniv, GameState, Play, apply, start_game
@@ -178,6 +178,25 @@ def test_cpu_action_is_the_choice_from_the_seats_view() -> None:
         )
 
 
+def redeal(state: GameState, rng: random.Random) -> GameState:
+    """``state`` with the cards its seat to act cannot see dealt again: the other hands beyond
+    their face-up pickups, and the stock."""
+    seat = state.turn
+    data = state.to_dict()
+    hidden = list(data["stock"])
+    for other, hand in enumerate(data["hands"]):
+        if other != seat:
+            hidden += [card for card in hand if card not in data["known"][other]]
+    rng.shuffle(hidden)
+    for other, hand in enumerate(data["hands"]):
+        if other != seat:
+            unknown = len(hand) - len(data["known"][other])
+            data["hands"][other] = list(data["known"][other]) + hidden[:unknown]
+            hidden = hidden[unknown:]
+    data["stock"] = hidden
+    return GameState.from_dict(data)
+
+
 def test_hidden_cards_do_not_change_the_choice() -> None:
     """Other hands (beyond their face-up pickups) and the stock order are hidden: dealing them
     differently must not change what the CPU does."""
@@ -187,20 +206,7 @@ def test_hidden_cards_do_not_change_the_choice() -> None:
             continue
         seat = state.turn
         assert seat is not None
-        data = state.to_dict()
-        hidden = list(data["stock"])
-        for other, hand in enumerate(data["hands"]):
-            if other != seat:
-                hidden += [card for card in hand if card not in data["known"][other]]
-        rng = random.Random(index)
-        rng.shuffle(hidden)
-        for other, hand in enumerate(data["hands"]):
-            if other != seat:
-                unknown = len(hand) - len(data["known"][other])
-                data["hands"][other] = list(data["known"][other]) + hidden[:unknown]
-                hidden = hidden[unknown:]
-        data["stock"] = hidden
-        redealt = GameState.from_dict(data)
+        redealt = redeal(state, random.Random(index))
         assert view(redealt, seat) == view(state, seat)
         assert decide(redealt, index) == decide(state, index)
         compared += 1
@@ -352,9 +358,9 @@ def test_a_stock_draw_scores_the_mean_over_every_unseen_card() -> None:
             continue
         seat = state.turn
         assert seat is not None
-        table = cpu.View(view(state, seat))
+        table = hard.View(view(state, seat))
         hand = state.hands[seat]
         for size in range(len(hand)):
             rest = hand[:size]
-            every = [cpu._score(table, (*rest, card)) for card in table.unseen]
-            assert cpu._stock_score(table, rest, {}) == pytest.approx(sum(every) / len(every))
+            every = [hard._score(table, (*rest, card)) for card in table.unseen]
+            assert hard._stock_score(table, rest, {}) == pytest.approx(sum(every) / len(every))
