@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine.cards import full_deck
-from games.engine.cpu import choose_action, cpu_action, hard
+from games.engine.cpu import Level, choose_action, cpu_action, hard
 from games.engine.moves import legal_moves
 from games.engine.rules import Rules
 from games.engine.state import STOCK, Action, CallYaniv, GameState, Play, apply, start_game
@@ -80,22 +80,25 @@ TABLES = [
 ]
 
 
-def positions(games_per_table: int) -> Iterator[GameState]:
-    """Every position of seeded games in which the CPU plays some seats and random legal
-    moves the others (so the CPU meets odd positions too), over many house rules."""
+def positions(
+    games_per_table: int, level: Level = Level.HARD, actions: int = 600
+) -> Iterator[GameState]:
+    """Every position of seeded games in which the CPU at ``level`` plays some seats and random
+    legal moves the others (so the CPU meets odd positions too), over many house rules, for up
+    to ``actions`` actions a game."""
     for table, (players, rules) in enumerate(TABLES):
         for game in range(games_per_table):
             rng = random.Random(table * 1000 + game)
             state, _ = start_game(players, Rules.from_dict(rules), rng)
             cpu_seats = {seat for seat in range(players) if rng.random() < 0.6}
-            for _ in range(600):
+            for _ in range(actions):
                 if state.finished:
                     break
                 yield state
                 seat = state.turn
                 assert seat is not None
                 if seat in cpu_seats:
-                    action = cpu_action(state, seat, rng)
+                    action = cpu_action(state, seat, rng, level)
                 else:
                     action = rng.choice(legal_moves(state, seat))
                 state, _ = apply(state, action, rng)

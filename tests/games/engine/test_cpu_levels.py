@@ -14,36 +14,21 @@ from games.engine.moves import legal_moves
 from games.engine.rules import Rules
 from games.engine.state import CallYaniv, GameState, Play, apply, start_game
 from games.engine.view import view
-from tests.games.engine.test_cpu import TABLES, crafted_states, position, redeal
+from tests.games.engine.test_cpu import crafted_states, position, positions, redeal
 
 LEVELS = list(Level)
 
 
-def level_positions(level: Level, games_per_table: int) -> Iterator[GameState]:
-    """Every position of seeded games in which ``level`` plays some seats and random legal
-    moves the others, over many house rules."""
-    for table, (players, rules) in enumerate(TABLES):
-        for game in range(games_per_table):
-            rng = random.Random(table * 1000 + game)
-            state, _ = start_game(players, Rules.from_dict(rules), rng)
-            cpu_seats = {seat for seat in range(players) if rng.random() < 0.6}
-            for _ in range(120):
-                if state.finished:
-                    break
-                yield state
-                seat = state.turn
-                assert seat is not None
-                if seat in cpu_seats:
-                    action = cpu_action(state, seat, rng, level)
-                else:
-                    action = rng.choice(legal_moves(state, seat))
-                state, _ = apply(state, action, rng)
+def level_positions(level: Level) -> Iterator[GameState]:
+    """Positions of seeded games in which ``level`` plays some seats and random legal moves
+    the others, over many house rules."""
+    return positions(games_per_table=1, level=level, actions=120)
 
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_every_choice_is_legal_deterministic_and_from_the_view(level: Level) -> None:
     checked = 0
-    for index, state in enumerate(level_positions(level, games_per_table=1)):
+    for index, state in enumerate(level_positions(level)):
         seat = state.turn
         assert seat is not None
         action = cpu_action(state, seat, random.Random(index), level)
@@ -86,7 +71,7 @@ def test_games_of_one_level_end(level: Level, players: int) -> None:
 
 
 def test_the_default_level_is_hard_and_a_level_may_be_named_by_its_value() -> None:
-    for index, state in enumerate(level_positions(Level.HARD, games_per_table=1)):
+    for index, state in enumerate(level_positions(Level.HARD)):
         if index % 9:
             continue
         seat = state.turn
@@ -166,7 +151,7 @@ def test_expert_waits_when_the_opponent_is_sure_to_be_lower() -> None:
 def test_expert_samples_agree_with_the_view() -> None:
     """Every sampled world holds our hand, each opponent's known cards and hand count, and
     the public cards where they are; the hidden cards are the unseen ones, each once."""
-    for index, state in enumerate(level_positions(Level.EXPERT, games_per_table=1)):
+    for index, state in enumerate(level_positions(Level.EXPERT)):
         if index % 17:
             continue
         seat = state.turn
