@@ -153,18 +153,23 @@ def test_every_choice_is_legal_in_crafted_positions(state: GameState, seed: int)
     apply(state, action, random.Random(seed))
 
 
+def play_to_the_end(players: int, seed: int, level: Level = Level.HARD) -> GameState:
+    """A game that the CPU at ``level`` plays at every seat, to its end (or 5,000 actions)."""
+    rng = random.Random(seed)
+    state, _ = start_game(players, Rules(), rng)
+    for _ in range(5000):
+        if state.finished:
+            break
+        assert state.turn is not None
+        state, _ = apply(state, cpu_action(state, state.turn, rng, level), rng)
+    return state
+
+
 def test_games_of_cpus_alone_end() -> None:
     # Every seat away: the service lets the CPU play a whole game, which must finish.
     for players in range(2, 6):
         for game in range(6):
-            rng = random.Random(players * 100 + game)
-            state, _ = start_game(players, Rules(), rng)
-            for _ in range(5000):
-                if state.finished:
-                    break
-                assert state.turn is not None
-                state, _ = apply(state, cpu_action(state, state.turn, rng), rng)
-            assert state.finished
+            assert play_to_the_end(players, players * 100 + game).finished
 
 
 # --- it decides from its view alone -------------------------------------------------------

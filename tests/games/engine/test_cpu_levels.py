@@ -12,9 +12,15 @@ from games.engine.cards import VALUE
 from games.engine.cpu import Level, choose_action, cpu_action, expert, hard
 from games.engine.moves import legal_moves
 from games.engine.rules import Rules
-from games.engine.state import CallYaniv, GameState, Play, apply, start_game
+from games.engine.state import CallYaniv, GameState, Play, apply
 from games.engine.view import view
-from tests.games.engine.test_cpu import crafted_states, position, positions, redeal
+from tests.games.engine.test_cpu import (
+    crafted_states,
+    play_to_the_end,
+    position,
+    positions,
+    redeal,
+)
 
 LEVELS = list(Level)
 
@@ -60,14 +66,7 @@ def test_every_level_is_legal_in_crafted_positions(
 @pytest.mark.parametrize("players", [2, 4])
 def test_games_of_one_level_end(level: Level, players: int) -> None:
     for game in range(2):
-        rng = random.Random(players * 100 + game)
-        state, _ = start_game(players, Rules(), rng)
-        for _ in range(5000):
-            if state.finished:
-                break
-            assert state.turn is not None
-            state, _ = apply(state, cpu_action(state, state.turn, rng, level), rng)
-        assert state.finished
+        assert play_to_the_end(players, players * 100 + game, level).finished
 
 
 def test_the_default_level_is_hard_and_a_level_may_be_named_by_its_value() -> None:
