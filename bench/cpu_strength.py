@@ -1,14 +1,16 @@
-"""How strong is the CPU player? Full games against two baseline players, and its speed.
+"""How strong is each CPU level? Full games between the levels and baselines, and its speed.
 
     python bench/cpu_strength.py [--games N] [--workers W]
 
-Each pairing plays N complete games (default rules, to the end): the CPU heads-up against
-one baseline, and the CPU at a four-player table of three baselines. The CPU sits in seat 0;
-the engine draws the first starter at random. A win is a first place; a first place shared by
-k players counts 1/k of a win, so the shares of one game add up to 1 and par at a table of
-n equal players is exactly 1/n. Intervals are 95% Wilson score intervals. Decision time is
-that of ``choose_action`` alone (building the view and applying the move are not counted),
-as wall time and as CPU time, which a busy machine does not inflate.
+Each row plays N complete games (default rules, to the end) of one player, in seat 0, against
+one opponent heads-up or three at a four-player table: each level against the level below it
+(the ladder), ``expert`` against ``hard`` (the CPU as it was before the levels, unchanged), and
+``hard`` against the greedy and random baselines. The engine draws the first starter at
+random. A win is a first place; a first place shared by k players counts 1/k of a win, so the
+shares of one game add up to 1 and par at a table of n equal players is exactly 1/n. Intervals
+are 95% Wilson score intervals. Decision time is that of the seat-0 player's ``choose_action``
+alone (building the view and applying the move are not counted), as CPU time, which a busy
+machine does not inflate.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
@@ -28,7 +31,7 @@ from typing import NamedTuple
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.engine.cards import VALUE
-from games.engine.cpu import choose_action
+from games.engine.cpu import Level, choose_action
 from games.engine.moves import legal_groups
 from games.engine.rng import Rng
 from games.engine.rules import DEFAULT_RULES
@@ -76,14 +79,26 @@ def random_legal(seen: ViewData, rng: Rng) -> Action:
     return Play(seat, groups[pick // len(draws)], draws[pick % len(draws)])
 
 
-BASELINES: dict[str, Player] = {"greedy": greedy, "random": random_legal}
+PLAYERS: dict[str, Player] = {
+    **{level.value: partial(choose_action, level=level) for level in Level},
+    "greedy": greedy,
+    "random": random_legal,
+}
+# (player, opponent): each level against the one below it, the new player against the CPU
+# as it was, and that CPU against the baselines; each at two and at four seats.
+PAIRINGS = [
+    ("easy", "random"),
+    ("medium", "easy"),
+    ("hard", "medium"),
+    ("expert", "hard"),
+    ("hard", "greedy"),
+    ("hard", "random"),
+]
 
 
 class Result(NamedTuple):
     share: float
-    """The CPU's share of first place."""
-    wall_ns: int
-    """Wall time of its decisions."""
+    """Seat 0's share of first place."""
     cpu_ns: int
     """CPU time of its decisions: what they cost even on a busy machine."""
     buckets: Counter[int]
@@ -91,27 +106,26 @@ class Result(NamedTuple):
 
 
 def play_game(players: list[Player], seed: int) -> Result:
-    """One full game with the CPU in seat 0."""
+    """One full game with the player measured in seat 0."""
     rng = random.Random(seed)
     state, _ = start_game(len(players), DEFAULT_RULES, rng)
-    wall = cpu = 0
+    cpu = 0
     buckets: Counter[int] = Counter()
     for _ in range(_MAX_ACTIONS):
         if state.standings is not None:
             firsts = [seat for seat, place in state.standings if place == 1]
             share = 1 / len(firsts) if 0 in firsts else 0.0
-            return Result(share, wall, cpu, buckets)
+            return Result(share, cpu, buckets)
         if state.out_round[0] is not None:
-            # Out before the others, the CPU can no longer share first place.
-            return Result(0.0, wall, cpu, buckets)
+            # Out before the others, seat 0 can no longer share first place.
+            return Result(0.0, cpu, buckets)
         seat = state.turn
         assert seat is not None
         seen = view(state, seat)
         if seat == 0:
-            wall_start, cpu_start = time.perf_counter_ns(), time.thread_time_ns()
-            action = choose_action(seen, rng)
+            cpu_start = time.thread_time_ns()
+            action = players[0](seen, rng)
             spent = time.thread_time_ns() - cpu_start
-            wall += time.perf_counter_ns() - wall_start
             cpu += spent
             buckets[spent // _BUCKET_NS] += 1
         else:
@@ -131,10 +145,9 @@ def percentile(buckets: Counter[int], fraction: float) -> int:
     return 0
 
 
-def _run(job: tuple[str, int, int]) -> Result:
-    baseline, table, seed = job
-    players: list[Player] = [choose_action] + [BASELINES[baseline]] * (table - 1)
-    return play_game(players, seed)
+def _run(job: tuple[str, str, int, int]) -> Result:
+    player, opponent, table, seed = job
+    return play_game([PLAYERS[player]] + [PLAYERS[opponent]] * (table - 1), seed)
 
 
 def wilson(wins: float, games: int) -> tuple[float, float]:
@@ -145,53 +158,52 @@ def wilson(wins: float, games: int) -> tuple[float, float]:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=2000, help="games per pairing")
+    parser.add_argument("--games", type=int, default=1000, help="games per row")
     parser.add_argument("--workers", type=int, default=multiprocessing.cpu_count())
     parser.add_argument("--seed", type=int, default=1, help="first game's seed")
     args = parser.parse_args(argv)
 
-    pairings = [(baseline, table) for table in (2, 4) for baseline in BASELINES]
     rows = []
-    wall = cpu = 0
-    buckets: Counter[int] = Counter()
+    timing: dict[str, Counter[int]] = {}
     with multiprocessing.Pool(args.workers) as pool:
-        for baseline, table in pairings:
-            jobs = [(baseline, table, args.seed + game) for game in range(args.games)]
-            wins = 0.0
-            started = time.perf_counter()
-            results = pool.imap_unordered(_run, jobs, chunksize=20)
-            for done, result in enumerate(results, 1):
-                wins += result.share
-                wall += result.wall_ns
-                cpu += result.cpu_ns
-                buckets.update(result.buckets)
-                if done % 200 == 0 or done == args.games:
-                    print(
-                        f"\r  CPU vs {table - 1} x {baseline}: {done}/{args.games} games, "
-                        f"{wins / done:.1%} won, {time.perf_counter() - started:.0f} s",
-                        end="",
-                        file=sys.stderr,
-                        flush=True,
-                    )
-            print(file=sys.stderr)
-            low, high = wilson(wins, args.games)
-            rows.append((baseline, table, wins / args.games, low, high, 1 / table))
+        for table in (2, 4):
+            for player, opponent in PAIRINGS:
+                jobs = [(player, opponent, table, args.seed + game) for game in range(args.games)]
+                wins = 0.0
+                started = time.perf_counter()
+                buckets = timing.setdefault(player, Counter())
+                results = pool.imap_unordered(_run, jobs, chunksize=10)
+                for done, result in enumerate(results, 1):
+                    wins += result.share
+                    buckets.update(result.buckets)
+                    if done % 100 == 0 or done == args.games:
+                        print(
+                            f"\r  {player} vs {table - 1} x {opponent}: {done}/{args.games} "
+                            f"games, {wins / done:.1%} won, {time.perf_counter() - started:.0f} s",
+                            end="",
+                            file=sys.stderr,
+                            flush=True,
+                        )
+                print(file=sys.stderr)
+                low, high = wilson(wins, args.games)
+                rows.append((player, opponent, table, wins / args.games, low, high))
 
-    print(f"\n{args.games} games per pairing, default rules; a first place shared k ways = 1/k\n")
-    print("| opponents | players | CPU wins | 95% interval | par |")
-    print("|---|---|---|---|---|")
-    for baseline, table, rate, low, high, par in rows:
+    print(f"\n{args.games} games per row, default rules; a first place shared k ways = 1/k\n")
+    print("| player | opponents | players | wins | 95% interval | par |")
+    print("|---|---|---|---|---|---|")
+    for player, opponent, table, rate, low, high in rows:
         print(
-            f"| {table - 1} x {baseline} | {table} | {rate:.1%} | {low:.1%} - {high:.1%} "
-            f"| {par:.0%} |"
+            f"| {player} | {table - 1} x {opponent} | {table} | {rate:.1%} "
+            f"| {low:.1%} - {high:.1%} | {1 / table:.0%} |"
         )
-    decisions = sum(buckets.values())
-    print(
-        f"\nCPU decisions: {decisions}; mean {wall / decisions / 1000:.0f} µs wall, "
-        f"{cpu / decisions / 1000:.0f} µs CPU time; CPU time median "
-        f"{percentile(buckets, 0.5)} µs, 99th percentile {percentile(buckets, 0.99)} µs, "
-        f"slowest {percentile(buckets, 1.0)} µs"
-    )
+    print("\n| level | decisions | CPU time p50 | p99 | slowest |")
+    print("|---|---|---|---|---|")
+    for level in Level:
+        buckets = timing[level.value]
+        print(
+            f"| {level.value} | {sum(buckets.values())} | {percentile(buckets, 0.5)} µs "
+            f"| {percentile(buckets, 0.99)} µs | {percentile(buckets, 1.0)} µs |"
+        )
     return 0
 
 

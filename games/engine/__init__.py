@@ -11,7 +11,8 @@ its own (every shuffle goes through the ``Rng`` passed in).
 - ``view``: ``view(state, seat)``, all that a seat (or a stranger) may see.
 - ``moves``: ``legal_groups``, ``legal_draws``, ``legal_moves``.
 - ``record``: ``record_from_events``, ``replay`` (``yaniv-record/1``).
-- ``cpu``: the CPU player, deciding from a seat's ``view`` alone (its ``View``: that view
-  digested once per decision).
+- ``cpu``: the CPU players, ``cpu_action`` / ``choose_action`` at a ``Level`` (``easy``,
+  ``medium``, ``hard``, ``expert``), each deciding from a seat's ``view`` alone (its ``View``:
+  that view digested once per decision); ``expert`` searches sampled deals with ``apply``.
 - ``errors``: ``Reason`` (every refusal's stable text), ``IllegalMove``, ``InvalidRules``.
 """

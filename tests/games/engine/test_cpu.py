@@ -1,4 +1,5 @@
-"""The CPU player: always legal, decides from its view alone, and plays sensible Yaniv."""
+"""The CPU player (``hard``, the default level): always legal, decides from its view alone,
+and plays sensible Yaniv. Every level: test_cpu_levels.py."""
 
 import random
 from collections.abc import Iterator, Mapping, Sequence
@@ -8,9 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine import cpu
 from games.engine.cards import full_deck
-from games.engine.cpu import choose_action, cpu_action
+from games.engine.cpu import Level, choose_action, cpu_action, hard
 from games.engine.moves import legal_moves
 from games.engine.rules import Rules
 from games.engine.state import STOCK, Action, CallYaniv, GameState, Play, apply, start_game
@@ -80,22 +80,25 @@ TABLES = [
 ]
 
 
-def positions(games_per_table: int) -> Iterator[GameState]:
-    """Every position of seeded games in which the CPU plays some seats and random legal
-    moves the others (so the CPU meets odd positions too), over many house rules."""
+def positions(
+    games_per_table: int, level: Level = Level.HARD, actions: int = 600
+) -> Iterator[GameState]:
+    """Every position of seeded games in which the CPU at ``level`` plays some seats and random
+    legal moves the others (so the CPU meets odd positions too), over many house rules, for up
+    to ``actions`` actions a game."""
     for table, (players, rules) in enumerate(TABLES):
         for game in range(games_per_table):
             rng = random.Random(table * 1000 + game)
             state, _ = start_game(players, Rules.from_dict(rules), rng)
             cpu_seats = {seat for seat in range(players) if rng.random() < 0.6}
-            for _ in range(600):
+            for _ in range(actions):
                 if state.finished:
                     break
                 yield state
                 seat = state.turn
                 assert seat is not None
                 if seat in cpu_seats:
-                    action = cpu_action(state, seat, rng)
+                    action = cpu_action(state, seat, rng, level)
                 else:
                     action = rng.choice(legal_moves(state, seat))
                 state, _ = apply(state, action, rng)
@@ -150,18 +153,23 @@ def test_every_choice_is_legal_in_crafted_positions(state: GameState, seed: int)
     apply(state, action, random.Random(seed))
 
 
+def play_to_the_end(players: int, seed: int, level: Level = Level.HARD) -> GameState:
+    """A game that the CPU at ``level`` plays at every seat, to its end (or 5,000 actions)."""
+    rng = random.Random(seed)
+    state, _ = start_game(players, Rules(), rng)
+    for _ in range(5000):
+        if state.finished:
+            break
+        assert state.turn is not None
+        state, _ = apply(state, cpu_action(state, state.turn, rng, level), rng)
+    return state
+
+
 def test_games_of_cpus_alone_end() -> None:
     # Every seat away: the service lets the CPU play a whole game, which must finish.
     for players in range(2, 6):
         for game in range(6):
-            rng = random.Random(players * 100 + game)
-            state, _ = start_game(players, Rules(), rng)
-            for _ in range(5000):
-                if state.finished:
-                    break
-                assert state.turn is not None
-                state, _ = apply(state, cpu_action(state, state.turn, rng), rng)
-            assert state.finished
+            assert play_to_the_end(players, players * 100 + game).finished
 
 
 # --- it decides from its view alone -------------------------------------------------------
@@ -178,6 +186,25 @@ def test_cpu_action_is_the_choice_from_the_seats_view() -> None:
         )
 
 
+def redeal(state: GameState, rng: random.Random) -> GameState:
+    """``state`` with the cards its seat to act cannot see dealt again: the other hands beyond
+    their face-up pickups, and the stock."""
+    seat = state.turn
+    data = state.to_dict()
+    hidden = list(data["stock"])
+    for other, hand in enumerate(data["hands"]):
+        if other != seat:
+            hidden += [card for card in hand if card not in data["known"][other]]
+    rng.shuffle(hidden)
+    for other, hand in enumerate(data["hands"]):
+        if other != seat:
+            unknown = len(hand) - len(data["known"][other])
+            data["hands"][other] = list(data["known"][other]) + hidden[:unknown]
+            hidden = hidden[unknown:]
+    data["stock"] = hidden
+    return GameState.from_dict(data)
+
+
 def test_hidden_cards_do_not_change_the_choice() -> None:
     """Other hands (beyond their face-up pickups) and the stock order are hidden: dealing them
     differently must not change what the CPU does."""
@@ -187,20 +214,7 @@ def test_hidden_cards_do_not_change_the_choice() -> None:
             continue
         seat = state.turn
         assert seat is not None
-        data = state.to_dict()
-        hidden = list(data["stock"])
-        for other, hand in enumerate(data["hands"]):
-            if other != seat:
-                hidden += [card for card in hand if card not in data["known"][other]]
-        rng = random.Random(index)
-        rng.shuffle(hidden)
-        for other, hand in enumerate(data["hands"]):
-            if other != seat:
-                unknown = len(hand) - len(data["known"][other])
-                data["hands"][other] = list(data["known"][other]) + hidden[:unknown]
-                hidden = hidden[unknown:]
-        data["stock"] = hidden
-        redealt = GameState.from_dict(data)
+        redealt = redeal(state, random.Random(index))
         assert view(redealt, seat) == view(state, seat)
         assert decide(redealt, index) == decide(state, index)
         compared += 1
@@ -352,9 +366,9 @@ def test_a_stock_draw_scores_the_mean_over_every_unseen_card() -> None:
             continue
         seat = state.turn
         assert seat is not None
-        table = cpu.View(view(state, seat))
+        table = hard.View(view(state, seat))
         hand = state.hands[seat]
         for size in range(len(hand)):
             rest = hand[:size]
-            every = [cpu._score(table, (*rest, card)) for card in table.unseen]
-            assert cpu._stock_score(table, rest, {}) == pytest.approx(sum(every) / len(every))
+            every = [hard._score(table, (*rest, card)) for card in table.unseen]
+            assert hard._stock_score(table, rest, {}) == pytest.approx(sum(every) / len(every))

@@ -1,8 +1,8 @@
-"""The CPU player (RULES.md §10): legal, sensible Yaniv from one seat's view alone.
+"""The ``hard`` level (RULES.md §10): legal, sensible Yaniv from one seat's view alone.
 
-``choose_action`` decides from exactly what ``view(state, seat)`` shows that seat, so it
-cannot use hidden cards even by accident; ``cpu_action`` is the service's entry point and
-builds that view itself.
+``choose`` decides from exactly what ``view(state, seat)`` shows that seat, so it cannot use
+hidden cards even by accident. ``expert`` builds on it: it uses its ``View``, its plays and its
+``must_call``.
 
 How it plays, in short:
 
@@ -23,7 +23,6 @@ How it plays, in short:
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from enum import StrEnum
 from functools import cache
 from itertools import accumulate
 from typing import Any
@@ -32,8 +31,8 @@ from games.engine.cards import HAND_SIZE, JOKERS, KING, MAX_VALUE, RANK, RANKS, 
 from games.engine.moves import legal_groups
 from games.engine.rng import Rng
 from games.engine.rules import Rules
-from games.engine.state import STOCK, Action, CallYaniv, GameState, Play
-from games.engine.view import ViewData, view
+from games.engine.state import STOCK, Action, CallYaniv, Play
+from games.engine.view import ViewData
 
 # A hand is scored (lower is better) by what would be left after its best discard next turn,
 # less _CALLABLE_BONUS when its total allows a call. In simulated games, weighing in the total
@@ -53,37 +52,21 @@ _WAIT_COST = 7.0
 _WAIT_COST_PER_TURN = 0.5
 # What being knocked out by an Assaf costs on top of its points.
 _KNOCK_OUT_COST = 100.0
-# One call in this many breaks a stalemate of certain Assafs (see _should_call).
+# One call in this many breaks a stalemate of certain Assafs (see should_call).
 _STALEMATE_ODDS = 20
 _EPSILON = 1e-9
 
 
-class Level(StrEnum):
-    EASY = "easy"
-    MEDIUM = "medium"
-    HARD = "hard"
-    EXPERT = "expert"
+def choose(seen: ViewData, rng: Rng) -> Action:
+    """The action from ``seen``, the ``view`` of the seat to act (checked by the caller).
 
-
-def cpu_action(state: GameState, seat: int, rng: Rng, level: Level = Level.HARD) -> Action:
-    """The CPU's action for ``seat``, whose turn it is; it sees only that seat's view.
-    (Placeholder: every level plays today's CPU until the levels land.)"""
-    return choose_action(view(state, seat), rng)
-
-
-def choose_action(seen: ViewData, rng: Rng) -> Action:
-    """The CPU's action from ``seen``, the ``view`` of its own seat on its turn.
-
-    ``rng`` breaks ties between equally good moves and, rarely, a stalemate (``_should_call``);
+    ``rng`` breaks ties between equally good moves and, rarely, a stalemate (``should_call``);
     a seeded rng gives the same choice every time.
     """
-    you = seen["you"]
-    if seen["status"] != "active" or you is None or seen["turn"] != you["seat"]:
-        raise ValueError("the CPU can only act for the seat whose turn it is")
     table = View(seen)
-    if you["can_call_yaniv"] and _should_call(table, rng):
+    if seen["you"]["can_call_yaniv"] and should_call(table, rng):
         return CallYaniv(table.seat)
-    return _best_play(table, rng)
+    return best_play(table, rng)
 
 
 class View:
@@ -134,20 +117,25 @@ class View:
 # --- calling Yaniv ----------------------------------------------------------------------
 
 
-def _should_call(table: View, rng: Rng) -> bool:
+def must_call(table: View) -> bool:
+    """Whether calling is sure to be right: an exact-score drop turns even an Assaf into a
+    gain, or anyone else's call would take us over the limit."""
+    me: int = table.seats[table.seat]["score"]
+    rules = table.rules
+    # Under `first_over_100` going over the limit ends the game rather than knocking one
+    # player out; for the CPU it costs the same.
+    after_assaf = rules.exact_scores.drop(me + table.total + rules.assaf_penalty)
+    return after_assaf <= me or rules.ending.over(me + table.total)
+
+
+def should_call(table: View, rng: Rng) -> bool:
+    if must_call(table):
+        return True
     total = table.total
     rules = table.rules
     me: int = table.seats[table.seat]["score"]
-    # Under `first_over_100` going over the limit ends the game rather than knocking one
-    # player out; for the CPU it costs the same.
     ending = rules.ending
     after_assaf = rules.exact_scores.drop(me + total + rules.assaf_penalty)
-    if after_assaf <= me:
-        # An exact-score drop turns the Assaf into a gain: nothing to lose by calling.
-        return True
-    if ending.over(me + total):
-        # Whoever else calls, we are out: calling is the only way to stay in.
-        return True
     loss = float(after_assaf - me)
     if ending.over(after_assaf):
         loss += _KNOCK_OUT_COST
@@ -186,10 +174,16 @@ def _stalemate(table: View, total: int) -> bool:
 def _opponent_card(table: View) -> list[float]:
     """The chance that an opponent's unknown card is worth 0, 1, ... 10: the unseen cards,
     skewed towards low ones the longer the round has gone on (players keep low cards)."""
-    skew = min(_SKEW_MAX, _SKEW_PER_TURN * table.turns_each)
-    weights = [count * math.exp(-skew * value) for value, count in enumerate(table.histogram)]
+    skew_ = skew(table)
+    weights = [count * math.exp(-skew_ * value) for value, count in enumerate(table.histogram)]
     norm = sum(weights)
     return [weight / norm for weight in weights] if norm else weights
+
+
+def skew(table: View) -> float:
+    """How much an opponent's unknown card leans towards low values: a card worth ``v`` is
+    ``exp(-skew * v)`` times as likely as its share of the unseen cards."""
+    return min(_SKEW_MAX, _SKEW_PER_TURN * table.turns_each)
 
 
 def _chance_at_most(card: Sequence[float], seat: Mapping[str, Any], total: int) -> float:
@@ -219,22 +213,28 @@ def _at_most(card: Sequence[float], cards: int, room: int) -> float:
 # --- discarding and drawing -------------------------------------------------------------
 
 
-def _best_play(table: View, rng: Rng) -> Play:
+def best_play(table: View, rng: Rng) -> Play:
+    scored = _scored_plays(table)
+    best_score = min(score for score, _ in scored)
+    best = [play for score, play in scored if score <= best_score + _EPSILON]
+    return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+
+
+def _scored_plays(table: View) -> list[tuple[float, Play]]:
     hand = table.hand
     layouts: dict[frozenset[str], list[tuple[str, ...]]] = {}
     for group in legal_groups(hand):
         layouts.setdefault(frozenset(group), []).append(group)
     takeable = list(dict.fromkeys(table.takeable))
     stock_memo: dict[int, float] = {}
-    best: list[Play] = []
-    best_score = 0.0
+    scored: list[tuple[float, Play]] = []
     for cards, laid in layouts.items():
         rest = tuple(card for card in hand if card not in cards)
         layout, gift = min(((group, _gift(table, group)) for group in laid), key=lambda x: x[1])
         top = max(VALUE[card] for card in cards)
         # Taking a card no lower than the highest one thrown, to no group, makes no progress;
         # two CPUs could hand such a card back and forth for ever, so it is not done.
-        draws = [card for card in takeable if VALUE[card] < top or _joins(rest, card)]
+        draws = [card for card in takeable if VALUE[card] < top or joins(rest, card)]
         if table.stock_count:
             draws.append(STOCK)
         draws = draws or takeable
@@ -243,18 +243,14 @@ def _best_play(table: View, rng: Rng) -> Play:
                 score = _stock_score(table, rest, stock_memo)
             else:
                 score = _score(table, (*rest, draw))
-            score += _GIFT_WEIGHT * gift
-            if not best or score < best_score - _EPSILON:
-                best, best_score = [Play(table.seat, layout, draw)], score
-            elif score <= best_score + _EPSILON:
-                best.append(Play(table.seat, layout, draw))
-    return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+            scored.append((score + _GIFT_WEIGHT * gift, Play(table.seat, layout, draw)))
+    return scored
 
 
 def _score(table: View, hand: Sequence[str]) -> float:
     """How good ``hand`` is to hold at our next turn; lower is better (see _CALLABLE_BONUS)."""
     total = sum(VALUE[card] for card in hand)
-    return total - _best_shed(hand) - (_CALLABLE_BONUS if total <= table.call_limit else 0.0)
+    return total - best_shed(hand) - (_CALLABLE_BONUS if total <= table.call_limit else 0.0)
 
 
 def _stock_score(table: View, rest: tuple[str, ...], memo: dict[int, float]) -> float:
@@ -267,7 +263,7 @@ def _stock_score(table: View, rest: tuple[str, ...], memo: dict[int, float]) -> 
     unseen = len(table.unseen)
     if not unseen:
         return _score(table, rest)
-    shed = _best_shed(rest)
+    shed = best_shed(rest)
     if shed not in memo:
         memo[shed] = sum(count * max(shed, value) for value, count in enumerate(table.histogram))
     total_shed = memo[shed]
@@ -280,7 +276,7 @@ def _stock_score(table: View, rest: tuple[str, ...], memo: dict[int, float]) -> 
     return total + table.mean_unseen - total_shed / unseen - _CALLABLE_BONUS * callable_ / unseen
 
 
-def _joins(rest: Sequence[str], card: str) -> bool:
+def joins(rest: Sequence[str], card: str) -> bool:
     """Whether ``card`` forms a set, or a run with another natural, with cards of ``rest``."""
     rank = RANK[card]
     if not rank:
@@ -320,7 +316,7 @@ def _joiners(rest: Sequence[str], unseen: set[str]) -> dict[str, int]:
     joined: dict[str, int] = {}
     for joker in JOKERS:
         if joker in unseen:
-            joined[joker] = _best_shed((*rest, joker))
+            joined[joker] = best_shed((*rest, joker))
     for rank, value in rank_values.items():
         code = RANKS[rank - 1]
         for suit in SUITS:
@@ -347,7 +343,7 @@ def _joiners(rest: Sequence[str], unseen: set[str]) -> dict[str, int]:
     return joined
 
 
-def _best_shed(hand: Iterable[str]) -> int:
+def best_shed(hand: Iterable[str]) -> int:
     """The highest value of any one group in ``hand`` (a single, a set or a run)."""
     best = 0
     jokers = 0
