@@ -8,7 +8,10 @@ ratings/cpu_start.json (ratings/cpu.py), the skill a level has before its first 
 unless `--dry-run`. Progress goes to stderr; the table on stdout is Markdown for the README.
 
 The figures place the levels against each other; where they stand against people is for the
-ranked games to settle, which move the levels' ratings like anyone's. A level that has played
+ranked games to settle, which move the levels' ratings like anyone's. So the stored sigma is at
+least `--sigma-floor` (default YANIV_PROVISIONAL_SIGMA): a thousand games among themselves
+make the levels' sigmas small (about 1.5), which would all but freeze them against people
+whose offset from them no game has measured yet. A level that has played
 rated games already keeps its rating: `recompute_ratings --write` replays them from the new
 starts.
 """
@@ -19,6 +22,7 @@ from __future__ import annotations
 import random  # noqa: TID251
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
 from games.engine.cpu import Level, cpu_action
@@ -85,10 +89,28 @@ class Command(BaseCommand):
         parser.add_argument(
             "--dry-run", action="store_true", help="Print the figures without storing them."
         )
+        parser.add_argument(
+            "--sigma-floor",
+            type=float,
+            default=None,
+            help="The least sigma stored (default: YANIV_PROVISIONAL_SIGMA).",
+        )
 
-    def handle(self, *args: Any, games: int, seed: int, dry_run: bool, **options: Any) -> None:
+    def handle(
+        self,
+        *args: Any,
+        games: int,
+        seed: int,
+        dry_run: bool,
+        sigma_floor: float | None,
+        **options: Any,
+    ) -> None:
+        floor = settings.YANIV_PROVISIONAL_SIGMA if sigma_floor is None else sigma_floor
         progress = Progress(games, "calibrating", self.stderr)
-        skills = calibrate(games, seed, progress)
+        skills = {
+            level: Skill(skill.mu, max(skill.sigma, floor))
+            for level, skill in calibrate(games, seed, progress).items()
+        }
         progress.finish()
         self.stdout.write(table(skills, games, seed))
         if not dry_run:
