@@ -90,6 +90,7 @@ INSTALLED_APPS = [
     "ratings",
     "matchmaking",
     "players",
+    "moderation",
     "axes",
     "web",
 ]

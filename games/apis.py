@@ -393,7 +393,7 @@ class GameRecordApi(APIView):
     )
     def get(self, request: Request, game_id: UUID) -> Response:
         game, seats, _ = _visible_game(game_id, request_player(request))
-        if game.status != GameStatus.FINISHED:
+        if game.status != GameStatus.FINISHED:  # a voided game is finished: its record stands
             raise ApplicationError(
                 "not_finished", "The record is published when the game ends.", 409
             )
