@@ -26,7 +26,7 @@ from django.utils.safestring import SafeString
 from accounts.models import Player
 from config.errors import ApplicationError
 from games.models import Event, Game, Seat
-from games.selectors import event_payload, game_payload, game_record, game_state
+from games.selectors import GameData, event_payload, game_payload, game_record, game_state
 from games.services import staff
 from games.table import game_seats
 from ratings.models import RatingChange
@@ -126,6 +126,13 @@ class GameAdmin(admin.ModelAdmin[Game]):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: Any = None
+    ) -> HttpResponse:
+        # Nothing on the page is edited: a void goes through the action and its confirmation.
+        extra = {"show_save": False, "show_save_and_continue": False, **(extra_context or {})}
+        return super().change_view(request, object_id, form_url, extra)
+
     def has_delete_permission(self, request: HttpRequest, obj: Game | None = None) -> bool:
         # A game's rows hold other players' results and ratings: it is voided, never deleted.
         return False
@@ -187,11 +194,8 @@ class GameAdmin(admin.ModelAdmin[Game]):
     def table(self, game: Game) -> SafeString:
         seats = game_seats(game)
         if not game.ended:
-            return format_html(
-                "<p>Live game: what a spectator sees.</p>{}",
-                _pretty(game_payload(game, game_state(game), seats, None)),
-            )
-        return _rounds_html(game, seats)
+            return _spectator_html(game_payload(game, game_state(game), seats, None))
+        return _rounds_summary(game, seats)
 
     # Pages of their own -----------------------------------------------------------------
 
@@ -200,6 +204,11 @@ class GameAdmin(admin.ModelAdmin[Game]):
         return [
             path("<uuid:game_id>/record/", view(self.record_view), name="games_game_record"),
             path("<uuid:game_id>/events/", view(self.events_view), name="games_game_events"),
+            path(
+                "<uuid:game_id>/rounds/<int:number>/",
+                view(self.round_view),
+                name="games_game_round",
+            ),
             *super().get_urls(),
         ]
 
@@ -235,6 +244,26 @@ class GameAdmin(admin.ModelAdmin[Game]):
             "rows": rows,
         }
         return TemplateResponse(request, "admin/games/game/events.html", context)
+
+    def round_view(self, request: HttpRequest, game_id: Any, number: int) -> TemplateResponse:
+        """One round of an ended game: who started, every action, the result table."""
+        game = get_object_or_404(Game, pk=game_id)
+        if not self.has_view_permission(request, game) or not game.ended:
+            raise Http404
+        names = [_seat_name(seat) for seat in game_seats(game)]
+        rounds = _rounds(game, names)
+        if not 1 <= number <= len(rounds):
+            raise Http404
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Round {number} of {len(rounds)}",
+            "opts": self.model._meta,
+            "game": game,
+            "round": _round_html(rounds[number - 1], names),
+            "numbers": range(1, len(rounds) + 1),
+            "number": number,
+        }
+        return TemplateResponse(request, "admin/games/game/round.html", context)
 
     # Voiding ----------------------------------------------------------------------------
 
@@ -273,9 +302,38 @@ def _event_shown(game: Game, event: Event) -> Any:
     return event.payload if game.ended else event_payload(event, None)
 
 
-def _rounds_html(game: Game, seats: list[Seat]) -> SafeString:
-    """The ended game, round by round: the starter, each action (who, what) and the result."""
-    names = [_seat_name(seat) for seat in seats]
+def _spectator_html(shown: GameData) -> SafeString:
+    """A live game as a spectator sees it (the projection's own payload, nothing more)."""
+    turn = shown["turn"]
+    rows = format_html_join(
+        "",
+        "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+        (
+            (
+                "CPU" if seat["player"] is None else seat["player"]["display_name"],
+                seat["hand_count"],
+                " ".join(seat["known"]),
+                seat["score"],
+                "◀" if turn is not None and turn["seat"] == seat["seat"] else "",
+            )
+            for seat in shown["seats"]
+        ),
+    )
+    return format_html(
+        "<p>Live game: what a spectator sees (round {}, stock {} cards; discard {}).</p>"
+        "<table><thead><tr><th>seat</th><th>cards</th><th>known (taken face up)</th>"
+        "<th>score</th><th>turn</th></tr></thead><tbody>{}</tbody></table>"
+        "<details><summary>the spectator's payload</summary>{}</details>",
+        shown["round"],
+        shown["stock_count"],
+        " ".join(shown["discard"]["cards"]) or "—",
+        rows,
+        _pretty(shown),
+    )
+
+
+def _rounds(game: Game, names: list[str]) -> list[dict[str, Any]]:
+    """The ended game's rounds from its log: the starter, each action (who, what), the result."""
     rounds: list[dict[str, Any]] = []
     for event in game.events.order_by("id"):
         data = event.payload
@@ -284,7 +342,7 @@ def _rounds_html(game: Game, seats: list[Seat]) -> SafeString:
         elif not rounds:
             continue
         elif event.type == "played":
-            drawn = f" ({data['drawn']})" if data.get("drawn") else ""
+            drawn = f" ({data['drawn']})" if data["draw"] == "stock" and data.get("drawn") else ""
             rounds[-1]["actions"].append(
                 (names[data["seat"]], data["by"], " ".join(data["cards"]), f"{data['draw']}{drawn}")
             )
@@ -294,9 +352,42 @@ def _rounds_html(game: Game, seats: list[Seat]) -> SafeString:
             rounds[-1]["actions"].append(("—", "", "the pile is reshuffled into the stock", ""))
         elif event.type == "round_ended":
             rounds[-1]["result"] = data
+    return rounds
+
+
+def _rounds_summary(game: Game, seats: list[Seat]) -> SafeString:
+    """One line per round, each linked to its own page."""
+    names = [_seat_name(seat) for seat in seats]
+    rounds = _rounds(game, names)
     if not rounds:
         return format_html("<p>{}</p>", "No round was dealt.")
-    return format_html_join("", "{}", ((_round_html(r, names),) for r in rounds))
+    rows = format_html_join(
+        "",
+        '<tr><td><a href="{}">Round {}</a></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>',
+        (
+            (
+                reverse("admin:games_game_round", args=[game.pk, r["number"]]),
+                r["number"],
+                names[r["starter"]],
+                len(r["actions"]),
+                _outcome(r, names),
+                " / ".join(str(t) for t in r["result"]["totals"]) if "result" in r else "",
+            )
+            for r in rounds
+        ),
+    )
+    return format_html(
+        '<table data-testid="rounds"><thead><tr><th>round</th><th>starter</th><th>actions</th>'
+        "<th>outcome</th><th>scores after</th></tr></thead><tbody>{}</tbody></table>",
+        rows,
+    )
+
+
+def _outcome(round_: dict[str, Any], names: list[str]) -> str:
+    result = round_.get("result")
+    if result is None:
+        return "did not end"
+    return f"{str(result['outcome']).capitalize()} by {names[result['caller']]}"
 
 
 def _round_html(round_: dict[str, Any], names: list[str]) -> SafeString:
@@ -310,7 +401,7 @@ def _round_html(round_: dict[str, Any], names: list[str]) -> SafeString:
         table = format_html("<p>{}</p>", "The round did not end.")
     else:
         table = format_html(
-            "<p>{} by {}.</p><table><thead><tr><th>seat</th><th>hand</th><th>total</th>"
+            "<h3>Result: {} by {}</h3><table><thead><tr><th>seat</th><th>hand</th><th>total</th>"
             "<th>points</th><th>score</th></tr></thead><tbody>{}</tbody></table>",
             str(result["outcome"]).capitalize(),
             names[result["caller"]],
@@ -330,7 +421,7 @@ def _round_html(round_: dict[str, Any], names: list[str]) -> SafeString:
             ),
         )
     return format_html(
-        '<section class="round" data-round="{}"><h3>Round {} — {} starts</h3>'
+        '<section class="round" data-round="{}"><h3>Round {}: {} starts</h3>'
         "<table><thead><tr><th>#</th><th>seat</th><th>by</th><th>discards</th><th>draws</th>"
         "</tr></thead><tbody>{}</tbody></table>{}</section>",
         round_["number"],

@@ -144,13 +144,13 @@ class ReportAdmin(admin.ModelAdmin[Report]):
 class ModerationPlayerAdmin(PlayerAdmin):
     """accounts' player page, with the rating, games and reports beside it."""
 
-    extra_fieldsets = (("Play", {"fields": ("rating", "games", "reports")}),)
+    extra_fieldsets = (("Play", {"fields": ("rating_summary", "games", "reports")}),)
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
-        return (*super().get_readonly_fields(request, obj), "rating", "games", "reports")
+        return (*super().get_readonly_fields(request, obj), "rating_summary", "games", "reports")
 
     @admin.display(description="rating")
-    def rating(self, player: Player) -> str:
+    def rating_summary(self, player: Player) -> str:
         row = Rating.objects.filter(player=player).first()
         if row is None:
             return "no rated game"

@@ -11,10 +11,10 @@ from games.models import Game
 
 
 class ReportReason(models.TextChoices):
-    CHEATING = "cheating"
-    ABUSE = "abuse"
-    AFK = "afk"
-    OTHER = "other"
+    CHEATING = "cheating", "Cheating"
+    ABUSE = "abuse", "Abuse"
+    AFK = "afk", "AFK (not playing)"
+    OTHER = "other", "Other"
 
 
 class ReportStatus(models.TextChoices):

@@ -76,17 +76,25 @@ def test_a_live_games_admin_pages_show_no_hidden_card(admin_client, live_game) -
     assert "what a spectator sees" in pages["detail"].text
     assert '"deck"' not in pages["events"].text
     assert admin_client.get(f"{GAMES}{live_game}/record/").status_code == 404
+    assert admin_client.get(f"{GAMES}{live_game}/rounds/1/").status_code == 404
 
 
 def test_an_ended_game_reads_round_by_round(admin_client, finished_game) -> None:
     page = admin_client.get(f"{GAMES}{finished_game}/change/")
 
     rounds = Event.objects.filter(game_id=finished_game, type="round_started").count()
-    assert page.text.count('class="round"') == rounds > 0
-    assert "Round 1 — " in page.text
-    first = Event.objects.filter(game_id=finished_game, type="played").first()
-    assert first is not None
-    assert " ".join(first.payload["cards"]) in page.text
+    assert rounds > 1
+    for number in range(1, rounds + 1):
+        assert f"{GAMES}{finished_game}/rounds/{number}/" in page.text
+    first = admin_client.get(f"{GAMES}{finished_game}/rounds/1/")
+    assert first.status_code == 200
+    assert "Round 1: " in first.text
+    plays = Event.objects.filter(game_id=finished_game, type="played")
+    first_play = plays.first()
+    assert first_play is not None
+    assert " ".join(first_play.payload["cards"]) in first.text
+    assert "Result: " in first.text
+    assert admin_client.get(f"{GAMES}{finished_game}/rounds/{rounds + 1}/").status_code == 404
     # The record, deck included, is open now.
     record = admin_client.get(f"{GAMES}{finished_game}/record/")
     assert record.status_code == 200
