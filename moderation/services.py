@@ -8,11 +8,13 @@ from uuid import UUID
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from accounts.locks import player_lock
 from accounts.models import Player, StaffActionKind
 from accounts.services import player_ban, staff_action_record
 from config.errors import ApplicationError
 from games.models import Game, GameStatus
 from games.table import game_seats
+from moderation.locks import report_lock
 from moderation.models import Report, ReportStatus
 
 
@@ -59,7 +61,8 @@ def report_resolve(
     """Close an open report. `banned` bans the reported player (until `ban_until`, None: for
     good); `warned` records a warning on them (the audit log shows it on their page). The
     reporter is not told which."""
-    report = Report.objects.select_for_update().get(pk=report.pk)
+    player_lock(report.reported_id)  # the player before the report (config/locks.py)
+    report = report_lock(report.pk)
     if report.status != ReportStatus.OPEN:
         raise ApplicationError("already_resolved", "This report is already resolved.", 409)
     if status == ReportStatus.OPEN:
