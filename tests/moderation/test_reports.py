@@ -12,6 +12,7 @@ from django.test import Client as BrowserClient
 from accounts.models import Player, StaffAction
 from games.models import Game
 from moderation.models import Report, ReportStatus
+from ratings.models import Rating
 from tests.factories import PlayerFactory
 from tests.games.conftest import Client, start_table
 
@@ -172,3 +173,17 @@ def test_the_audit_log_is_read_only(moderator_client, moderator) -> None:
     assert (
         moderator_client.get(f"/admin/accounts/staffaction/{action.pk}/delete/").status_code == 403
     )
+
+
+def test_the_player_page_shows_rating_games_and_reports(table, moderator_client) -> None:
+    game_id, clients = table
+    reported = clients[1].player
+    Rating.objects.create(player=reported, mu=27.123456, sigma=7.5, ordinal=4.623456, games=1)
+    _report(clients[0], game_id, seat=1, reason="cheating")
+
+    page = moderator_client.get(f"/admin/accounts/player/{reported.pk}/change/")
+
+    assert "4.62 (mu 27.12, sigma 7.50; 1 rated games, provisional)" in page.text
+    assert f"/admin/games/game/?q={reported.pk}" in page.text
+    assert "1 reports (1 open)" in page.text
+    assert 'name="user_permissions"' not in page.text  # a guest: no permission pickers
