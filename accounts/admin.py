@@ -17,6 +17,7 @@ from django.contrib.admin import helpers
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import AuthToken, Player, StaffAction
@@ -35,6 +36,34 @@ class BanForm(forms.Form):
         if until is not None and until <= timezone.now():
             raise forms.ValidationError("A ban must end in the future.")
         return until
+
+
+def confirm_action_page(
+    model_admin: admin.ModelAdmin[Any],
+    request: HttpRequest,
+    *,
+    template: str,
+    action: str,
+    verb: str,
+    title: str,
+    objects: Any,
+    form: forms.Form,
+) -> TemplateResponse:
+    """The page an action shows before it acts (templates extend admin/confirm_action.html):
+    the rows it will act on, its form, and a submit named `apply` that posts them back."""
+    opts = model_admin.model._meta
+    context = {
+        **model_admin.admin_site.each_context(request),
+        "title": title,
+        "opts": opts,
+        "changelist_url": reverse(f"admin:{opts.app_label}_{opts.model_name}_changelist"),
+        "objects": objects,
+        "form": form,
+        "action": action,
+        "verb": verb,
+        "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+    }
+    return TemplateResponse(request, template, context)
 
 
 class ReasonForm(forms.Form):
@@ -157,15 +186,16 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
                 return None
         else:
             form = BanForm()
-        context = {
-            **self.admin_site.each_context(request),
-            "title": "Ban players",
-            "opts": self.model._meta,
-            "players": players,
-            "form": form,
-            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
-        }
-        return TemplateResponse(request, "admin/accounts/player/ban.html", context)
+        return confirm_action_page(
+            self,
+            request,
+            template="admin/accounts/player/ban.html",
+            action="ban",
+            verb="Ban",
+            title="Ban players",
+            objects=players,
+            form=form,
+        )
 
     @admin.action(description="Unban selected players…", permissions=["change"])
     def unban(self, request: HttpRequest, queryset: QuerySet[Player]) -> TemplateResponse | None:
@@ -191,17 +221,16 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
                 return None
         else:
             form = ReasonForm()
-        context = {
-            **self.admin_site.each_context(request),
-            "title": f"{verb} players",
-            "opts": self.model._meta,
-            "players": players,
-            "form": form,
-            "action": action,
-            "verb": verb,
-            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
-        }
-        return TemplateResponse(request, "admin/accounts/player/reason.html", context)
+        return confirm_action_page(
+            self,
+            request,
+            template="admin/accounts/player/reason.html",
+            action=action,
+            verb=verb,
+            title=f"{verb} players",
+            objects=players,
+            form=form,
+        )
 
 
 @admin.register(StaffAction)

@@ -13,7 +13,6 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
-from django.contrib.admin import helpers
 from django.core.paginator import Paginator
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
@@ -23,6 +22,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
+from accounts.admin import confirm_action_page
 from accounts.models import Player
 from config.errors import ApplicationError
 from games.models import Event, Game, Seat
@@ -286,15 +286,16 @@ class GameAdmin(admin.ModelAdmin[Game]):
                 return None
         else:
             form = VoidForm()
-        context = {
-            **self.admin_site.each_context(request),
-            "title": "Void games",
-            "opts": self.model._meta,
-            "games": games,
-            "form": form,
-            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
-        }
-        return TemplateResponse(request, "admin/games/game/void.html", context)
+        return confirm_action_page(
+            self,
+            request,
+            template="admin/games/game/void.html",
+            action="void_games",
+            verb="Void",
+            title="Void games",
+            objects=games,
+            form=form,
+        )
 
 
 def _event_shown(game: Game, event: Event) -> Any:

@@ -9,7 +9,6 @@ from typing import Any
 from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
-from django.contrib.admin import helpers
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.template.response import TemplateResponse
@@ -18,7 +17,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from accounts.admin import PlayerAdmin
+from accounts.admin import PlayerAdmin, confirm_action_page
 from accounts.models import Player
 from config.errors import ApplicationError
 from games.models import Seat
@@ -130,15 +129,16 @@ class ReportAdmin(admin.ModelAdmin[Report]):
                 return None
         else:
             form = ResolveForm()
-        context = {
-            **self.admin_site.each_context(request),
-            "title": "Resolve reports",
-            "opts": self.model._meta,
-            "reports": reports,
-            "form": form,
-            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
-        }
-        return TemplateResponse(request, "admin/moderation/report/resolve.html", context)
+        return confirm_action_page(
+            self,
+            request,
+            template="admin/moderation/report/resolve.html",
+            action="resolve",
+            verb="Resolve",
+            title="Resolve reports",
+            objects=reports,
+            form=form,
+        )
 
 
 class ModerationPlayerAdmin(PlayerAdmin):
