@@ -6,7 +6,6 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.test import Client
 from django.utils import timezone
 
 from accounts.models import AuthToken, Player, StaffAction
@@ -16,20 +15,6 @@ from tests.factories import PlayerFactory
 CHANGELIST = "/admin/accounts/player/"
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def staff() -> Player:
-    return PlayerFactory.create(
-        registered=True, username="root", display_name="Root", is_staff=True, is_superuser=True
-    )
-
-
-@pytest.fixture
-def admin_client(staff: Player) -> Client:
-    client = Client()
-    client.force_login(staff)
-    return client
 
 
 @pytest.fixture

@@ -9,31 +9,15 @@ import re
 from typing import Any
 
 import pytest
-from django.test import Client as BrowserClient
 
-from accounts.models import Player, StaffAction
+from accounts.models import StaffAction
 from games.engine.state import GameState
 from games.models import Event, Game, GameStatus
 from games.services.rating import game_rate
-from tests.factories import PlayerFactory
 from tests.games.conftest import play_moves, start_table
 
 CARD = re.compile(r"\b(?:[A2-9TJQK][SHDC]|X[12])\b")
 GAMES = "/admin/games/game/"
-
-
-@pytest.fixture
-def staff(db: None) -> Player:
-    return PlayerFactory.create(
-        registered=True, username="root", display_name="Root", is_staff=True, is_superuser=True
-    )
-
-
-@pytest.fixture
-def admin_client(staff: Player) -> BrowserClient:
-    client = BrowserClient()
-    client.force_login(staff)
-    return client
 
 
 def _hidden(game_id: str) -> set[str]:
