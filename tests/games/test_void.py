@@ -3,10 +3,13 @@ rolled back; an active game ends at once with no places."""
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
+from django.apps import apps as django_apps
 
 from config.errors import ApplicationError
-from games.models import Game, GameStatus
+from games.models import Event, Game, GameStatus
 from games.services.rating import game_rate, game_unrate
 from games.services.staff import game_void
 from ratings.models import RatingChange
@@ -68,3 +71,19 @@ def test_voiding_twice_does_nothing(make_game, players) -> None:
     first = game_void(game_id=game.pk, reason="one").game.voided_at
     again = game_void(game_id=game.pk, reason="two").game
     assert (again.voided_at, again.void_reason) == (first, "one")
+
+
+def test_games_voided_before_the_migration_become_finished_and_voided(make_game, players) -> None:
+    """Voids used to leave `aborted`: the migration reads them back from their event."""
+    migration = importlib.import_module("games.migrations.0005_game_voided")
+    old = make_game([(players[0], 1), (players[1], 2)], status=GameStatus.ABORTED)
+    Event.objects.create(game=old, seq=9, type="game_voided", payload={"reason": "collusion"})
+    closed = make_game([(players[2], 1)], status=GameStatus.ABORTED)  # a closed table: stays
+
+    migration.voided_games_stay_finished(django_apps, None)
+
+    old.refresh_from_db()
+    assert (old.status, old.void_reason) == (GameStatus.FINISHED, "collusion")
+    assert old.voided_at is not None
+    closed.refresh_from_db()
+    assert (closed.status, closed.voided_at) == (GameStatus.ABORTED, None)
