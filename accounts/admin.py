@@ -1,4 +1,8 @@
-"""Staff tools for players: find them, ban and unban them, see (and revoke) their sessions."""
+"""Staff tools for players: find them, ban and unban them (with a reason), erase them, keep
+notes, see (and revoke) their sessions; and the audit log of every staff action, read-only.
+
+The player page moderators use is composed above (moderation/admin.py adds the rating, games
+and reports, which accounts cannot read); offences and queue bans go in as inlines here."""
 
 from __future__ import annotations
 
@@ -13,10 +17,11 @@ from django.contrib.admin import helpers
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.utils import timezone
 
-from accounts.models import AuthToken, Offence, Player, QueueBan
-from accounts.services import player_ban, player_unban, queue_ban_lift
+from accounts.models import AuthToken, Offence, Player, QueueBan, StaffAction
+from accounts.services import player_ban, player_erase, player_unban, queue_ban_lift
 from accounts.usernames import username_key
 
 
@@ -31,6 +36,38 @@ class BanForm(forms.Form):
         if until is not None and until <= timezone.now():
             raise forms.ValidationError("A ban must end in the future.")
         return until
+
+
+def confirm_action_page(
+    model_admin: admin.ModelAdmin[Any],
+    request: HttpRequest,
+    *,
+    template: str,
+    action: str,
+    verb: str,
+    title: str,
+    objects: Any,
+    form: forms.Form,
+) -> TemplateResponse:
+    """The page an action shows before it acts (templates extend admin/confirm_action.html):
+    the rows it will act on, its form, and a submit named `apply` that posts them back."""
+    opts = model_admin.model._meta
+    context = {
+        **model_admin.admin_site.each_context(request),
+        "title": title,
+        "opts": opts,
+        "changelist_url": reverse(f"admin:{opts.app_label}_{opts.model_name}_changelist"),
+        "objects": objects,
+        "form": form,
+        "action": action,
+        "verb": verb,
+        "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+    }
+    return TemplateResponse(request, template, context)
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(max_length=500, widget=forms.Textarea(attrs={"rows": 3}))
 
 
 class BannedFilter(admin.SimpleListFilter):
@@ -70,33 +107,57 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
     search_fields = ("username", "display_name")
     search_help_text = "Username, display name, or a player id."
     ordering = ("-date_joined",)
-    fieldsets = (
-        (None, {"fields": ("id", "username", "display_name", "is_guest")}),
-        ("Dates", {"fields": ("date_joined", "last_login")}),
-        (
-            "Permissions",
-            {"fields": ("is_active", "is_staff", "is_superuser", "groups", "user_permissions")},
-        ),
-        # Read-only: bans go through the actions, so that subscribers hear of them.
-        ("Ban", {"fields": ("banned_at", "banned_until", "ban_reason", "banned_by")}),
-    )
     readonly_fields = (
         "id",
         "username",
         "is_guest",
         "date_joined",
         "last_login",
+        "erased_at",
         "banned_at",
         "banned_until",
         "ban_reason",
         "banned_by",
+        "audit",
     )
-    filter_horizontal = ("groups", "user_permissions")
+    filter_horizontal = ("groups",)
     inlines = (AuthTokenInline,)
-    actions = ("ban", "unban")
+    actions = ("ban", "unban", "erase")
+
+    def get_fieldsets(self, request: HttpRequest, obj: Player | None = None) -> Any:
+        fieldsets: list[tuple[str | None, dict[str, Any]]] = [
+            (None, {"fields": ("id", "username", "display_name", "is_guest", "erased_at")}),
+            *self.extra_fieldsets,
+            ("Dates", {"fields": ("date_joined", "last_login")}),
+            # Read-only: bans go through the actions, so that subscribers hear of them.
+            ("Ban", {"fields": ("banned_at", "banned_until", "ban_reason", "banned_by")}),
+            ("For staff", {"fields": ("staff_notes", "audit")}),
+        ]
+        # Who may use the admin is a superuser's decision; a guest has nothing to decide.
+        if request.user.is_superuser and obj is not None and not obj.is_guest:
+            permissions = ("is_active", "is_staff", "is_superuser", "groups")
+            fieldsets.append(("Staff access", {"fields": permissions}))
+        return fieldsets
+
+    # Fieldsets the composed player page (moderation/admin.py) adds after the first.
+    extra_fieldsets: tuple[tuple[str, dict[str, Any]], ...] = ()
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # players sign up through the API
+
+    def has_delete_permission(self, request: HttpRequest, obj: Player | None = None) -> bool:
+        return False  # their games hold them: an account is erased (anonymised), not deleted
+
+    @admin.display(description="staff actions")
+    def audit(self, player: Player) -> str:
+        actions = StaffAction.objects.filter(player=player).select_related("actor")[:20]
+        return (
+            "\n".join(
+                f"{a.at:%Y-%m-%d %H:%M} {a.action} by {a.actor or 'system'}: {a.reason}"
+                for a in actions
+            )
+            or "—"
+        )
 
     @admin.display(boolean=True)
     def banned(self, player: Player) -> bool:
@@ -125,21 +186,71 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
                 return None
         else:
             form = BanForm()
-        context = {
-            **self.admin_site.each_context(request),
-            "title": "Ban players",
-            "opts": self.model._meta,
-            "players": players,
-            "form": form,
-            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
-        }
-        return TemplateResponse(request, "admin/accounts/player/ban.html", context)
+        return confirm_action_page(
+            self,
+            request,
+            template="admin/accounts/player/ban.html",
+            action="ban",
+            verb="Ban",
+            title="Ban players",
+            objects=players,
+            form=form,
+        )
 
-    @admin.action(description="Unban selected players", permissions=["change"])
-    def unban(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:
-        for player in queryset:
-            player_unban(player=player)
-        self.message_user(request, f"Unbanned {len(queryset)} player(s).", messages.SUCCESS)
+    @admin.action(description="Unban selected players…", permissions=["change"])
+    def unban(self, request: HttpRequest, queryset: QuerySet[Player]) -> TemplateResponse | None:
+        return self._with_reason(request, queryset, "unban", "Unban", player_unban)
+
+    @admin.action(description="Erase selected players (anonymise)…", permissions=["change"])
+    def erase(self, request: HttpRequest, queryset: QuerySet[Player]) -> TemplateResponse | None:
+        return self._with_reason(
+            request, queryset.exclude(is_staff=True), "erase", "Erase", player_erase
+        )
+
+    def _with_reason(
+        self, request: HttpRequest, players: QuerySet[Player], action: str, verb: str, do: Any
+    ) -> TemplateResponse | None:
+        """An action that asks for a reason first (the audit log keeps it)."""
+        by = request.user if isinstance(request.user, Player) else None
+        if "apply" in request.POST:
+            form = ReasonForm(request.POST)
+            if form.is_valid():
+                for player in players:
+                    do(player=player, by=by, reason=form.cleaned_data["reason"])
+                self.message_user(request, f"{verb}: {len(players)} player(s).", messages.SUCCESS)
+                return None
+        else:
+            form = ReasonForm()
+        return confirm_action_page(
+            self,
+            request,
+            template="admin/accounts/player/reason.html",
+            action=action,
+            verb=verb,
+            title=f"{verb} players",
+            objects=players,
+            form=form,
+        )
+
+
+@admin.register(StaffAction)
+class StaffActionAdmin(admin.ModelAdmin[StaffAction]):
+    """The audit log: read-only for everyone, superusers included."""
+
+    list_display = ("at", "action", "actor", "player", "game_id", "reason")
+    list_filter = ("action",)
+    list_select_related = ("actor", "player")
+    search_fields = ("actor__username", "player__display_name", "player__id", "game_id", "reason")
+    date_hierarchy = "at"
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 # Fair play: offences and queue bans (README, Fair play), their own pages ------------------

@@ -62,6 +62,11 @@ class Player(AbstractBaseUser, PermissionsMixin):
     # the player its seats at ranked games are rated as. Such a player never logs in.
     # Null, not empty, for everyone else: the column is unique.
     cpu_level = models.CharField(max_length=16, null=True, blank=True, unique=True)
+    # For staff only; never shown to the player.
+    staff_notes = models.TextField(blank=True)
+    # Anonymised at the player's request (accounts.services.player_erase): the row stays, so
+    # that the other players' records and ratings keep their opponent.
+    erased_at = models.DateTimeField(null=True, blank=True)
 
     objects: ClassVar[PlayerManager] = PlayerManager()
 
@@ -92,6 +97,38 @@ class Player(AbstractBaseUser, PermissionsMixin):
         until = f" until {self.banned_until.isoformat()}" if self.banned_until else ""
         reason = f": {self.ban_reason}" if self.ban_reason else "."
         return f"This account is banned{until}{reason}"
+
+
+class StaffActionKind(models.TextChoices):
+    BAN = "ban"
+    UNBAN = "unban"
+    VOID = "void"
+    RESOLVE = "resolve"
+    ERASE = "erase"
+
+
+class StaffAction(models.Model):
+    """The audit log: who did what to whom, when and why. Written by the services that act,
+    never edited (the admin shows it read-only)."""
+
+    at = models.DateTimeField(default=timezone.now, db_index=True)
+    # Null: done by the system (a task, a command) or by the player themself (erasure).
+    actor = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    action = models.CharField(max_length=16, choices=StaffActionKind.choices)
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="staff_actions"
+    )
+    # Games sit above accounts: a plain id, not a foreign key.
+    game_id = models.UUIDField(null=True, blank=True, db_index=True)
+    reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.action} by {self.actor or 'system'} at {self.at:%Y-%m-%d %H:%M}"
 
 
 class AuthToken(models.Model):

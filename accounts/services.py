@@ -1,4 +1,5 @@
-"""Writes: guests, registration, login, tokens, websocket tickets and bans."""
+"""Writes: guests, registration, login, tokens, websocket tickets, bans, erasure and the
+staff audit log."""
 
 from __future__ import annotations
 
@@ -19,9 +20,9 @@ from django.utils import timezone
 
 from accounts.fair_play import ban_length, offence_level, parse_steps
 from accounts.locks import player_lock
-from accounts.models import AuthToken, Offence, Player, QueueBan
+from accounts.models import AuthToken, Offence, Player, QueueBan, StaffAction, StaffActionKind
 from accounts.selectors import offences_since, player_get_by_username
-from accounts.signals import player_banned
+from accounts.signals import player_banned, player_erased
 from config.errors import ApplicationError
 from config.redis import get_redis
 
@@ -163,6 +164,23 @@ def player_update(*, player: Player, display_name: str | None = None) -> Player:
     return player
 
 
+ERASED_NAME = "Deleted player"
+
+
+def staff_action_record(
+    *,
+    action: StaffActionKind,
+    actor: Player | None,
+    reason: str = "",
+    player: Player | None = None,
+    game_id: uuid.UUID | str | None = None,
+) -> StaffAction:
+    """One line of the audit log (every ban, unban, void, report resolution and erasure)."""
+    return StaffAction.objects.create(
+        action=action, actor=actor, reason=reason, player=player, game_id=game_id
+    )
+
+
 def _send_player_banned(
     *, player: Player, reason: str, until: datetime | None, by: Player | None
 ) -> None:
@@ -191,6 +209,10 @@ def player_ban(
     player.ban_reason = reason
     player.banned_by = by
     player.save(update_fields=["banned_at", "banned_until", "ban_reason", "banned_by"])
+    until_text = f" (until {until.isoformat()})" if until else " (for good)"
+    staff_action_record(
+        action=StaffActionKind.BAN, actor=by, reason=reason + until_text, player=player
+    )
     transaction.on_commit(
         partial(_send_player_banned, player=player, reason=reason, until=until, by=by), robust=True
     )
@@ -206,13 +228,48 @@ def _close_player_sockets(*, player_id: uuid.UUID) -> None:
 
 
 @transaction.atomic
-def player_unban(*, player: Player) -> Player:
+def player_unban(*, player: Player, by: Player | None = None, reason: str = "") -> Player:
     player = player_lock(player.pk)
     player.banned_at = None
     player.banned_until = None
     player.ban_reason = ""
     player.banned_by = None
     player.save(update_fields=["banned_at", "banned_until", "ban_reason", "banned_by"])
+    staff_action_record(action=StaffActionKind.UNBAN, actor=by, reason=reason, player=player)
+    return player
+
+
+@transaction.atomic
+def player_erase(*, player: Player, by: Player | None = None, reason: str = "") -> Player:
+    """Anonymise an account (the right to erasure): its name, login, sessions and staff notes
+    go; the row stays, so that its games and the other players' ratings keep their opponent.
+    `by` None: the player's own request. Their tickets and seats go as for a ban (after the
+    commit, `player_erased`), and their open sockets close."""
+    player = player_lock(player.pk)
+    if player.erased_at is not None:
+        return player
+    player.username = None
+    player.display_name = ERASED_NAME
+    player.set_unusable_password()
+    player.is_active = False
+    player.staff_notes = ""
+    player.erased_at = timezone.now()
+    player.save(
+        update_fields=[
+            "username", "display_name", "password", "is_active", "staff_notes", "erased_at"
+        ]
+    )  # fmt: skip
+    AuthToken.objects.filter(player=player).delete()
+    staff_action_record(
+        action=StaffActionKind.ERASE,
+        actor=by,
+        reason=reason or ("" if by else "the player's own request"),
+        player=player,
+    )
+    transaction.on_commit(
+        partial(player_erased.send_robust, sender=Player, player=player), robust=True
+    )
+    transaction.on_commit(partial(_close_player_sockets, player_id=player.pk), robust=True)
     return player
 
 

@@ -8,3 +8,7 @@ from django.dispatch import Signal
 # `player`, `reason`, `until` (datetime or None: for good) and `by` (the staff Player or None).
 # Matchmaking cancels the player's tickets; games hand the player's active seats to the CPU.
 player_banned = Signal()
+
+# Sent (sender=Player) after the commit that erased a player (accounts.services.player_erase),
+# with `player`: as for a ban, their tickets are cancelled and the CPU takes their seats.
+player_erased = Signal()

@@ -6,16 +6,17 @@ lock goes with the transaction's commit or rollback. The keys are here so that t
 never share one by accident (`AdvisoryLock` is `unique`).
 
 Each app takes its row locks in one module (accounts/locks.py, matchmaking/locks.py,
-games/table.py, ratings' lock module), rows of one table in pk order. Across apps a
-transaction takes its locks in this order, and never one that comes earlier than one it holds,
-so no two transactions wait on each other:
+games/table.py, ratings' lock module, moderation/locks.py), rows of one table in pk order.
+Across apps a transaction takes its locks in this order, and never one that comes earlier
+than one it holds, so no two transactions wait on each other:
 
 1. an advisory lock (the matchmaking pass, the ratings), at most one;
 2. a player (accounts): a ticket is queued under its player's lock, and a ban is set under it;
 3. tickets (matchmaking), in pk order;
 4. one game (games, `LockedGame`: one existing game per transaction; a matchmaking pass also
    locks the games it creates, which no other transaction sees before its commit). Rating a
-   game locks it after the ratings' advisory lock.
+   game locks it after the ratings' advisory lock;
+5. a report (moderation): resolving one locks its reported player first (a ban may follow).
 
 What follows a commit (a ban's receivers, a finished game's rating) runs in a transaction of
 its own and starts again from the top.

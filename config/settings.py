@@ -91,6 +91,7 @@ INSTALLED_APPS = [
     "ratings",
     "matchmaking",
     "players",
+    "moderation",
     "axes",
     "web",
 ]

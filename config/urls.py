@@ -11,6 +11,7 @@ api_v1: list[URLPattern | URLResolver] = [
     path("", include("players.urls")),
     path("", include("games.urls")),
     path("", include("matchmaking.urls")),
+    path("", include("moderation.urls")),
 ]
 
 # Swagger UI's script is a file of its own (the split view), as the Content-Security-Policy

@@ -419,7 +419,7 @@ class GameRecordApi(PublicReadApi):
     def get(self, request: Request, game_id: UUID) -> Response:
         viewer = request.user if isinstance(request.user, Player) else None
         game, seats, _ = _visible_game(game_id, viewer)
-        if game.status != GameStatus.FINISHED:
+        if game.status != GameStatus.FINISHED:  # a voided game is finished: its record stands
             raise ApplicationError(
                 "not_finished", "The record is published when the game ends.", 409
             )

@@ -48,6 +48,17 @@ class Game(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     # When this game's ratings were applied (ranked games only); set exactly once.
     rated_at = models.DateTimeField(null=True, blank=True)
+    # Voided by staff (games/services/staff.py): the game stays finished and readable, but has
+    # no result that counts: its ratings are rolled back and it is never rated again.
+    voided_at = models.DateTimeField(null=True, blank=True)
+    void_reason = models.CharField(max_length=500, blank=True)
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
 
     class Meta:
         indexes = [
@@ -66,7 +77,13 @@ class Game(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{'ranked' if self.ranked else 'private'} game {self.id} ({self.status})"
+        voided = ", voided" if self.voided_at else ""
+        return f"{'ranked' if self.ranked else 'private'} game {self.id} ({self.status}{voided})"
+
+    @property
+    def ended(self) -> bool:
+        """Over for good: its full record (every hand, the deck) may be read."""
+        return self.status in (GameStatus.FINISHED, GameStatus.ABORTED)
 
 
 class Seat(models.Model):

@@ -8,7 +8,7 @@ from uuid import UUID
 from django.dispatch import receiver
 
 from accounts.models import Player
-from accounts.signals import player_banned
+from accounts.signals import player_banned, player_erased
 from games import tasks
 from games.models import Game
 from games.notify import game_finished_signal, game_voided_signal
@@ -16,6 +16,7 @@ from games.services.play import player_hand_over_games
 
 
 @receiver(player_banned)
+@receiver(player_erased)
 def hand_banned_players_seats_to_the_cpu(sender: Any, player: Player, **kwargs: Any) -> None:
     player_hand_over_games(player=player)
 

@@ -114,6 +114,11 @@ class GameData(TypedDict):
     standings: list[PlaceData] | None
     created_at: Timestamp
     finished_at: Timestamp | None
+    voided: Annotated[
+        bool, Doc("Voided by staff: finished, but its result does not count (no ratings).")
+    ]
+    voided_at: Timestamp | None
+    void_reason: Annotated[str | None, Doc("Why staff voided it (null unless voided).")]
 
 
 EventType = Literal[
@@ -230,7 +235,7 @@ def game_payload(
     from the row, or as the engine has just returned it) and its seats."""
     engine = None if state is None else view(state, seat)
     turn: TurnData | None = None
-    if engine is not None and engine["turn"] is not None:
+    if engine is not None and engine["turn"] is not None and game.voided_at is None:
         turn_seat = seats[engine["turn"]]
         shown = game.status == GameStatus.ACTIVE and not turn_seat.cpu_plays
         turn = {
@@ -265,6 +270,9 @@ def game_payload(
         "standings": None if engine is None else engine["standings"],
         "created_at": game.created_at.isoformat(),
         "finished_at": game.finished_at.isoformat() if game.finished_at else None,
+        "voided": game.voided_at is not None,
+        "voided_at": game.voided_at.isoformat() if game.voided_at else None,
+        "void_reason": game.void_reason if game.voided_at else None,
     }
 
 
@@ -403,8 +411,9 @@ def live_ranked_games() -> QuerySet[Game]:
 
 
 def player_finished_games(player: Player) -> QuerySet[Seat]:
+    """The player's finished games with a place (a game voided while active has none)."""
     return (
-        Seat.objects.filter(player=player, game__status=GameStatus.FINISHED)
+        Seat.objects.filter(player=player, game__status=GameStatus.FINISHED, place__isnull=False)
         .select_related("game")
         .order_by("-game__finished_at")
     )
@@ -434,6 +443,7 @@ def pending_games_before(
         game__ranked=True,
         game__status=GameStatus.FINISHED,
         game__rated_at__isnull=True,
+        game__voided_at__isnull=True,
         game__finished_at__lt=finished_at,
     )
     return list(
@@ -442,14 +452,20 @@ def pending_games_before(
 
 
 def pending_games() -> QuerySet[Game]:
-    """Finished ranked games still waiting for their rating."""
-    return Game.objects.filter(ranked=True, status=GameStatus.FINISHED, rated_at__isnull=True)
+    """Finished ranked games still waiting for their rating (a voided game never is)."""
+    return Game.objects.filter(
+        ranked=True, status=GameStatus.FINISHED, rated_at__isnull=True, voided_at__isnull=True
+    )
 
 
 def rated_games() -> QuerySet[Game]:
     """The games whose ratings stand: finished (not voided), ranked, rated."""
     return Game.objects.filter(
-        ranked=True, status=GameStatus.FINISHED, rated_at__isnull=False, finished_at__isnull=False
+        ranked=True,
+        status=GameStatus.FINISHED,
+        rated_at__isnull=False,
+        finished_at__isnull=False,
+        voided_at__isnull=True,
     )
 
 

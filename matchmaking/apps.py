@@ -6,9 +6,12 @@ class MatchmakingConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from accounts.signals import player_banned
+        from accounts.signals import player_banned, player_erased
         from matchmaking.receivers import cancel_banned_players_tickets
 
         player_banned.connect(
             cancel_banned_players_tickets, dispatch_uid="matchmaking.cancel_banned_players_tickets"
+        )
+        player_erased.connect(
+            cancel_banned_players_tickets, dispatch_uid="matchmaking.cancel_erased_players_tickets"
         )

@@ -27,6 +27,7 @@ from accounts.models import AuthToken, Player
 from accounts.services import (
     auth_token_revoke,
     guest_create,
+    player_erase,
     player_login,
     player_register,
     player_update,
@@ -216,6 +217,14 @@ class MeApi(APIView):
         serializer.is_valid(raise_exception=True)
         player = player_update(player=request_player(request), **serializer.validated_data)
         return Response(PlayerSerializer(player).data)
+
+    @extend_schema(
+        operation_id="me_erase", request=None, responses={204: None, **error_responses(401, 403)}
+    )
+    def delete(self, request: Request) -> Response:
+        """Erase the account: anonymised, logged out everywhere; its games stay."""
+        player_erase(player=request_player(request))
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class WsTicketApi(APIView):

@@ -11,6 +11,16 @@ from django.http import HttpRequest
 from ratings.models import Rating, RatingChange
 
 
+def _two_places(field: str, label: str) -> Any:
+    """A list column showing a float field to two decimals (the stored value has sixteen)."""
+
+    @admin.display(description=label, ordering=field)
+    def show(obj: Any) -> str:
+        return f"{getattr(obj, field):.2f}"
+
+    return show
+
+
 class _ReadOnly:
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -24,7 +34,13 @@ class _ReadOnly:
 
 @admin.register(Rating)
 class RatingAdmin(_ReadOnly, admin.ModelAdmin[Rating]):
-    list_display = ("player", "ordinal", "mu", "sigma", "games")
+    list_display = (
+        "player",
+        _two_places("ordinal", "ordinal"),
+        _two_places("mu", "mu"),
+        _two_places("sigma", "sigma"),
+        "games",
+    )
     list_select_related = ("player",)
     ordering = ("-ordinal",)
     search_fields = ("player__username", "player__display_name", "player__id")
@@ -32,7 +48,15 @@ class RatingAdmin(_ReadOnly, admin.ModelAdmin[Rating]):
 
 @admin.register(RatingChange)
 class RatingChangeAdmin(_ReadOnly, admin.ModelAdmin[RatingChange]):
-    list_display = ("at", "player", "game", "place", "mu_before", "mu", "sigma")
+    list_display = (
+        "at",
+        "player",
+        "game",
+        "place",
+        _two_places("mu_before", "mu before"),
+        _two_places("mu", "mu"),
+        _two_places("sigma", "sigma"),
+    )
     list_select_related = ("player", "game")
     ordering = ("-at",)
     search_fields = ("player__username", "player__display_name", "game__id")

@@ -19,6 +19,7 @@ from accounts.services import auth_token_issue
 from accounts.throttles import CACHE_KEY_PREFIX
 from config.celery import app as celery_app
 from config.redis import get_redis
+from tests.factories import PlayerFactory
 from tests.schema_check import PublishedSchema
 
 
@@ -69,6 +70,22 @@ def clear_throttles() -> None:
     """Counters outlive a test (they are in Redis): without this, a suite would trip the
     limits meant for clients. The API client fixtures use it."""
     clear_throttle_counters()
+
+
+@pytest.fixture
+def staff(db: None) -> Player:
+    """A superuser, "root"."""
+    return PlayerFactory.create(
+        registered=True, username="root", display_name="Root", is_staff=True, is_superuser=True
+    )
+
+
+@pytest.fixture
+def admin_client(staff: Player) -> Client:
+    """A browser signed in to /admin/ as `staff`."""
+    client = Client()
+    client.force_login(staff)
+    return client
 
 
 @pytest.fixture

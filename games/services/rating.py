@@ -52,6 +52,7 @@ def _ratable(game: Game) -> bool:
         and game.status == GameStatus.FINISHED
         and game.finished_at is not None
         and game.rated_at is None
+        and game.voided_at is None
     )
 
 
@@ -116,6 +117,6 @@ def game_unrate(*, game_id: UUID | str) -> bool:
     again does nothing."""
     ratings_lock()
     locked = LockedGame.try_lock(game_id)
-    if locked is None or locked.game.status != GameStatus.ABORTED:
+    if locked is None or locked.game.voided_at is None:
         return False
     return game_ratings_undo(game_id=locked.game.pk)

@@ -6,30 +6,15 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.test import Client
 from django.utils import timezone
 
-from accounts.models import AuthToken, Player
+from accounts.models import AuthToken, Player, StaffAction
 from accounts.signals import player_banned
 from tests.factories import PlayerFactory
 
 CHANGELIST = "/admin/accounts/player/"
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def staff() -> Player:
-    return PlayerFactory.create(
-        registered=True, username="root", display_name="Root", is_staff=True, is_superuser=True
-    )
-
-
-@pytest.fixture
-def admin_client(staff: Player) -> Client:
-    client = Client()
-    client.force_login(staff)
-    return client
 
 
 @pytest.fixture
@@ -119,13 +104,20 @@ def test_ban_action_refuses_an_empty_reason(admin_client, players) -> None:
     assert not Player.objects.get(pk=players["guest"].pk).is_banned
 
 
-def test_unban_action(admin_client, players) -> None:
+def test_unban_action_asks_for_a_reason_then_unbans(admin_client, staff, players) -> None:
     selection = {"action": "unban", "_selected_action": [str(players["banned"].pk)]}
 
-    response = admin_client.post(CHANGELIST, selection)
+    form = admin_client.post(CHANGELIST, selection)
+    assert form.status_code == 200
+    assert 'name="reason"' in form.text
+    assert Player.objects.get(pk=players["banned"].pk).is_banned
+
+    response = admin_client.post(CHANGELIST, {**selection, "apply": "Unban", "reason": "Appeal."})
 
     assert response.status_code == 302
     assert not Player.objects.get(pk=players["banned"].pk).is_banned
+    logged = StaffAction.objects.get(action="unban")
+    assert (logged.actor, logged.player, logged.reason) == (staff, players["banned"], "Appeal.")
 
 
 def test_change_page_shows_sessions_but_never_a_token_hash(

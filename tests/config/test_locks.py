@@ -20,6 +20,7 @@ LOCK_MODULES = {
     "accounts": "accounts/locks.py",
     "games": "games/table.py",
     "matchmaking": "matchmaking/locks.py",
+    "moderation": "moderation/locks.py",
     "config": "config/locks.py",
 }
 ADVISORY_MODULES = {"config/locks.py"}

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import itertools
+import random
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
@@ -17,7 +18,10 @@ from accounts.models import Player
 from accounts.services import guest_create
 from config.celery import app as celery_app
 from games.engine.cards import VALUE
+from games.engine.cpu import cpu_action
+from games.engine.state import CallYaniv, GameState
 from games.models import Game, GameStatus, Seat
+from games.services.play import game_act
 from tests.factories import PlayerFactory
 
 Places = Sequence[tuple[Player | None, int]]
@@ -132,3 +136,32 @@ def wait_for(check: Callable[[], Any], timeout: float = 30.0) -> Any:
             return result
         time.sleep(0.02)
     raise AssertionError("timed out waiting")
+
+
+def start_table(seats: int = 2) -> tuple[str, list[Client]]:
+    """A private table of `seats` guests, started: its id and the players' clients."""
+    clients = [Client.guest(f"P{index}") for index in range(seats)]
+    game = clients[0].post("/api/v1/games/", {"max_players": seats}).json()
+    for client in clients[1:]:
+        client.post(f"/api/v1/games/{game['id']}/join/", {"invite_code": game["invite_code"]})
+    clients[0].post(f"/api/v1/games/{game['id']}/start/")
+    return game["id"], clients
+
+
+def play_moves(game_id: str, clients: list[Client], moves: int) -> None:
+    """Up to `moves` simple moves by whoever's turn it is, until the game ends (through the
+    service: a whole game is more requests than the rate limit allows)."""
+    for _ in range(moves):
+        game = Game.objects.get(pk=game_id)
+        if game.status != GameStatus.ACTIVE:
+            return
+        state = GameState.from_dict(game.state or {})
+        seat = state.turn or 0
+        # The CPU's choice: it plays a round to its end in a few dozen moves.
+        chosen = cpu_action(state, seat, random.Random(game.seq))
+        action: dict[str, Any] = (
+            {"type": "yaniv"}
+            if isinstance(chosen, CallYaniv)
+            else {"type": "play", "cards": list(chosen.cards), "draw": chosen.draw}
+        )
+        game_act(game_id=game_id, player=clients[seat].player, seq=game.seq, action=action)

@@ -105,8 +105,9 @@ def test_a_game_is_rated_once(players, make_game) -> None:
         {"ranked": False},
         {"status": GameStatus.ACTIVE, "finished_at": None},
         {"status": GameStatus.ABORTED},
+        {"voided_at": "2026-01-01T00:00:00Z", "void_reason": "cheating"},
     ],
-    ids=["private", "active", "voided"],
+    ids=["private", "active", "aborted", "voided"],
 )
 def test_only_finished_ranked_games_are_rated(players, make_game, fields) -> None:
     game = make_game([(players[0], 1), (players[1], 2)], **fields)

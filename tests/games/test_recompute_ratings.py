@@ -7,6 +7,7 @@ import io
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.utils import timezone
 
 from games.models import Game
 from games.services.rating import game_rate, game_unrate
@@ -35,7 +36,7 @@ def history(players, make_game) -> list[Game]:
     ]
     for game in games:
         game_rate(game_id=game.pk)
-    Game.objects.filter(pk=games[1].pk).update(status="aborted")
+    Game.objects.filter(pk=games[1].pk).update(voided_at=timezone.now())
     game_unrate(game_id=games[1].pk)
     return games
 
@@ -81,7 +82,7 @@ def test_any_damage_is_found(history, damage) -> None:
 def test_a_rating_left_from_a_voided_game_is_found(history, players) -> None:
     """A void whose roll back never ran: the replay leaves the game out."""
     voided = history[0]
-    Game.objects.filter(pk=voided.pk).update(status="aborted")
+    Game.objects.filter(pk=voided.pk).update(voided_at=timezone.now())
     with pytest.raises(CommandError):
         recompute()
     game_unrate(game_id=voided.pk)
