@@ -10,6 +10,8 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from games.models import Seat
+from games.selectors import seat_name
 from ratings.models import RatingChange
 from tests.factories import PlayerFactory
 from tests.players.test_apis import rated
@@ -192,3 +194,9 @@ def test_a_later_pages_rank_counts_only_eligible_players(
     assert page["count"] == 3
     assert [entry["rank"] for entry in page["results"]] == [2]
     assert page["results"][0]["player"]["id"] == str(b.pk)
+
+
+def test_a_cpu_seat_is_named_by_its_level(players) -> None:
+    assert seat_name(Seat(seat=1, is_cpu=True, cpu_level="expert")) == "CPU (expert)"
+    assert seat_name(Seat(seat=1, is_cpu=True)) == "CPU"  # a seat from before the levels
+    assert seat_name(Seat(seat=0, player=players[0])) == players[0].display_name
