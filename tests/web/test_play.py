@@ -6,6 +6,7 @@ import re
 
 from playwright.sync_api import expect
 
+from games.models import Seat
 from tests.web.conftest import game_id_of, shot
 from tests.web.table import Table
 
@@ -24,8 +25,10 @@ def test_a_first_visit_plays_a_whole_game_against_the_cpu_by_clicks(open_player)
     page.get_by_label("Call limit (Yaniv at or below)").fill("10")
     page.get_by_test_id("new-table").click()
     expect(page).to_have_url(re.compile(r"/games/[0-9a-f-]{36}$"))
+    page.get_by_test_id("cpu-level").select_option("easy")
     page.get_by_test_id("add-cpu").click()
-    expect(page.get_by_test_id("seat-1")).to_contain_text("CPU")
+    expect(page.get_by_test_id("seat-1")).to_contain_text("CPU 2 (easy)")
+    assert Seat.objects.get(game_id=game_id_of(page), seat=1).cpu_level == "easy"
     expect(page.get_by_test_id("invite-link")).to_have_attribute("href", re.compile("/join/"))
     shot(page, "table-waiting-desktop")
     page.get_by_test_id("start-game").click()

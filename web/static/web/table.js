@@ -23,7 +23,8 @@ export const cards = (codes, attrs = {}) => h("span", { class: "cards", ...attrs
 
 export function seatName(seat) {
   if (!seat) return "";
-  return seat.player ? seat.player.display_name : `CPU ${seat.seat + 1}`;
+  if (seat.player) return seat.player.display_name;
+  return seat.is_cpu && seat.cpu_level ? `CPU ${seat.seat + 1} (${seat.cpu_level})` : `CPU ${seat.seat + 1}`;
 }
 
 /** The result of a round: hands shown, points, exact-score drops and totals. `before` holds

@@ -6,6 +6,8 @@ import { cardName, layGroup, sortHand } from "../cards.js";
 import { errorLine, h, replace } from "../dom.js";
 import { card, cards, cardsBelow, roundResult, seatName, standings } from "../table.js";
 
+// The CPU levels of docs/api.md (`POST /games/{id}/cpu/`), weakest first.
+const CPU_LEVELS = ["easy", "medium", "hard", "expert"];
 const STATUS = { waiting: "Waiting for players", active: "In play", finished: "Finished", aborted: "Aborted" };
 
 export async function tablePage(root, [gameId], app) {
@@ -17,6 +19,7 @@ export async function tablePage(root, [gameId], app) {
     link: "connecting",
     deltas: null, // seat -> rating change, once the game is rated
     totals: new Map([[0, null]]), // round -> the totals after it (round 0: none yet)
+    cpuLevel: "hard", // the level the next CPU seat is added at (POST .../cpu/ {"level"})
   };
   let countdown = null;
 
@@ -213,7 +216,13 @@ export async function tablePage(root, [gameId], app) {
       h(
         "p",
         { class: "row" },
-        h("button", { type: "button", testid: "add-cpu", "data-key": "add-cpu", disabled: full || state.busy, onclick: () => send("cpu/") }, "Add a CPU player"),
+        h("label", { for: "cpu-level" }, "CPU level"),
+        h(
+          "select",
+          { id: "cpu-level", testid: "cpu-level", "data-key": "cpu-level", onchange: (event) => { state.cpuLevel = event.target.value; } },
+          CPU_LEVELS.map((level) => h("option", { value: level, selected: level === state.cpuLevel }, level)),
+        ),
+        h("button", { type: "button", testid: "add-cpu", "data-key": "add-cpu", disabled: full || state.busy, onclick: () => send("cpu/", { level: state.cpuLevel }) }, "Add a CPU player"),
         h("button", { type: "button", class: "primary", testid: "start-game", "data-key": "start-game", disabled: game.seats.length < 2 || state.busy, onclick: () => send("start/") }, "Start the game"),
       ),
     );
