@@ -2,9 +2,11 @@
 every other seated human accepts or declines, and when all have accepted a new table starts
 with the same seats (CPU seats too) and rules, rotated by one seat, so that a different seat
 sits first. An offer lapses after YANIV_REMATCH_SECONDS (its task writes `rematch_expired`;
-until then a read already shows it expired). Every step is an event of the finished game, so
-its sockets are told (`rematch_offered`, `rematch_accepted`, `rematch_declined`,
-`rematch_expired`, `rematch_started` with the new game's id) and its event log keeps them.
+until then a read already shows it expired), and the table then starts with the seats that
+accepted and the CPU seats, when they are two or more: nobody who did not accept is seated.
+Every step is an event of the finished game, so its sockets are told (`rematch_offered`,
+`rematch_accepted`, `rematch_declined`, `rematch_expired`, `rematch_started` with the new
+game's id) and its event log keeps them.
 """
 
 from __future__ import annotations
@@ -40,9 +42,16 @@ def _state(locked: LockedGame) -> tuple[RematchData, int | None]:
     return data, None if offer is None else offer.pk
 
 
-@transaction.atomic
 def game_rematch(*, game_id: UUID | str, player: Player, accept: bool) -> RematchData:
-    """Offer a rematch, accept the open offer (`accept`), or decline it (`not accept`)."""
+    """Offer a rematch, accept the open offer (`accept`), or decline it (`not accept`). A
+    lapsed offer is settled first, in a transaction of its own, so that the table it starts
+    stands whatever this request is then refused."""
+    rematch_expire(game_id=game_id)
+    return _answer(game_id=game_id, player=player, accept=accept)
+
+
+@transaction.atomic
+def _answer(*, game_id: UUID | str, player: Player, accept: bool) -> RematchData:
     locked = LockedGame.lock(game_id)
     seat = locked.seat_of(player)
     game = locked.game
@@ -52,7 +61,6 @@ def game_rematch(*, game_id: UUID | str, player: Player, accept: bool) -> Rematc
         )
     if game.status != GameStatus.FINISHED:
         raise ApplicationError("not_finished", "A rematch is offered once the game ends.", 409)
-    _expire_lapsed(locked)
     data, offer = _state(locked)
     if data["status"] == "started":
         raise ApplicationError(
@@ -93,16 +101,26 @@ def _offer(locked: LockedGame, seat: Seat) -> None:
     )
 
 
-def _start(locked: LockedGame) -> None:
-    """The new table: the old seats rotated by one, seated, then started by the host."""
+def _start(locked: LockedGame, accepted: list[int] | None = None) -> None:
+    """The new table: the old seats rotated by one, seated, then started by the host. With
+    `accepted` (an offer that lapsed), only those seats and the CPU seats, the host the first
+    of them to have accepted when the old host did not."""
     old = locked.game
+    seats = [
+        seat
+        for seat in locked.seats[1:] + locked.seats[:1]
+        if accepted is None or seat.player_id is None or seat.seat in accepted
+    ]
+    host = old.host
+    if accepted is not None and not any(seat.player_id == old.host_id for seat in seats):
+        host = next(locked.seats[number].player for number in accepted)
+    assert host is not None  # a private table's host sits at it; an offer has an offerer
     new = Game.objects.create(
         max_players=old.max_players,
         rules=old.rules,
-        host=old.host,
+        host=host,
         invite_code=new_invite_code(),
     )
-    seats = locked.seats[1:] + locked.seats[:1]
     fields = [f.name for f in Seat._meta.concrete_fields if f.name not in _NOT_COPIED]
     try:
         with transaction.atomic():
@@ -119,22 +137,17 @@ def _start(locked: LockedGame) -> None:
         raise ApplicationError(
             "in_game", "A player of this table has since sat down at another one.", 409
         ) from error
-    assert old.host is not None  # a private table's host sits at it
-    game_start(game_id=new.pk, player=old.host)
+    game_start(game_id=new.pk, player=host)
     locked.append("rematch_started", game_id=str(new.pk))
 
 
 @transaction.atomic
-def rematch_expire(*, game_id: UUID | str, offer_id: int) -> bool:
-    """The offer's timeout: `rematch_expired` if that offer is still open. Idempotent."""
+def rematch_expire(*, game_id: UUID | str, offer_id: int | None = None) -> bool:
+    """The offer's timeout (`offer_id`'s, or whichever is open): `rematch_expired` if it is
+    still open and past its time, then the table of those who accepted. Idempotent."""
     locked = LockedGame.try_lock(game_id)
-    if locked is None:
+    if locked is None or locked.game.status != GameStatus.FINISHED:
         return False
-    return _expire_lapsed(locked, offer_id)
-
-
-def _expire_lapsed(locked: LockedGame, offer_id: int | None = None) -> bool:
-    """Write `rematch_expired` for the open offer (`offer_id`'s, if given) past its time."""
     events = rematch_events(locked.game)
     if not events or events[-1].type not in {"rematch_offered", "rematch_accepted"}:
         return False  # no offer open
@@ -143,6 +156,14 @@ def _expire_lapsed(locked: LockedGame, offer_id: int | None = None) -> bool:
         return False
     if datetime.fromisoformat(offer.payload["expires_at"]) > timezone.now():
         return False
+    accepted = _state(locked)[0]["accepted"]
     locked.append("rematch_expired")
+    cpus = sum(seat.player_id is None for seat in locked.seats)
+    if len(accepted) + cpus >= 2:
+        try:
+            with transaction.atomic():
+                _start(locked, accepted)
+        except ApplicationError:
+            pass  # one of them sat down elsewhere meanwhile: the offer just lapses
     notify.table_changed(locked)
     return True

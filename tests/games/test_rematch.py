@@ -94,10 +94,12 @@ def test_a_decline_ends_the_offer_and_a_new_one_may_follow(table, players, clien
     ]
 
 
-def test_an_offer_lapses_after_its_time(table, players, client_for, settings) -> None:
+def test_a_lapsed_offer_starts_the_table_of_those_who_accepted(
+    table, players, client_for, settings
+) -> None:
     a, b = players[:2]
     settings.YANIV_REMATCH_SECONDS = 30
-    offer = client_for(a).post(_path(table), {}, format="json").json()
+    client_for(a).post(_path(table), {}, format="json")
     offer_id = table.events.get(type="rematch_offered").pk
     assert tasks.rematch_timeout(str(table.pk), offer_id) is False  # not due yet
     with time_machine.travel(timezone.now() + timedelta(seconds=31)):
@@ -105,11 +107,41 @@ def test_an_offer_lapses_after_its_time(table, players, client_for, settings) ->
         assert client_for(b).get(_path(table)).json()["status"] == "expired"
         assert tasks.rematch_timeout(str(table.pk), offer_id) is True
         assert tasks.rematch_timeout(str(table.pk), offer_id) is False  # once
-        assert _types(table) == ["rematch_offered", "rematch_expired"]
-        # b's late accept is a new offer, not an acceptance of the lapsed one.
-        late = client_for(b).post(_path(table), {}, format="json").json()
-    assert (late["status"], late["offered_by"]) == ("offered", 2)
-    assert offer["expires_at"] != late["expires_at"]
+        assert _types(table) == ["rematch_offered", "rematch_expired", "rematch_started"]
+        # a and the CPU play again, rotated (the CPU first); b, who never answered, is not seated.
+        started = client_for(a).get(_path(table)).json()
+        assert started["status"] == "started"
+        new = Game.objects.get(pk=started["game_id"])
+        assert (new.status, new.host) == (GameStatus.ACTIVE, a)
+        seats = list(new.seats.order_by("seat").values_list("player", "is_cpu"))
+        assert seats == [(None, True), (a.pk, False)]
+        late = client_for(b).post(_path(table), {}, format="json")
+    assert (late.status_code, late.json()["code"]) == (409, "rematch_started")
+
+
+def test_a_lapsed_offer_with_one_seat_accepted_only_ends(players, make_game, client_for) -> None:
+    a, b = players[:2]
+    game = make_game([(a, 1), (b, 2)], ranked=False, host=a)
+    client_for(b).post(_path(game), {}, format="json")
+    with time_machine.travel(timezone.now() + timedelta(seconds=3600)):
+        # No task ran: the next request settles the lapsed offer, then makes a new one.
+        again = client_for(a).post(_path(game), {}, format="json").json()
+    assert _types(game) == ["rematch_offered", "rematch_expired", "rematch_offered"]
+    assert (again["status"], again["offered_by"]) == ("offered", 0)
+    assert not Game.objects.exclude(pk=game.pk).exists()
+
+
+def test_a_lapsed_offer_whose_host_did_not_answer_gets_a_new_host(
+    table, players, client_for
+) -> None:
+    b = players[1]
+    client_for(b).post(_path(table), {}, format="json")  # b offers; a, the host, is silent
+    with time_machine.travel(timezone.now() + timedelta(seconds=3600)):
+        offer_id = table.events.get(type="rematch_offered").pk
+        assert tasks.rematch_timeout(str(table.pk), offer_id) is True
+    new = Game.objects.get(pk=table.events.get(type="rematch_started").payload["game_id"])
+    assert new.host == b
+    assert list(new.seats.order_by("seat").values_list("player", flat=True)) == [None, b.pk]
 
 
 def test_only_seated_humans_of_a_finished_private_game(
