@@ -46,8 +46,22 @@ class SeatInline(admin.TabularInline[Seat, Game]):
     model = Seat
     extra = 0
     can_delete = False
-    fields = ("seat", "player", "is_cpu", "away", "left", "score", "eliminated", "place", "live")
+    fields = (
+        "seat",
+        "player",
+        "is_cpu",
+        "cpu_level",
+        "away",
+        "left",
+        "score",
+        "eliminated",
+        "place",
+        "live",
+    )
     readonly_fields = fields
+
+    class Media:
+        css = {"all": ("games/admin.css",)}
 
     def has_add_permission(self, request: HttpRequest, obj: Game | None = None) -> bool:
         return False

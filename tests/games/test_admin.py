@@ -157,3 +157,11 @@ def test_games_are_never_deleted_in_the_admin(admin_client, make_game, players) 
     listed = admin_client.get(GAMES)
     assert "delete_selected" not in listed.text
     assert admin_client.get(f"{GAMES}{game.pk}/delete/").status_code == 403
+
+
+def test_the_seat_rows_show_the_cpu_level_without_repeating_their_name(
+    admin_client, live_game
+) -> None:
+    page = admin_client.get(f"{GAMES}{live_game}/change/").text
+    assert "games/admin.css" in page  # hides the row's object name Django prints above it
+    assert "Cpu level" in page
