@@ -11,7 +11,7 @@ FAST_SERVICES := $(PY) -m config.devservers exec --fast --
 PORT ?= 8000
 export PORT
 
-.PHONY: install run test test-web lint format bench lock services-stop clean
+.PHONY: install run test test-web lint format bench lock backup restore services-stop clean
 
 install: $(STAMP)
 
@@ -58,6 +58,15 @@ lock: $(STAMP)
 	$(PY) -m pip install --disable-pip-version-check --dry-run --ignore-installed --quiet \
 		--report var/lock-runtime.json -c var/lock-freeze.txt .
 	$(PY) deploy/lock.py var/lock-freeze.txt var/lock-runtime.json
+
+# The embedded database (the default of make run): a pg_dump (custom format) to
+# var/backups/yaniv-<UTC timestamp>.dump, and a pg_restore --clean of one (stop make run first).
+backup: $(STAMP)
+	$(SERVICES) $(PY) -m config.devservers backup
+
+restore: $(STAMP)
+	@test -n "$(FILE)" || { echo "usage: make restore FILE=var/backups/yaniv-<timestamp>.dump"; exit 2; }
+	$(SERVICES) $(PY) -m config.devservers restore "$(FILE)"
 
 services-stop: $(STAMP)
 	$(PY) -m config.devservers stop

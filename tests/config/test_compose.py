@@ -133,3 +133,25 @@ def test_prometheus_scrapes_every_web_replica_with_the_token():
     assert token_file in " ".join(prometheus["entrypoint"])
     assert prometheus["environment"]["METRICS_TOKEN"] == "${METRICS_TOKEN:-}"
     assert "front" in prometheus["networks"]
+
+
+def test_nginx_accepts_the_proxy_config(tmp_path: Path):
+    """With nginx installed, its own syntax check (the regexes above check the meaning)."""
+    conf = (DEPLOY / "nginx.conf").read_text()
+    assert conf.count("{") == conf.count("}")
+    nginx = shutil.which("nginx") or shutil.which("/usr/sbin/nginx")
+    if nginx:
+        (tmp_path / "nginx.conf").write_text(conf)
+        done = subprocess.run(
+            [
+                nginx,
+                "-t",
+                "-c",
+                str(tmp_path / "nginx.conf"),
+                "-g",
+                f"pid {tmp_path}/nginx.pid; error_log {tmp_path}/error.log;",
+            ],
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done.stderr
