@@ -11,13 +11,15 @@ FAST_SERVICES := $(PY) -m config.devservers exec --fast --
 PORT ?= 8000
 export PORT
 
-.PHONY: install run test test-web lint format bench lock services-stop clean
+.PHONY: install run test test-web lint format bench lock backup restore services-stop clean
 
 install: $(STAMP)
 
-$(STAMP): requirements.lock pyproject.toml
+# Both locks: the runtime (requirements.lock, all the image installs) and the developers'
+# tools (requirements-dev.lock: tests, lint, benchmarks, the embedded servers).
+$(STAMP): requirements.lock requirements-dev.lock pyproject.toml
 	@test -x $(PY) || { echo "creating $(VENV)"; $(PYTHON) -m venv $(VENV); }
-	$(PY) -m pip install --disable-pip-version-check --progress-bar on -r requirements.lock
+	$(PY) -m pip install --disable-pip-version-check --progress-bar on -r requirements.lock -r requirements-dev.lock
 	@touch $@
 
 # Every `exec` here makes its command the child that the one before waits for, so that a
@@ -46,10 +48,25 @@ format: $(STAMP)
 bench: $(STAMP)
 	$(FAST_SERVICES) $(PY) -m bench
 
-# Re-pin every dependency after editing pyproject.toml.
+# Re-pin every dependency after editing pyproject.toml: the project with its dev extra, frozen;
+# what the project alone needs of that (pip's resolver, constrained by the freeze) is
+# requirements.lock, the rest requirements-dev.lock (deploy/lock.py).
 lock: $(STAMP)
 	$(PY) -m pip install --disable-pip-version-check -e '.[dev]'
-	$(PY) -m pip freeze --exclude-editable | grep -v '^-e' > requirements.lock
+	@mkdir -p var
+	$(PY) -m pip freeze --exclude-editable | grep -v '^-e' > var/lock-freeze.txt
+	$(PY) -m pip install --disable-pip-version-check --dry-run --ignore-installed --quiet \
+		--report var/lock-runtime.json -c var/lock-freeze.txt .
+	$(PY) deploy/lock.py var/lock-freeze.txt var/lock-runtime.json
+
+# The embedded database (the default of make run): a pg_dump (custom format) to
+# var/backups/yaniv-<UTC timestamp>.dump, and a pg_restore --clean of one (stop make run first).
+backup: $(STAMP)
+	$(SERVICES) $(PY) -m config.devservers backup
+
+restore: $(STAMP)
+	@test -n "$(FILE)" || { echo "usage: make restore FILE=var/backups/yaniv-<timestamp>.dump"; exit 2; }
+	$(SERVICES) $(PY) -m config.devservers restore "$(FILE)"
 
 services-stop: $(STAMP)
 	$(PY) -m config.devservers stop

@@ -9,6 +9,7 @@ started has exited.
 
     python -m config.devservers exec [--fast] -- <command> [args...]
     python -m config.devservers start | stop | status
+    python -m config.devservers backup [DIR] | restore FILE    (of $DATABASE_URL, under exec)
 
 Servers run durably (fsync, full-page writes, synchronous commit; Redis with its append-only
 file) unless `--fast` asks for speed over durability (`make test`, `make bench`). The choice
@@ -422,6 +423,68 @@ def _postgres_bin_dir() -> Path:
     return Path(spec.submodule_search_locations[0]) / "pginstall" / "bin"
 
 
+BACKUP_DIR = VAR_DIR / "backups"
+
+
+def _database_url(url: str | None) -> str:
+    found = url or os.environ.get("DATABASE_URL")
+    if not found:
+        raise SystemExit("DATABASE_URL is unset: run under `python -m config.devservers exec --`")
+    return found
+
+
+def backup(url: str | None = None, directory: Path = BACKUP_DIR) -> Path:
+    """pg_dump the database of `url` (default: DATABASE_URL) to `directory` in the custom
+    format (compressed; pg_restore picks what to restore) as yaniv-<UTC timestamp>.dump. The
+    embedded package's pg_dump: the major version of the server, and of the compose image."""
+    directory.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    target = directory / f"yaniv-{stamp}.dump"
+    if target.exists():
+        raise SystemExit(f"{target} exists already: wait a second")
+    started = time.monotonic()
+    _log(f"backing up the database to {target}")
+    partial = target.with_suffix(".dump.partial")
+    subprocess.run(
+        [
+            str(_postgres_bin_dir() / "pg_dump"),
+            "--format=custom",
+            f"--file={partial}",
+            f"--dbname={_database_url(url)}",
+        ],
+        check=True,
+    )
+    partial.rename(target)  # a dump cut short never looks like a backup
+    size = target.stat().st_size
+    _log(f"wrote {target} ({size / 1024:.0f} kB in {time.monotonic() - started:.1f} s)")
+    return target
+
+
+def restore(dump: Path, url: str | None = None) -> None:
+    """pg_restore `dump` into the database of `url` (default: DATABASE_URL): every object of
+    the dump dropped first (--clean) and recreated, in one transaction, so that a restore that
+    fails changes nothing. Stop what uses the database first (`make run`): its locks would
+    hold the restore up."""
+    if not dump.is_file():
+        raise SystemExit(f"no backup at {dump}")
+    started = time.monotonic()
+    _log(f"restoring {dump} into the database")
+    subprocess.run(
+        [
+            str(_postgres_bin_dir() / "pg_restore"),
+            "--clean",
+            "--if-exists",
+            "--no-owner",
+            "--single-transaction",
+            "--exit-on-error",
+            f"--dbname={_database_url(url)}",
+            str(dump),
+        ],
+        check=True,
+    )
+    _log(f"restored {dump} in {time.monotonic() - started:.1f} s")
+
+
 def open_for(path: Path, uid: int, gid: int, *, why: str, top: Path = Path("/")) -> None:
     """Let the user `uid` (in the group `gid` alone) pass through every directory from `top`
     down to `path`: add the search bit of the class of permission bits that applies to that
@@ -593,7 +656,18 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("start", help="start the embedded servers and leave them running")
     sub.add_parser("stop", help="stop the embedded servers")
     sub.add_parser("status", help="show the embedded servers")
+    dump = sub.add_parser("backup", help="pg_dump DATABASE_URL to DIR (var/backups)")
+    dump.add_argument("directory", nargs="?", type=Path, default=BACKUP_DIR)
+    load = sub.add_parser("restore", help="pg_restore --clean FILE into DATABASE_URL")
+    load.add_argument("file", type=Path)
     args = parser.parse_args(argv)
+
+    if args.action == "backup":
+        backup(directory=args.directory)
+        return 0
+    if args.action == "restore":
+        restore(args.file)
+        return 0
 
     if args.action == "exec":
         command = args.command[1:] if args.command[:1] == ["--"] else args.command
