@@ -13,6 +13,8 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any
 
+from django.core.signals import request_finished
+
 REQUEST_ID_HEADER = "X-Request-ID"
 # An incoming id is kept when it is this tame (a proxy's or a client's), else one is made.
 _VALID_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
@@ -73,22 +75,26 @@ def config(log_format: str, level: str) -> dict[str, Any]:
     }
 
 
+def _finished(**_: Any) -> None:
+    clear()
+
+
 class RequestIdMiddleware:
     """The request's id: its X-Request-ID when valid, else a new one; echoed in the response.
     The game id comes from the URL (`game_id`), the player's from the views that know it."""
 
     def __init__(self, get_response: Callable[[Any], Any]) -> None:
         self.get_response = get_response
+        # Django logs a 4xx or 5xx after the middleware has returned: the ids are cleared once
+        # the request is finished, not before.
+        request_finished.connect(_finished, dispatch_uid="config.logs.clear")
 
     def __call__(self, request: Any) -> Any:
         sent = request.headers.get(REQUEST_ID_HEADER, "")
         rid = sent if _VALID_ID.match(sent) else uuid.uuid4().hex
         clear()
         request_id.set(rid)
-        try:
-            response = self.get_response(request)
-        finally:
-            clear()
+        response = self.get_response(request)
         response[REQUEST_ID_HEADER] = rid
         return response
 

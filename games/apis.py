@@ -286,7 +286,9 @@ class GameActionApi(APIView):
             table = play.game_act(game_id=game_id, player=player, seq=action["seq"], action=action)
         except ApplicationError as error:
             metrics.MOVES_REFUSED.labels(error.code).inc()
-            logger.info("move refused: %s (%s)", error.code, error.detail)
+            logger.info(
+                "move refused: %s (%s)", error.code, error.detail, extra={"code": error.code}
+            )
             raise
         finally:
             metrics.MOVE_DURATION.observe(time.perf_counter() - start)
