@@ -6,10 +6,13 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
 from django.test.client import Client as DjangoClient
 from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
 
+from config.asgi import application
 from games.models import Game, GameStatus
 from games.services.clock import game_cpu_turn
 from games.tasks import rate_pending_games, sweep_deadlines
@@ -135,3 +138,18 @@ def test_without_a_token_only_loopback_may_scrape(db, settings, address) -> None
     forged = DjangoClient(REMOTE_ADDR=address, HTTP_X_FORWARDED_FOR="127.0.0.1")
     assert forged.get("/metrics").status_code == 404
     assert DjangoClient(REMOTE_ADDR="::1").get("/metrics").status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_open_websockets_counts_connected_sockets() -> None:
+    client = await database_sync_to_async(Client.guest)("Watcher")
+    scrape = database_sync_to_async(_scrape)
+    before = _value(await scrape(), "yaniv_open_websockets")
+    socket = WebsocketCommunicator(
+        application, "/ws/v1/me/", headers=[(b"authorization", f"Bearer {client.token}".encode())]
+    )
+    connected, _ = await socket.connect()
+    assert connected
+    assert _value(await scrape(), "yaniv_open_websockets") == before + 1
+    await socket.disconnect()
+    assert _value(await scrape(), "yaniv_open_websockets") == before
