@@ -16,6 +16,8 @@ from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
+from config.devservers import _alive  # a pid still running (as for the dev servers)
+
 _DIR_VAR = "PROMETHEUS_MULTIPROC_DIR"
 _DEFAULT_DIR = Path(__file__).resolve().parent.parent / "var" / "prometheus"
 
@@ -34,16 +36,6 @@ def _multiproc_dir() -> Path:
         if pid.isdigit() and not _alive(int(pid)):
             file.unlink(missing_ok=True)
     return _DEFAULT_DIR
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 MULTIPROC_DIR = _multiproc_dir()
