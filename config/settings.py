@@ -349,6 +349,8 @@ IDEMPOTENCY_MAX_BYTES_PER_PLAYER = env.int("IDEMPOTENCY_MAX_BYTES_PER_PLAYER", d
 # LOG_FORMAT=json: one JSON object a line, with request_id, game_id and player_id (config/logs.py).
 LOG_FORMAT = env.str("LOG_FORMAT", default="text")
 LOGGING = logs.config(LOG_FORMAT, env.str("LOG_LEVEL", default="INFO"))
+# Celery workers keep this LOGGING (JSON lines included) instead of configuring their own.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # GET /metrics (ops/views.py): with a token, for `Authorization: Bearer <token>` only; without,
 # for loopback clients only. PROMETHEUS_MULTIPROC_DIR: config/metrics.py.
 METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
