@@ -17,7 +17,7 @@ import environ
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
-from config import devservers
+from config import devservers, logs
 
 # Lets admin and model classes be subscripted at run time, as django-stubs types them.
 django_stubs_ext.monkeypatch()
@@ -92,11 +92,17 @@ INSTALLED_APPS = [
     "matchmaking",
     "players",
     "moderation",
+    "ops",
     "axes",
     "web",
 ]
 
 MIDDLEWARE = [
+    # First: every request gets its id (logs, X-Request-ID) and is counted and timed.
+    "config.logs.RequestIdMiddleware",
+    "config.metrics.HttpMetricsMiddleware",
+    # /healthz and /metrics answer probes and scrapes by a replica's address (config/internal.py).
+    "config.internal.InternalEndpointsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Content-Security-Policy on every response (CONTENT_SECURITY_POLICY below).
     "csp.middleware.CSPMiddleware",
@@ -342,14 +348,17 @@ if YANIV_CPU_TAKEOVER_LEVEL not in {"easy", "medium", "hard", "expert"}:
 # are still applied, only not kept (a retry is then 409 stale_seq, never applied twice).
 IDEMPOTENCY_MAX_BYTES_PER_PLAYER = env.int("IDEMPOTENCY_MAX_BYTES_PER_PLAYER", default=2**20)
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
-}
+# LOG_FORMAT=json: one JSON object a line, with request_id, game_id and player_id (config/logs.py).
+LOG_FORMAT = env.str("LOG_FORMAT", default="text")
+LOGGING = logs.config(LOG_FORMAT, env.str("LOG_LEVEL", default="INFO"))
+# Celery workers keep this LOGGING (JSON lines included) instead of configuring their own.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# GET /metrics (ops/views.py): with a token, for `Authorization: Bearer <token>` only; without,
+# for loopback clients only. PROMETHEUS_MULTIPROC_DIR: config/metrics.py.
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+# Set: a Celery worker serves its own metrics on this port (ops/tasks_signals.py), for the
+# compose network's Prometheus; unset: none (web's /metrics shows what shares its directory).
+METRICS_WORKER_PORT = env.int("METRICS_WORKER_PORT", default=None)
 
 # Accounts (accounts/): bearer tokens slide their expiry forward with use, at most once per
 # ACCOUNTS_TOKEN_TOUCH_SECONDS so that a request is not also a write.

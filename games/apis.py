@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import re
+import time
 from collections.abc import Callable
 from typing import Any
 from uuid import UUID
@@ -19,6 +21,7 @@ from rest_framework.views import APIView
 
 from accounts.authentication import request_player
 from accounts.models import Player
+from config import logs, metrics
 from config.errors import ApplicationError, error_responses
 from config.payloads import PayloadSerializers
 from config.public import IF_NONE_MATCH, NOT_MODIFIED, PublicReadApi
@@ -47,6 +50,8 @@ from games.selectors import (
 from games.services import lobby, play, rematch
 from games.table import LockedGame, game_seats
 from ratings.payloads import PlayerData, PlayerSerializer
+
+logger = logging.getLogger(__name__)
 
 IDEMPOTENCY_TTL = 24 * 3600
 # A claim outlives any request (a Redis or database stall is bounded well below it); past it, a
@@ -275,7 +280,18 @@ class GameActionApi(APIView):
 
     @staticmethod
     def _act(game_id: UUID, player: Player, action: dict[str, Any]) -> Response:
-        table = play.game_act(game_id=game_id, player=player, seq=action["seq"], action=action)
+        logs.bind(player_id=player.pk)
+        start = time.perf_counter()
+        try:
+            table = play.game_act(game_id=game_id, player=player, seq=action["seq"], action=action)
+        except ApplicationError as error:
+            metrics.MOVES_REFUSED.labels(error.code).inc()
+            logger.info(
+                "move refused: %s (%s)", error.code, error.detail, extra={"code": error.code}
+            )
+            raise
+        finally:
+            metrics.MOVE_DURATION.observe(time.perf_counter() - start)
         return _game_response(table, player)
 
 

@@ -14,6 +14,7 @@ from channels.db import database_sync_to_async
 
 from accounts.models import Player
 from accounts.ws_auth import PlayerConsumer, ws_require_player
+from config import metrics
 from config.errors import ApplicationError
 from config.perf.channels import DirectDispatch
 from games.models import Event, Game
@@ -40,6 +41,20 @@ class _Consumer(DirectDispatch, PlayerConsumer):
     """A socket of this app: its handlers run without Channels' thread hop before each message
     (config/perf/channels.py); those that read the database go through
     `database_sync_to_async`."""
+
+    _counted = False
+
+    async def accept(self, subprotocol: str | None = None, headers: Any = None) -> None:
+        await super().accept(subprotocol, headers)
+        if not self._counted:
+            self._counted = True
+            metrics.OPEN_WEBSOCKETS.inc()
+
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        if self._counted:
+            self._counted = False
+            metrics.OPEN_WEBSOCKETS.dec()
+        await super().websocket_disconnect(message)
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import OperationalError
 from django.utils import timezone
 
+from config import metrics
 from games.selectors import overdue_game_ids
 from games.services import clock, rating, rematch
 
@@ -38,6 +39,7 @@ def sweep_deadlines() -> int:
     handled = 0
     for game_id, seq in overdue_game_ids():
         handled += clock.game_timeout(game_id=game_id, seq=seq, skip_locked=True)
+    metrics.OVERDUE_TURNS.inc(handled)
     return handled
 
 

@@ -21,6 +21,7 @@ from django.utils import timezone
 from accounts.locks import player_lock
 from accounts.models import Player
 from accounts.selectors import queue_ban_until
+from config import metrics
 from config.errors import ApplicationError
 from games.engine.cpu import Level
 from games.notify import player_group, send_to_group
@@ -154,7 +155,11 @@ def matchmaking_pass(*, now: datetime | None = None) -> PassResult | None:
     longest waiters' first, so the transaction (and the ticket locks) stay short."""
     if not pass_lock():
         return None
-    now = now or timezone.now()
+    with metrics.MATCHMAKING_PASS.time():
+        return _pass(now or timezone.now())
+
+
+def _pass(now: datetime) -> PassResult:
     expired = _end_searching(
         Ticket.objects.filter(
             created_at__lte=now - timedelta(seconds=settings.YANIV_TICKET_EXPIRY_SECONDS)
@@ -204,6 +209,9 @@ def _seat(match: pairing.Match, now: datetime) -> UUID | None:
                 ticket.status, ticket.game, ticket.ended_at = TicketStatus.MATCHED, game, now
                 ticket.cpu_seats = cpu_seats
                 _notify(ticket)
+                metrics.TICKET_WAIT.observe((now - ticket.created_at).total_seconds())
+            if cpu_seats:
+                metrics.CPU_FILLS.inc()
     except (ApplicationError, IntegrityError):
         # A player sat down at another table after the queue was read: games refuse a second
         # live seat. The savepoint undid this match; its tickets stay in the queue.

@@ -17,6 +17,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from config import metrics
 from games import notify
 from games.engine.cpu import Level, cpu_action
 from games.engine.state import EngineEvent, GameState, apply
@@ -43,10 +44,14 @@ def advance(
     *,
     by: str | None,
     schedule: bool = True,
+    source: str | None = None,
 ) -> None:
     """Store what an engine call produced (`by`: who moved, None for a deal) and schedule
     what follows once it is committed (unless `schedule` is False: the caller plays on)."""
     locked.record(state, events, by=by)
+    if by is not None:
+        # `source`: what made the move when it is not `by` (a timeout's CPU move).
+        metrics.MOVES_APPLIED.labels(source or by).inc()
     if locked.game.status == GameStatus.FINISHED:
         notify.game_finished(locked.game)  # ratings rate it after the commit
         fair_play.game_ended(locked)
@@ -161,7 +166,7 @@ def game_timeout(*, game_id: UUID | str, seq: int, skip_locked: bool = False) ->
         seat.away = True
         locked.save_seats("away", seats=[seat])
         locked.append("player_away", seat=seat.seat)
-    _cpu_plays(locked, state)
+    _cpu_plays(locked, state, source="timeout")
     return True
 
 
@@ -171,8 +176,10 @@ def _current_turn(locked: LockedGame, seq: int) -> GameState | None:
     return locked.playing_state()
 
 
-def _cpu_plays(locked: LockedGame, state: GameState, *, schedule: bool = True) -> None:
+def _cpu_plays(
+    locked: LockedGame, state: GameState, *, schedule: bool = True, source: str = "cpu"
+) -> None:
     assert state.turn is not None
     level = Level(locked.seats[state.turn].playing_level or Level.HARD)
     new_state, events = apply(state, cpu_action(state, state.turn, RNG, level), RNG)
-    advance(locked, new_state, events, by="cpu", schedule=schedule)
+    advance(locked, new_state, events, by="cpu", schedule=schedule, source=source)

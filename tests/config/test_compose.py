@@ -123,7 +123,7 @@ def test_the_dashboard_shows_every_metric_through_the_provisioned_datasource():
 
 def test_prometheus_scrapes_every_web_replica_with_the_token():
     config = yaml.safe_load((DEPLOY / "prometheus/prometheus.yml").read_text())
-    (job,) = config["scrape_configs"]
+    job, worker = config["scrape_configs"]
     assert job["metrics_path"] == "/metrics"
     assert job["dns_sd_configs"] == [
         {"names": ["web"], "type": "A", "port": 8000, "refresh_interval": "15s"}
@@ -133,6 +133,17 @@ def test_prometheus_scrapes_every_web_replica_with_the_token():
     assert token_file in " ".join(prometheus["entrypoint"])
     assert prometheus["environment"]["METRICS_TOKEN"] == "${METRICS_TOKEN:-}"
     assert "front" in prometheus["networks"]
+    # And every worker on its own port, which the worker serves and nothing publishes.
+    services = compose()["services"]
+    port = int(services["worker"]["environment"]["METRICS_WORKER_PORT"])
+    assert worker["dns_sd_configs"][0]["names"] == ["worker"]
+    assert worker["dns_sd_configs"][0]["port"] == port
+    assert "ports" not in services["worker"]
+    assert set(services["worker"]["networks"]) <= set(prometheus["networks"])
+    # Each container writes its processes' metrics to a tmpfs of its own.
+    for name in ("web", "worker"):
+        directory = services[name]["environment"]["PROMETHEUS_MULTIPROC_DIR"]
+        assert directory in services[name]["tmpfs"]
 
 
 def test_nginx_accepts_the_proxy_config(tmp_path: Path):

@@ -1,0 +1,81 @@
+"""Celery task metrics and log context, from Celery's signals (each prefork child counts its
+own runs; a child that exits drops its live gauges), and the worker's own scrape endpoint.
+
+A worker's figures (task runs, the matchmaking pass, CPU fills) are written to its own
+container's PROMETHEUS_MULTIPROC_DIR, which web's /metrics cannot read in another container:
+with METRICS_WORKER_PORT set, the worker's main process serves them (every child's, summed)
+on that port for Prometheus, on the compose network only (docker-compose.yml publishes no
+such port).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from celery.signals import (
+    task_failure,
+    task_postrun,
+    task_prerun,
+    task_retry,
+    worker_process_shutdown,
+    worker_ready,
+)
+from django.conf import settings
+from prometheus_client import CollectorRegistry, start_http_server
+from prometheus_client.multiprocess import MultiProcessCollector
+
+from config import logs, metrics
+
+_started: dict[str, float] = {}
+
+
+def _prerun(task_id: str, task: Any, args: Any = (), kwargs: Any = None, **_: Any) -> None:
+    _started[task_id] = time.perf_counter()
+    game_id = (kwargs or {}).get("game_id")
+    if game_id is None and args and task.name.startswith("games."):
+        game_id = args[0]
+    logs.bind(request_id=task_id, game_id=str(game_id) if game_id is not None else None)
+
+
+def _postrun(task_id: str, task: Any, state: str | None = None, **_: Any) -> None:
+    start = _started.pop(task_id, None)
+    if start is not None:
+        metrics.CELERY_TASK_DURATION.labels(task.name).observe(time.perf_counter() - start)
+    if state == "SUCCESS":
+        metrics.CELERY_TASK_RUNS.labels(task.name, "success").inc()
+    logs.clear()
+
+
+def _failure(sender: Any = None, **_: Any) -> None:
+    metrics.CELERY_TASK_RUNS.labels(getattr(sender, "name", "unknown"), "failure").inc()
+
+
+def _retry(sender: Any = None, **_: Any) -> None:
+    metrics.CELERY_TASK_RUNS.labels(getattr(sender, "name", "unknown"), "retry").inc()
+
+
+def _child_exit(**_: Any) -> None:
+    metrics.mark_process_dead()
+
+
+def serve_worker_metrics(**_: Any) -> int | None:
+    """Serve this worker's metrics (all its children's) on METRICS_WORKER_PORT, if set; the
+    port served (0 asks for a free one, as the tests do), or None."""
+    port = settings.METRICS_WORKER_PORT
+    if port is None:
+        return None
+    registry = CollectorRegistry()
+    MultiProcessCollector(registry, path=str(metrics.MULTIPROC_DIR))  # type: ignore[no-untyped-call]
+    server, _thread = start_http_server(port, addr="0.0.0.0", registry=registry)  # noqa: S104
+    served: int = server.server_address[1]
+    return served
+
+
+def connect() -> None:
+    task_prerun.connect(_prerun, weak=False)
+    task_postrun.connect(_postrun, weak=False)
+    task_failure.connect(_failure, weak=False)
+    task_retry.connect(_retry, weak=False)
+    worker_process_shutdown.connect(_child_exit, weak=False)
+    worker_ready.connect(serve_worker_metrics, weak=False)
