@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 import yaml
 
+from tests.config.test_metrics import NAMES
+
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 
@@ -88,23 +90,8 @@ def test_compose_postgres_is_the_major_version_the_tests_run_on():
     assert image == f"postgres:{embedded.split('.')[0]}"
 
 
-METRICS = {
-    "yaniv_http_requests_total",
-    "yaniv_http_request_duration_seconds",
-    "yaniv_moves_applied_total",
-    "yaniv_moves_refused_total",
-    "yaniv_move_duration_seconds",
-    "yaniv_active_games",
-    "yaniv_open_websockets",
-    "yaniv_tickets_searching",
-    "yaniv_ticket_wait_seconds",
-    "yaniv_matchmaking_pass_seconds",
-    "yaniv_cpu_fills_total",
-    "yaniv_games_unrated",
-    "yaniv_overdue_turns_total",
-    "yaniv_celery_task_runs_total",
-    "yaniv_celery_task_duration_seconds",
-}
+# The metrics the issue names: the ones /metrics exposes (tests/config/test_metrics.py).
+METRICS = set(NAMES)
 
 
 def test_the_dashboard_shows_every_metric_through_the_provisioned_datasource():
