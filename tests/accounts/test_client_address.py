@@ -41,6 +41,7 @@ def two_guests_an_hour() -> Iterator[None]:
 def _uvicorn_arguments(command: str) -> list[str]:
     """The arguments after `uvicorn` in a shell command line, with ${VAR:-default} filled."""
     command = re.sub(r"\$\{\w+:-([^}]*)\}", r"\1", command).replace("$PORT", "8000")
+    command = command.replace("$(nproc)", "2")
     words = shlex.split(command)
     return words[words.index("uvicorn") + 1 :]
 
