@@ -65,9 +65,10 @@ def _return(locked: LockedGame, seat: Seat) -> None:
 
 
 @transaction.atomic
-def game_leave(*, game_id: UUID | str, player: Player) -> LockedGame:
+def game_leave(*, game_id: UUID | str, player: Player, offence: bool = True) -> LockedGame:
     """Leave for good: the CPU plays the seat to the end, and the result counts. (Before the
-    start, leaving frees the seat: lobby.leave_waiting.)"""
+    start, leaving frees the seat: lobby.leave_waiting.) Leaving a ranked game is an offence
+    (fair play) unless `offence` is False: staff took the seat (a ban, an erasure)."""
     locked = LockedGame.lock(game_id)
     seat = locked.seat_of(player)
     status = locked.game.status
@@ -75,7 +76,8 @@ def game_leave(*, game_id: UUID | str, player: Player) -> LockedGame:
         leave_waiting(locked, seat, player)
     elif status == GameStatus.ACTIVE and not seat.left:
         _hand_to_cpu(locked, seat)
-        fair_play.seat_left(locked, seat)
+        if offence:
+            fair_play.seat_left(locked, seat)
     return locked
 
 
@@ -90,9 +92,10 @@ def _hand_to_cpu(locked: LockedGame, seat: Seat) -> None:
 
 
 def player_hand_over_games(*, player: Player) -> None:
-    """A banned player's live tables: the CPU takes their seats (waiting tables are left)."""
+    """A banned (or erased) player's live tables: the CPU takes their seats (waiting tables
+    are left). Not an offence of theirs: the ban is the sanction."""
     for game_id in Seat.objects.filter(player=player, live=True).values_list("game_id", flat=True):
-        game_leave(game_id=game_id, player=player)
+        game_leave(game_id=game_id, player=player, offence=False)
 
 
 @transaction.atomic

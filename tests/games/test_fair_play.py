@@ -51,6 +51,17 @@ def test_leaving_an_active_ranked_game_is_an_offence(
     assert not QueueBan.objects.exists()
 
 
+def test_a_seat_staff_hand_to_the_cpu_is_no_offence(
+    players, django_capture_on_commit_callbacks
+) -> None:
+    a, b = players[:2]
+    game = game_begin_ranked(players=[a, b]).game
+    with django_capture_on_commit_callbacks(execute=True):
+        play.player_hand_over_games(player=a)  # what a ban or an erasure does
+    assert Game.objects.get(pk=game.pk).seats.get(player=a).left
+    assert not Offence.objects.exists()
+
+
 def test_leaving_a_private_game_is_none(make_client, django_capture_on_commit_callbacks) -> None:
     host, guest = make_client("Host"), make_client("Guest")
     game = host.post("/api/v1/games/", {"max_players": 2}).json()
