@@ -1,4 +1,4 @@
-"""`python manage.py calibrate_cpus [--games N] [--seed S] [--dry-run]`
+"""`python manage.py calibrate_cpus [--games N] [--sigma-floor S] [--dry-run]`
 
 Plays the CPU levels against each other through the engine alone (no database games): N games
 at a four-seat table of one player of each level, seats in a new random order each game, each
@@ -18,14 +18,14 @@ starts.
 
 from __future__ import annotations
 
-# Calibration is not a real game: a seeded generator, so the same seed gives the same figures.
-import random  # noqa: TID251
+import secrets
 from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
 from games.engine.cpu import Level, cpu_action
+from games.engine.rng import Rng
 from games.engine.rules import Rules
 from games.engine.state import GameState, apply, start_game
 from games.management.commands.recompute_ratings import Progress
@@ -36,7 +36,7 @@ from ratings.rating import DEFAULT, Skill, rate
 _MAX_MOVES = 20_000
 
 
-def play_one(levels: list[Level], rng: random.Random) -> list[int]:
+def play_one(levels: list[Level], rng: Rng) -> list[int]:
     """One full game between these levels (seat i plays levels[i]); each seat's place."""
     state: GameState
     state, _ = start_game(len(levels), Rules(), rng)
@@ -49,9 +49,8 @@ def play_one(levels: list[Level], rng: random.Random) -> list[int]:
     raise RuntimeError(f"a game did not end in {_MAX_MOVES} moves")
 
 
-def calibrate(games: int, seed: int, progress: Progress | None = None) -> dict[str, Skill]:
+def calibrate(games: int, rng: Rng, progress: Progress | None = None) -> dict[str, Skill]:
     """Each level's skill after `games` four-level games rated one after another."""
-    rng = random.Random(seed)  # noqa: S311 (seeded on purpose, as above)
     skills = dict.fromkeys(Level, DEFAULT)
     for count in range(1, games + 1):
         order = list(Level)
@@ -66,9 +65,9 @@ def calibrate(games: int, seed: int, progress: Progress | None = None) -> dict[s
     return {level.value: skill for level, skill in skills.items()}
 
 
-def table(skills: dict[str, Skill], games: int, seed: int) -> str:
+def table(skills: dict[str, Skill], games: int) -> str:
     rows = [
-        f"`calibrate_cpus --games {games} --seed {seed}`:",
+        f"`calibrate_cpus --games {games}`:",
         "",
         "| Level | mu | sigma | ordinal |",
         "|---|---:|---:|---:|",
@@ -85,7 +84,6 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--games", type=int, default=500, help="Games to play (500).")
-        parser.add_argument("--seed", type=int, default=1, help="The games' seed (1).")
         parser.add_argument(
             "--dry-run", action="store_true", help="Print the figures without storing them."
         )
@@ -100,7 +98,6 @@ class Command(BaseCommand):
         self,
         *args: Any,
         games: int,
-        seed: int,
         dry_run: bool,
         sigma_floor: float | None,
         **options: Any,
@@ -109,10 +106,10 @@ class Command(BaseCommand):
         progress = Progress(games, "calibrating", self.stderr)
         skills = {
             level: Skill(skill.mu, max(skill.sigma, floor))
-            for level, skill in calibrate(games, seed, progress).items()
+            for level, skill in calibrate(games, secrets.SystemRandom(), progress).items()
         }
         progress.finish()
-        self.stdout.write(table(skills, games, seed))
+        self.stdout.write(table(skills, games))
         if not dry_run:
             cpu_starts_write(skills)
             self.stderr.write(f"wrote {START_FILE.name}")
