@@ -25,6 +25,7 @@ class InternalEndpointsMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if request.path_info in INTERNAL_PATHS:
             match = resolve(request.path_info)
+            request.resolver_match = match  # as Django's handler sets it (the route's metrics)
             response: HttpResponse = match.func(request, *match.args, **match.kwargs)
             return response
         return self.get_response(request)

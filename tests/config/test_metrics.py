@@ -185,3 +185,9 @@ def test_a_worker_serves_its_own_metrics_on_its_port(settings) -> None:
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as answer:
         body = answer.read().decode()
     assert 'yaniv_celery_task_runs_total{state="success",task="games.tasks.cpu_turn"}' in body
+
+
+def test_a_probe_is_counted_by_its_route(db) -> None:
+    before = _value(_scrape(), "yaniv_http_requests_total", route="/healthz")
+    DjangoClient().get("/healthz")
+    assert _value(_scrape(), "yaniv_http_requests_total", route="/healthz") == before + 1
