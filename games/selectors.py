@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from datetime import datetime
-from typing import Annotated, Any, Literal, NotRequired, TypedDict, cast
+from typing import Annotated, Any, Literal, NotRequired, TypedDict, cast, get_args
 from uuid import UUID
 
 from django.db.models import Q, QuerySet
@@ -525,13 +525,7 @@ def seat_name(seat: Seat) -> str:
 
 
 RematchStatus = Literal["none", "offered", "declined", "expired", "started"]
-REMATCH_EVENTS = (
-    "rematch_offered",
-    "rematch_accepted",
-    "rematch_declined",
-    "rematch_expired",
-    "rematch_started",
-)
+REMATCH_EVENTS = tuple(name for name in get_args(EventType) if name.startswith("rematch_"))
 
 
 class RematchData(TypedDict):
