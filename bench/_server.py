@@ -144,7 +144,8 @@ def abort_games(game_ids: list[str]) -> None:
     )
 
 
-def _cpu(processes: list[psutil.Process]) -> float:
+def cpu_of(processes: list[psutil.Process]) -> float:
+    """CPU seconds (user + system) these processes have used so far."""
     total = 0.0
     for process in processes:
         try:
@@ -155,7 +156,7 @@ def _cpu(processes: list[psutil.Process]) -> float:
     return total
 
 
-def _tree(pid: int) -> list[psutil.Process]:
+def process_tree(pid: int) -> list[psutil.Process]:
     """A process with all its descendants (none when it is gone)."""
     try:
         root = psutil.Process(pid)
@@ -174,7 +175,7 @@ def _listeners(url: str) -> list[psutil.Process]:
         # laddr: (address, port), or () for none
         if connection.status == psutil.CONN_LISTEN and connection.laddr[1:2] == (port,)
     }
-    return [process for pid in pids if pid for process in _tree(pid)]
+    return [process for pid in pids if pid for process in process_tree(pid)]
 
 
 def cpu_seconds(server: Server | None) -> dict[str, float]:
@@ -183,9 +184,9 @@ def cpu_seconds(server: Server | None) -> dict[str, float]:
     figures: dict[str, float] = {}
     if server is not None and server.processes:
         for role, popen in server.processes.items():
-            figures[role] = _cpu(_tree(popen.pid))
+            figures[role] = cpu_of(process_tree(popen.pid))
         for name, variable in (("postgres", "DATABASE_URL"), ("redis", "REDIS_URL")):
-            figures[name] = _cpu(_listeners(server.env.get(variable, "")))
+            figures[name] = cpu_of(_listeners(server.env.get(variable, "")))
     usage = resource.getrusage(resource.RUSAGE_SELF)
     figures["clients"] = usage.ru_utime + usage.ru_stime
     return figures
