@@ -192,6 +192,13 @@ def cpu_seconds(server: Server | None) -> dict[str, float]:
     return figures
 
 
+def busy_seconds() -> float:
+    """CPU time the whole machine has spent so far, every core, every process (what the
+    bench's own processes did not use of it shows how busy others kept the machine)."""
+    times = psutil.cpu_times()
+    return float(times.user + times.nice + times.system + times.irq + times.softirq + times.steal)
+
+
 def _exit_on_sigterm(signum: int, frame: object) -> None:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     sys.exit(143)

@@ -30,12 +30,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-import psutil
-
 from bench._server import (
     BIN,
     ROOT,
     Server,
+    busy_seconds,
     cpu_of,
     cpu_seconds,
     process_tree,
@@ -82,12 +81,6 @@ def summary(entries: list[dict[str, Any]]) -> dict[str, Any]:
         "move": cuts(move, (0.5, 0.95, 0.99)),
         "moves": move["num_requests"] if move else 0,
     }
-
-
-def busy_seconds() -> float:
-    """CPU time the whole machine has spent so far, every core, every process."""
-    times = psutil.cpu_times()
-    return float(times.user + times.nice + times.system + times.irq + times.softirq + times.steal)
 
 
 def wait_spawned(log: Path, process: subprocess.Popen[bytes], timeout: float) -> None:

@@ -47,7 +47,10 @@ import httpx
 
 from bench._server import (
     ROOT,
+    Server,
     abort_games,
+    busy_seconds,
+    cpu_seconds,
     free_port,
     prepared,
     setup_django,
@@ -316,8 +319,23 @@ def run_load(url: str, clients: int, seconds: float, checks: Checks, **load: flo
     return result
 
 
+@contextmanager
+def rest_of_machine(server: Server) -> Iterator[list[float]]:
+    """The CPU that other work than the bench's used during the block, in % of one core: put
+    in the list given, when the block ends."""
+    share: list[float] = []
+    ours, busy, began = cpu_seconds(server), busy_seconds(), time.monotonic()
+    yield share
+    used = sum(cpu_seconds(server).values()) - sum(ours.values())
+    share.append(100 * max(0.0, busy_seconds() - busy - used) / (time.monotonic() - began))
+
+
 def measure(
-    count: int, nginx: str, env: dict[str, str], args: argparse.Namespace
+    count: int,
+    nginx: str,
+    env: dict[str, str],
+    workers: dict[str, subprocess.Popen[bytes]],
+    args: argparse.Namespace,
 ) -> tuple[str, bool]:
     """The table's row of `count` web processes behind nginx, and whether every check held."""
     ports = [free_port() for _ in range(count)]
@@ -329,19 +347,17 @@ def measure(
         for port in ports:
             wait_healthy(f"http://127.0.0.1:{port}")
         proxy_port = free_port()
-        with nginx_in_front(nginx, proxy_port, ports, env):
-            url = f"http://127.0.0.1:{proxy_port}"
-            wait_healthy(url)
+        with nginx_in_front(nginx, proxy_port, ports, env) as proxy:
+            server = Server(f"http://127.0.0.1:{proxy_port}", env, {**webs, **workers})
+            server.processes["nginx"] = proxy
+            wait_healthy(server.url)
             n, seconds, warmup = args.clients, args.seconds, args.warmup
-            print(
-                f"{count} web: flat out, {n} clients, {warmup:.0f}+{seconds:.0f} s ...", flush=True
-            )
-            flat = run_load(url, n, seconds, checks, warmup=warmup)
-            print(
-                f"{count} web: human pace, {n} clients, {warmup:.0f}+{seconds:.0f} s ...",
-                flush=True,
-            )
-            paced = run_load(url, n, seconds, checks, warmup=warmup, think=args.think)
+            timing = f"{n} clients, {warmup:.0f}+{seconds:.0f} s"
+            with rest_of_machine(server) as others:
+                print(f"{count} web: flat out, {timing} ...", flush=True)
+                flat = run_load(server.url, n, seconds, checks, warmup=warmup)
+                print(f"{count} web: human pace, {timing} ...", flush=True)
+                paced = run_load(server.url, n, seconds, checks, warmup=warmup, think=args.think)
     finally:
         for process in webs.values():
             stop(process)
@@ -349,7 +365,12 @@ def measure(
         print(f"  FAULT: {fault}", file=sys.stderr)
     move = "/".join(f"{1000 * value:.0f}" for value in percentiles(paced["lat"]))
     reply = percentiles(paced["replies"])
-    figures = [f"{flat['rate']:.0f}", move, f"{1000 * reply[0]:.0f}/{1000 * reply[2]:.0f}"]
+    figures = [
+        f"{flat['rate']:.0f}",
+        move,
+        f"{1000 * reply[0]:.0f}/{1000 * reply[2]:.0f}",
+        f"{others[0]:.0f}%",
+    ]
     row = f"| {count} | " + " | ".join(figures + checks.cells()) + " |"
     print(row, flush=True)
     return row, not (checks.order or checks.lost or checks.twice)
@@ -380,7 +401,7 @@ def main() -> int:
         f"worker{n}": spawn(f"worker{n}", worker_command(name=f"worker{n}"), env) for n in (1, 2)
     }
     try:
-        rows = [measure(int(count), nginx, env, args) for count in args.webs.split(",")]
+        rows = [measure(int(c), nginx, env, workers, args) for c in args.webs.split(",")]
     finally:
         for process in workers.values():
             stop(process)
@@ -391,9 +412,10 @@ def main() -> int:
     )
     print(
         "\n| web processes | moves/s flat out | human pace: move p50/p95/p99 ms "
-        "| reply p50/p99 ms | pushes in order | no lost update | exactly once |"
+        "| reply p50/p99 ms | rest of machine CPU | pushes in order | no lost update "
+        "| exactly once |"
     )
-    print("|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|")
     print("\n".join(row for row, _ in rows))
     return 0 if all(held for _, held in rows) else 1
 
