@@ -106,8 +106,8 @@ def tidy() -> None:
 def level(server: Server, players: int, args: argparse.Namespace) -> dict[str, Any]:
     """One player count: Locust until all have arrived, then `args.seconds` measured."""
     name = f"locust-{players}"
-    report = ROOT / "var" / f"bench-polling-{players}"
-    report.with_suffix(".json").unlink(missing_ok=True)
+    report = ROOT / "var" / f"bench-polling-{players}.json"
+    report.unlink(missing_ok=True)
     ramp = players / args.spawn_rate
     command = [
         str(BIN / "locust"),
@@ -126,10 +126,8 @@ def level(server: Server, players: int, args: argparse.Namespace) -> dict[str, A
         server.url,
         "--reset-stats",
         "--only-summary",
-        "--json-file",
-        str(report),
     ]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "YANIV_POLLING_REPORT": str(report)}
     locust = spawn(name, command, env)
     log = ROOT / "var" / f"bench-{name}.log"
     try:
@@ -143,13 +141,15 @@ def level(server: Server, players: int, args: argparse.Namespace) -> dict[str, A
         after = cpu_seconds(server)
         generator = cpu_of(process_tree(locust.pid)) - generator
         machine = busy_seconds() - machine
-        os.kill(locust.pid, signal.SIGTERM)  # stops the run; the master writes the report
+        os.kill(locust.pid, signal.SIGTERM)  # stops the run: the master writes the report
         locust.wait(60)
     finally:
         stop(locust)
     served = sum(after[part] - before[part] for part in after if part != "clients")
-    figures = summary(json.loads(report.with_suffix(".json").read_text()))
+    written = json.loads(report.read_text())
+    figures = summary(written["stats"])
     figures.update(
+        errors=sorted(written["errors"].values(), key=lambda error: -error["occurrences"]),
         players=players,
         server=100 * served / args.seconds,
         generator=100 * generator / args.seconds,
@@ -190,7 +190,8 @@ def main() -> int:
     setup_django()
     tidy()
     began = time.monotonic()
-    rows = []
+    rows: list[str] = []
+    failures: list[str] = []
     with running_server(args.port, web_workers=webs, beat=True, env_extra=LIMITS) as server:
         for players in (int(count) for count in args.players.split(",")):
             print(
@@ -198,8 +199,15 @@ def main() -> int:
                 f"then {args.seconds:.0f} s measured ...",
                 flush=True,
             )
-            rows.append(row(level(server, players, args)))
+            figures = level(server, players, args)
+            rows.append(row(figures))
             print(rows[-1], flush=True)
+            for error in figures["errors"][:3]:
+                failures.append(
+                    f"{players:,} players: {error['occurrences']:,} x {error['method']} "
+                    f"{error['name']}: {error['error']}"
+                )
+                print(f"  {failures[-1]}", flush=True)
             tidy()
     print(
         f"\n{webs} web processes, 1 Celery worker (4 processes) and beat; "
@@ -212,6 +220,8 @@ def main() -> int:
     )
     print("|---|---|---|---|---|---|---|---|---|")
     print("\n".join(rows))
+    if failures:
+        print("\nmost frequent failures:\n" + "\n".join(failures))
     return 0
 
 
