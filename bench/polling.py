@@ -47,6 +47,7 @@ from bench.api_moves import LIMITS
 
 GET, MOVE = "GET /games/{id}/", "POST /games/{id}/actions/"
 SPAWNED = ("All users spawned", "Spawning is complete")  # Locust's log, once all have arrived
+STOPPED = "stopping test"  # Locust's log, when the master ended the run itself (a lost worker)
 
 
 def percentile(times: dict[str, int], fraction: float) -> float:
@@ -141,6 +142,7 @@ def level(server: Server, players: int, args: argparse.Namespace) -> dict[str, A
         after = cpu_seconds(server)
         generator = cpu_of(process_tree(locust.pid)) - generator
         machine = busy_seconds() - machine
+        stopped = STOPPED in log.read_text(errors="replace")
         os.kill(locust.pid, signal.SIGTERM)  # stops the run: the master writes the report
         locust.wait(60)
     finally:
@@ -155,6 +157,7 @@ def level(server: Server, players: int, args: argparse.Namespace) -> dict[str, A
         generator=100 * generator / args.seconds,
         rest=100 * max(0.0, machine - served - generator) / args.seconds,
         saturated="CPU usage above" in log.read_text(errors="replace"),
+        stopped=stopped,
     )
     return figures
 
@@ -163,8 +166,9 @@ def row(figures: dict[str, Any]) -> str:
     get = "/".join(f"{value:.0f}" for value in figures["get"])
     move = "/".join(f"{value:.0f}" for value in figures["move"])
     generator = f"{figures['generator']:.0f}%" + (" (saturated)" if figures["saturated"] else "")
+    void = " (void: Locust stopped the run early, see its log)" if figures["stopped"] else ""
     cells = [
-        f"{figures['players']:,}",
+        f"{figures['players']:,}{void}",
         f"{figures['rate']:.0f}",
         get,
         move,
@@ -191,6 +195,7 @@ def main() -> int:
     tidy()
     began = time.monotonic()
     rows: list[str] = []
+    void = False
     failures: list[str] = []
     with running_server(args.port, web_workers=webs, beat=True, env_extra=LIMITS) as server:
         for players in (int(count) for count in args.players.split(",")):
@@ -200,6 +205,7 @@ def main() -> int:
                 flush=True,
             )
             figures = level(server, players, args)
+            void |= figures["stopped"]
             rows.append(row(figures))
             print(rows[-1], flush=True)
             for error in figures["errors"][:3]:
@@ -222,7 +228,7 @@ def main() -> int:
     print("\n".join(rows))
     if failures:
         print("\nmost frequent failures:\n" + "\n".join(failures))
-    return 0
+    return 1 if void else 0
 
 
 if __name__ == "__main__":

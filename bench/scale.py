@@ -12,7 +12,7 @@ Its clients check what must hold across processes:
   among its `played` / `yaniv_called` events;
 - exactly once: every move a client had a 200 for is its seat's action at that seq, and its
   seat made no other; every `--probe-every`-th move is sent twice at once (one of the two with
-  an `Idempotency-Key`, through the proxy, so most often to two processes): exactly one is
+  an `Idempotency-Key`, through the round-robin, often to two processes): exactly one is
   applied, the other refused with 409; the keyed one sent again gets the first answer again
   (or, when it was the refused one, is refused again).
 
@@ -101,7 +101,9 @@ def nginx_conf(template: str, prefix: Path, port: int, webs: list[int]) -> str:
 
 
 @contextmanager
-def nginx_in_front(nginx: str, port: int, webs: list[int], env: dict[str, str]) -> Iterator[Any]:
+def nginx_in_front(
+    nginx: str, port: int, webs: list[int], env: dict[str, str]
+) -> Iterator[subprocess.Popen[bytes]]:
     """nginx on `port` in front of the web processes on `webs`, until the block ends."""
     with tempfile.TemporaryDirectory(prefix="bench-nginx-") as directory:
         prefix = Path(directory)
