@@ -210,7 +210,7 @@ def main() -> int:
             print(rows[-1], flush=True)
             for error in figures["errors"][:3]:
                 failures.append(
-                    f"{players:,} players: {error['occurrences']:,} x {error['method']} "
+                    f"{players:,} players: {error['occurrences']:,} x "
                     f"{error['name']}: {error['error']}"
                 )
                 print(f"  {failures[-1]}", flush=True)
