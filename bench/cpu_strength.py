@@ -36,7 +36,7 @@ from games.engine.cpu import Level, choose_action
 from games.engine.moves import legal_groups
 from games.engine.rng import Rng
 from games.engine.rules import DEFAULT_RULES
-from games.engine.state import STOCK, Action, CallYaniv, Play, apply, start_game
+from games.engine.state import STOCK, Action, CallYaniv, GameState, Play, apply, start_game
 from games.engine.view import ViewData, view
 
 Player = Callable[[ViewData, Rng], Action]
@@ -106,8 +106,11 @@ class Result(NamedTuple):
     """How many of its decisions took each whole number of _BUCKET_NS of CPU time."""
 
 
-def play_game(players: list[Player], seed: int) -> Result:
-    """One full game with the player measured in seat 0."""
+def play_game(
+    players: list[Player], seed: int, peek: Callable[[GameState], None] | None = None
+) -> Result:
+    """One full game with the player measured in seat 0; ``peek``, if given, is shown the
+    whole state before each decision (for bench/cpu_ceiling.py's players who cheat)."""
     rng = random.Random(seed)
     state, _ = start_game(len(players), DEFAULT_RULES, rng)
     cpu = 0
@@ -123,6 +126,8 @@ def play_game(players: list[Player], seed: int) -> Result:
         seat = state.turn
         assert seat is not None
         seen = view(state, seat)
+        if peek is not None:
+            peek(state)
         if seat == 0:
             cpu_start = time.thread_time_ns()
             action = players[0](seen, rng)
