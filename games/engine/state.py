@@ -569,7 +569,7 @@ def apply_play(
     new.spied = state.spied
     new.next_seat = state.next_seat
     if rules.variant_play or state.spied or state.caller is not None:
-        return _after_play(new, seat, cards, rng, events)
+        return _after_play(new, seat, cards, draw != STOCK, rng, events)
     return new, events
 
 
@@ -590,17 +590,23 @@ def _reshuffle(
 
 
 def _after_play(
-    state: GameState, seat: int, cards: Sequence[str], rng: Rng, events: list[EngineEvent]
+    state: GameState,
+    seat: int,
+    cards: Sequence[str],
+    face_up: bool,
+    rng: Rng,
+    events: list[EngineEvent],
 ) -> tuple[GameState, list[EngineEvent]]:
-    """What RULES.md §12 adds once ``seat`` has discarded ``cards`` and drawn: a discard
-    lowers what others know of its hand, sevens make the others draw, the spy queen shows
-    the hands, and the last final turn ends the round."""
+    """What RULES.md §12 adds once ``seat`` has discarded ``cards`` and drawn (``face_up``:
+    from the last group): a discard lowers what others know of its hand, sevens make the
+    others draw, the spy queen shows the hands, and the last final turn ends the round."""
     rules = state.rules
     if rules.codes_repeat:
         # A copy of a code taken face up may since have come back blind: a discard of the
-        # code takes it off what is known.
+        # code takes it off what is known (the card just taken face up stays known).
         shown = list(state.shown)
-        shown[seat] = _without(shown[seat], cards)
+        taken = shown[seat][-1:] if face_up else ()
+        shown[seat] = _without(shown[seat][: len(shown[seat]) - len(taken)], cards) + taken
         state = state.replace(shown=tuple(shown))
     if state.spied:
         state = state.replace(spied=_forget(state.spied, seat, cards))
