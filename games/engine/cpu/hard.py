@@ -83,6 +83,9 @@ class View:
         self.seats: list[dict[str, Any]] = seen["seats"]
         self.takeable: tuple[str, ...] = tuple(seen["discard"]["takeable"])
         self.stock_count: int = seen["stock_count"]
+        self.wild: str | None = seen["wild"]
+        """The round's wild card (RULES.md §12), out of play; its rank is worth 0."""
+        self.wild_rank = RANK[self.wild] if self.wild else 0
         active = [entry["seat"] for entry in self.seats if not entry["eliminated"]]
         self.opponents = [seat for seat in active if seat != self.seat]
         # The next active seat clockwise is the only one who may take from our discard.

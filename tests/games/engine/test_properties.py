@@ -172,7 +172,7 @@ def check_step(
     check_round_trip(after)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(**games)
 def test_random_games_keep_every_card_once_and_hide_what_is_hidden(
     seed: int, table: tuple[Rules, int], yaniv_chance: float
