@@ -536,8 +536,6 @@ def apply_play(
     if seat != state.turn:
         raise _not_to_act(state)
     table = state.table
-    rules = table.rules
-    repeat = rules.codes_repeat
     hands = state.hands
     hand = hands[seat]
     if len(cards) == 1:
@@ -548,21 +546,22 @@ def apply_play(
         kept = list(hand)
         del kept[index]
     else:
-        kept = _discard_group(hand, cards, table.wild_rank, repeat)
+        kept = _discard_group(hand, cards, table.wild_rank, table.rules.codes_repeat)
 
     group = state.group
     stock = state.stock
     stock_pos = state.stock_pos
     pile = state.pile
     shown = state.shown
-    if repeat and shown[seat]:
+    if shown[seat] and table.rules.codes_repeat:
         # A copy of a code taken face up may since have come back blind: a discard of the
         # code takes it off what is known.
         shown = _replaced(shown, seat, _without(shown[seat], cards))
     if draw == STOCK:
-        if stock_pos == len(stock):
-            raise IllegalMove(Reason.STOCK_EMPTY)
-        drawn = stock[stock_pos]
+        try:
+            drawn = stock[stock_pos]
+        except IndexError:  # forced draws emptied stock and pile (RULES.md §12)
+            raise IllegalMove(Reason.STOCK_EMPTY) from None
         stock_pos += 1
         pile += group
     else:
@@ -572,7 +571,7 @@ def apply_play(
         elif draw == group[-1]:
             drawn = group[-1]
             rest = group[:-1]
-        elif rules.draw_from is DrawFrom.ANY_OF_LAST and draw in group:
+        elif table.rules.draw_from is DrawFrom.ANY_OF_LAST and draw in group:
             index = group.index(draw)
             drawn = group[index]
             rest = group[:index] + group[index + 1 :]
