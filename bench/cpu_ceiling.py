@@ -72,7 +72,7 @@ ROWS: dict[str, Player] = {
 
 def _run(job: tuple[str, int]) -> float:
     name, seed = job
-    return play_game([ROWS[name], hard.choose], seed, _peek).share
+    return play_game([ROWS[name], hard.choose], seed, peek=_peek).share
 
 
 def main(argv: list[str]) -> int:
