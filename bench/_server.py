@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import psutil
 
@@ -141,21 +142,55 @@ def _cpu(processes: list[psutil.Process]) -> float:
     return total
 
 
+def _with_children(root: psutil.Process) -> list[psutil.Process]:
+    try:
+        return [root, *root.children(recursive=True)]
+    except psutil.Error:
+        return []  # gone
+
+
+def _service_processes(name: str, url: str) -> list[psutil.Process]:
+    """The server `name` that listens on `url`'s port, with its children: the one this run
+    uses, not the others of a machine shared with other checkouts."""
+    port = str(urlsplit(url).port or "")
+    for process in psutil.process_iter(["name", "cmdline"]):
+        # (Redis retitles itself: one argument, "redis-server 127.0.0.1:PORT".)
+        words = " ".join(process.info["cmdline"] or ()).split()
+        if name in (process.info["name"] or "") and any(
+            word in (port, f"127.0.0.1:{port}") for word in words
+        ):
+            return _with_children(process)
+    return []
+
+
+def server_processes(server: Server | None) -> dict[str, list[psutil.Process]]:
+    """The processes of each part of the server: its own (with their children), and the
+    PostgreSQL and Redis of DATABASE_URL / REDIS_URL."""
+    if server is None or not server.processes:
+        return {}
+    parts = {
+        role: _with_children(psutil.Process(popen.pid)) if popen.poll() is None else []
+        for role, popen in server.processes.items()
+    }
+    parts["postgres"] = _service_processes("postgres", server.env.get("DATABASE_URL", ""))
+    parts["redis"] = _service_processes("redis", server.env.get("REDIS_URL", ""))
+    return parts
+
+
+def rss_bytes(processes: list[psutil.Process]) -> int:
+    total = 0
+    for process in processes:
+        try:
+            total += process.memory_info().rss
+        except psutil.Error:
+            continue  # gone since it was listed
+    return total
+
+
 def cpu_seconds(server: Server | None) -> dict[str, float]:
-    """CPU time used so far by each part: the server's processes (with their children), the
-    PostgreSQL and Redis processes of this machine, and this process (the load generator)."""
-    figures: dict[str, float] = {}
-    if server is not None and server.processes:
-        for role, popen in server.processes.items():
-            try:
-                root = psutil.Process(popen.pid)
-                figures[role] = _cpu([root, *root.children(recursive=True)])
-            except psutil.Error:
-                figures[role] = 0.0
-        for name in ("postgres", "redis"):
-            figures[name] = _cpu(
-                [p for p in psutil.process_iter(["name"]) if name in (p.info["name"] or "")]
-            )
+    """CPU time used so far by each part: the server's processes (with their children), its
+    PostgreSQL and Redis, and this process (the load generator)."""
+    figures = {role: _cpu(processes) for role, processes in server_processes(server).items()}
     usage = resource.getrusage(resource.RUSAGE_SELF)
     figures["clients"] = usage.ru_utime + usage.ru_stime
     return figures
@@ -197,11 +232,18 @@ def running_server(
 
 
 @contextmanager
-def serving(url: str | None, port: int, env_extra: dict[str, str]) -> Iterator[Server]:
+def serving(
+    url: str | None,
+    port: int,
+    env_extra: dict[str, str],
+    *,
+    web_workers: int = 2,
+    beat: bool = False,
+) -> Iterator[Server]:
     """`url` when given (a server someone runs: no processes of ours to watch), else a server
     of our own for the duration."""
     if url:
         yield Server(url, dict(os.environ), {})
         return
-    with running_server(port, env_extra=env_extra) as server:
+    with running_server(port, web_workers=web_workers, beat=beat, env_extra=env_extra) as server:
         yield server
