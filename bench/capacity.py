@@ -42,7 +42,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
-from multiprocessing.sharedctypes import Synchronized
+from multiprocessing.sharedctypes import SynchronizedArray
 from multiprocessing.synchronize import Semaphore
 from typing import Any
 
@@ -60,6 +60,7 @@ from bench._server import (
     setup_django,
 )
 from bench.api_moves import KEEPALIVE, LIMITS, Player, guest, percentiles
+from config.devservers import free_port
 
 P99_LIMIT_MS = 50.0
 TICKET_SLOTS = 4  # searching at once: fewer than the five a five-seat table needs
@@ -67,6 +68,7 @@ TICKET_SIZES = [5]
 PUSH_TIMEOUT = 5.0
 CONNECT_TIMEOUT = 30.0
 PARALLEL = 16  # guests being created / sockets being opened at once, per generator process
+GUESTS, SOCKETS = 0, 1  # the figures of a process's progress array
 
 
 # The pure parts: steps, verdicts, the capacity, slopes ---------------------------------------
@@ -194,7 +196,7 @@ class Waiting:
             generator.counts.refused += 1
             self.opened.set()
             return
-        generator.connected.value += 1
+        generator.progress[SOCKETS] += 1
         self.opened.set()
         tickets = asyncio.create_task(self.tickets_now_and_then())
         try:
@@ -206,7 +208,7 @@ class Waiting:
             tickets.cancel()
         if not generator.stopping:
             generator.counts.dropped += 1
-            generator.connected.value -= 1
+            generator.progress[SOCKETS] -= 1
 
     async def listen(self, socket: ClientConnection) -> None:
         async for text in socket:
@@ -267,21 +269,21 @@ class Generator:
         self,
         index: int,
         url: str,
-        connected: Synchronized[int],
+        progress: SynchronizedArray[int],
         ticket_slots: Semaphore,
         options: dict[str, float],
     ) -> None:
         self.index, self.url = index, url
         self.ws_url = url.replace("http", "ws", 1)
-        self.connected, self.ticket_slots = connected, ticket_slots
+        self.progress, self.ticket_slots = progress, ticket_slots
         self.ticket_every, self.ticket_search = options["ticket_every"], options["ticket_search"]
         self.think = options["think"]
         self.counts = Counts()
+        self.enlisted: list[dict[str, str]] = []  # the waiting players' headers
         self.waiting: list[asyncio.Task[None]] = []
         self.tables: list[Player] = []
         self.table_tasks: list[asyncio.Task[None]] = []
         self.stopping = False
-        self.made = 0  # guests created
 
     async def serve(self, conn: Connection) -> None:
         limits = httpx.Limits(max_connections=4 * PARALLEL + 64, keepalive_expiry=KEEPALIVE)
@@ -298,16 +300,18 @@ class Generator:
     async def guests(self, count: int) -> list[dict[str, str]]:
         async def one() -> dict[str, str]:
             async with self.parallel:
-                self.made += 1
-                return await guest(self.http, f"cap{self.index}-{self.made}")
+                self.progress[GUESTS] += 1
+                return await guest(self.http, f"cap{self.index}-{self.progress[GUESTS]}")
 
         return await asyncio.gather(*(one() for _ in range(count)))
 
-    async def grow(self, target: int) -> None:
-        """Connect waiting players until `target` of them are (or have been tried)."""
-        players = [
-            Waiting(self, headers) for headers in await self.guests(target - len(self.waiting))
-        ]
+    async def enlist(self, target: int) -> None:
+        """Create guests until `target` waiting players have one."""
+        self.enlisted += await self.guests(target - len(self.enlisted))
+
+    async def grow(self, _: object) -> None:
+        """Open the socket of every guest enlisted (each opens, or counts as refused)."""
+        players = [Waiting(self, headers) for headers in self.enlisted[len(self.waiting) :]]
         self.waiting += [asyncio.create_task(player.run()) for player in players]
         await asyncio.gather(*(player.opened.wait() for player in players))
 
@@ -328,6 +332,7 @@ class Generator:
         stopped = sum(1 for task in self.table_tasks if task.done())  # on an error
         usage = resource.getrusage(resource.RUSAGE_SELF)
         return {
+            "players": len(self.waiting),
             "dropped": counts.dropped + sum(player.reconnects for player in self.tables),
             "refused": counts.refused,
             "tickets": counts.tickets,
@@ -343,12 +348,12 @@ def generator_process(
     index: int,
     url: str,
     conn: Connection,
-    connected: Synchronized[int],
+    progress: SynchronizedArray[int],
     ticket_slots: Semaphore,
     options: dict[str, float],
 ) -> None:
     raise_open_files()
-    generator = Generator(index, url, connected, ticket_slots, options)
+    generator = Generator(index, url, progress, ticket_slots, options)
     asyncio.run(generator.serve(conn))
     # Thousands of sockets would each wait out a closing handshake: the kernel closes them.
     os._exit(0)
@@ -361,7 +366,7 @@ def generator_process(
 class Generators:
     processes: list[multiprocessing.process.BaseProcess]
     conns: list[Connection]
-    connected: list[Synchronized[int]]
+    progress: list[SynchronizedArray[int]]  # each process's guests made, sockets open
     ticket_slots: Semaphore  # held here too: the processes share it while it lives
 
     def ask(self, command: str, arguments: Iterable[object], what: str = "") -> list[Any]:
@@ -380,11 +385,17 @@ class Generators:
                     waiting.discard(index)
             if what and time.monotonic() - last >= 5:
                 last = time.monotonic()
-                print(f"  {what}: {self.sockets()} sockets open", flush=True)
+                print(
+                    f"  {what}: {self.guests():,} guests, {self.sockets():,} sockets open",
+                    flush=True,
+                )
         return answers
 
     def sockets(self) -> int:
-        return sum(value.value for value in self.connected)
+        return sum(progress[SOCKETS] for progress in self.progress)
+
+    def guests(self) -> int:
+        return sum(progress[GUESTS] for progress in self.progress)
 
     def look(self) -> dict[str, Any]:
         looks = self.ask("look", [None] * len(self.conns))
@@ -401,16 +412,16 @@ def start_generators(url: str, processes: int, options: dict[str, float]) -> Gen
     started = Generators([], [], [], slots)
     for index in range(processes):
         mine, theirs = context.Pipe()
-        connected = context.Value("i", 0)
+        progress = context.Array("i", 2)
         process = context.Process(
             target=generator_process,
-            args=(index, url, theirs, connected, slots, options),
+            args=(index, url, theirs, progress, slots, options),
             daemon=True,
         )
         process.start()
         started.processes.append(process)
         started.conns.append(mine)
-        started.connected.append(connected)
+        started.progress.append(progress)
     return started
 
 
@@ -424,7 +435,21 @@ def measure_step(
 ) -> tuple[Row, dict[str, Any]]:
     """Grow to `players` waiting sockets, hold, measure; the row and the last look."""
     parts = len(generators.conns)
-    generators.ask("grow", share(players, parts), f"connecting {players:,}")
+    begun = time.monotonic()
+    generators.ask("enlist", share(players, parts), f"step {players:,}")
+    enlisted, cpu_before = time.monotonic(), cpu_seconds(server)
+    generators.ask("grow", [None] * parts, f"step {players:,}")
+    cpu_after, opened = cpu_seconds(server), time.monotonic()
+    new_sockets = max(1, players - before["players"])
+    used = {part: cpu_after[part] - cpu_before[part] for part in cpu_after if part != "clients"}
+    print(
+        f"  {new_sockets:,} guests created in {enlisted - begun:.1f} s, their sockets opened in"
+        f" {opened - enlisted:.1f} s, at a server CPU per socket of"
+        f" {1000 * sum(used.values()) / new_sockets:.1f} ms ("
+        + ", ".join(f"{part} {1000 * cpu / new_sockets:.1f}" for part, cpu in used.items())
+        + ")",
+        flush=True,
+    )
     start = generators.look()
     server_start, begun = cpu_seconds(server), time.monotonic()
     time.sleep(hold)
@@ -515,7 +540,7 @@ def main() -> int:
     )
     parser.add_argument("--p99", type=float, default=P99_LIMIT_MS, help="the limit, ms")
     parser.add_argument("--url", help="an already running server (default: start one)")
-    parser.add_argument("--port", type=int, default=8766)
+    parser.add_argument("--port", type=int, help="the server's port (default: a free one)")
     args = parser.parse_args()
 
     soft, hard = raise_open_files()  # the server's processes inherit it
@@ -540,7 +565,8 @@ def main() -> int:
     }
     rows: list[Row] = []
     game_ids: list[str] = []
-    with serving(args.url, args.port, LIMITS, web_workers=web_workers, beat=True) as server:
+    port = args.port or free_port()  # not a fixed one: benches of other checkouts run here too
+    with serving(args.url, port, LIMITS, web_workers=web_workers, beat=True) as server:
         generators = start_generators(server.url, args.processes, options)
         try:
             print(f"{args.tables} tables at a human pace ...", flush=True)
