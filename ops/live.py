@@ -235,16 +235,28 @@ def figures(registry: Collector, *, now: float | None = None) -> Figures:
     )
 
 
+def span(seconds: float) -> str:
+    """45 -> "45 s", 97 -> "1 min 37 s", 3540 -> "59 min"."""
+    whole = round(seconds)
+    if whole < 60:
+        return f"{whole} s"
+    minutes, rest = divmod(whole, 60)
+    return f"{minutes} min {rest} s" if minutes < 10 and rest else f"{minutes} min"
+
+
 def page_context(found: Figures) -> dict[str, Any]:
     """The template's view of the figures."""
+    errors_http, errors_tasks = found.hour.of("5xx/"), found.hour.of("failed/")
+    minute = span(found.minute.seconds)
     return {
         "figures": found,
         "read_at": datetime.fromtimestamp(found.read_at, UTC),
         "moves_total": sum(found.moves.values()),
-        "errors_http": found.hour.of("5xx/"),
-        "errors_tasks": found.hour.of("failed/"),
-        "errors_total": sum(found.hour.of("5xx/").values())
-        + sum(found.hour.of("failed/").values()),
-        "minute_span": round(found.minute.seconds),
-        "hour_span": round(found.hour.seconds / 60),
+        "moves_caption": f"Moves per minute, over the last {minute}"
+        if found.minute.seconds >= 60
+        else f"Moves in the last {minute} (the history there is: less than a minute)",
+        "errors_http": errors_http,
+        "errors_tasks": errors_tasks,
+        "errors_total": sum(errors_http.values()) + sum(errors_tasks.values()),
+        "hour_span": span(found.hour.seconds),
     }

@@ -178,3 +178,7 @@ def test_the_snapshots_keep_the_last_hour_of_this_host_only(db) -> None:
     assert len(kept) == live.SNAPSHOTS_KEPT
     assert kept[0]["at"] == 5 * 60.0
     assert all(taken["source"] == live.source() for taken in kept)
+
+
+def test_spans_read_as_time() -> None:
+    assert [live.span(s) for s in (45, 97, 120, 3540)] == ["45 s", "1 min 37 s", "2 min", "59 min"]
