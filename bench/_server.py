@@ -177,11 +177,17 @@ def server_processes(server: Server | None) -> dict[str, list[psutil.Process]]:
     return parts
 
 
-def rss_bytes(processes: list[psutil.Process]) -> int:
+def memory_bytes(processes: list[psutil.Process]) -> int:
+    """The memory of these processes together: the sum of their PSS (a page shared by n
+    processes counts 1/n in each: PostgreSQL's shared buffers, forked workers' pages), where
+    the kernel lets us read it, else of their RSS."""
     total = 0
     for process in processes:
         try:
-            total += process.memory_info().rss
+            try:
+                total += process.memory_full_info().pss
+            except (psutil.AccessDenied, AttributeError):
+                total += process.memory_info().rss
         except psutil.Error:
             continue  # gone since it was listed
     return total

@@ -4,11 +4,13 @@ Connected players mostly wait: each holds a `ws /ws/v1/me/` socket (opened with 
 the web client does) and now and then queues a ticket and cancels it. Beside them a few tables
 are played at a human pace (a player against a CPU, 1-3 s to think: bench.api_moves), whose
 moves are the probe. The number of waiting players grows in steps; each step is held for a
-while and measured: a move's p50 / p99, sockets dropped, the server's memory (RSS, summed over
-its processes) and CPU, and the load generator's own CPU. The capacity is the largest step at
-which a move's p99 stays under 50 ms with no socket dropped (and none refused); the ramp stops
-at the first step that fails. Memory per waiting socket is the slope of the server's RSS over
-the steps; CPU per connected player is the server's CPU per second over the players.
+while and measured: a move's p50 / p99, sockets dropped, the server's memory (summed over its
+processes: web, worker, beat, PostgreSQL, Redis; PSS, so that shared pages count once) and CPU,
+and the load generator's own CPU. The capacity is the largest step at which a move's p99 stays
+under 50 ms with no socket dropped (and none refused); the ramp stops at the first step that
+fails (`--keep-going` measures on). Memory per waiting socket is the slope of the server's
+memory over the steps; CPU per connected player is the server's CPU per second over the
+players.
 
 Tickets: at most four search at once over the whole load generator (a semaphore the processes
 share), each for a five-seat table only and cancelled after `--ticket-search` seconds, so the
@@ -54,7 +56,7 @@ from bench._server import (
     Server,
     abort_games,
     cpu_seconds,
-    rss_bytes,
+    memory_bytes,
     server_processes,
     serving,
     setup_django,
@@ -94,8 +96,8 @@ class Row:
     move_errors: int = 0  # moves not answered 200, tables stopped on an error
     tickets: int = 0
     pushes_missed: int = 0
-    web_rss: int = 0  # bytes
-    server_rss: int = 0  # bytes: web, worker, beat, PostgreSQL, Redis
+    web_memory: int = 0  # bytes (PSS), the web processes
+    server_memory: int = 0  # bytes (PSS): web, worker, beat, PostgreSQL, Redis
     server_cpu: float = 0.0  # seconds of CPU per second of the hold, all its processes
     generator_cpu: float = 0.0  # same, the load generator's processes
     seconds: float = 0.0
@@ -425,6 +427,13 @@ def start_generators(url: str, processes: int, options: dict[str, float]) -> Gen
     return started
 
 
+def _per(before: dict[str, float], after: dict[str, float], count: int) -> str:
+    """The server's CPU between two readings per `count`, in ms, in all and by part."""
+    used = {part: after[part] - before[part] for part in after if part != "clients"}
+    parts = ", ".join(f"{part} {1000 * cpu / count:.1f}" for part, cpu in used.items())
+    return f"{1000 * sum(used.values()) / count:.1f} ms ({parts})"
+
+
 def measure_step(
     server: Server,
     generators: Generators,
@@ -435,22 +444,21 @@ def measure_step(
 ) -> tuple[Row, dict[str, Any]]:
     """Grow to `players` waiting sockets, hold, measure; the row and the last look."""
     parts = len(generators.conns)
-    begun = time.monotonic()
+    readings = [(time.monotonic(), cpu_seconds(server))]
     generators.ask("enlist", share(players, parts), f"step {players:,}")
-    enlisted, cpu_before = time.monotonic(), cpu_seconds(server)
+    readings.append((time.monotonic(), cpu_seconds(server)))
     generators.ask("grow", [None] * parts, f"step {players:,}")
-    cpu_after, opened = cpu_seconds(server), time.monotonic()
-    new_sockets = max(1, players - before["players"])
-    used = {part: cpu_after[part] - cpu_before[part] for part in cpu_after if part != "clients"}
+    readings.append((time.monotonic(), cpu_seconds(server)))
+    start = generators.look()
+    new = max(1, players - before["players"])
+    (begun, first), (enlisted, second), (opened, third) = readings
     print(
-        f"  {new_sockets:,} guests created in {enlisted - begun:.1f} s, their sockets opened in"
-        f" {opened - enlisted:.1f} s, at a server CPU per socket of"
-        f" {1000 * sum(used.values()) / new_sockets:.1f} ms ("
-        + ", ".join(f"{part} {1000 * cpu / new_sockets:.1f}" for part, cpu in used.items())
-        + ")",
+        f"  {new:,} guests created in {enlisted - begun:.1f} s, their sockets opened in"
+        f" {opened - enlisted:.1f} s; server CPU per guest {_per(first, second, new)},"
+        f" per socket {_per(second, third, new)}; load generator"
+        f" {1000 * (start['cpu'] - before['cpu']) / new:.1f} ms per player (both)",
         flush=True,
     )
-    start = generators.look()
     server_start, begun = cpu_seconds(server), time.monotonic()
     time.sleep(hold)
     end = generators.look()
@@ -466,8 +474,8 @@ def measure_step(
         move_errors=end["move_errors"] - start["move_errors"],
         tickets=end["tickets"] - start["tickets"],
         pushes_missed=end["pushes_missed"] - start["pushes_missed"],
-        web_rss=rss_bytes(processes.get("web", [])),
-        server_rss=sum(rss_bytes(group) for group in processes.values()),
+        web_memory=memory_bytes(processes.get("web", [])),
+        server_memory=sum(memory_bytes(group) for group in processes.values()),
         server_cpu=sum(server_end[part] - server_start.get(part, 0.0) for part in server_end)
         / elapsed,
         generator_cpu=(end["cpu"] - start["cpu"]) / elapsed,
@@ -478,7 +486,7 @@ def measure_step(
 
 HEADER = (
     "| connected players | tables | moves | move p50 ms | move p99 ms | dropped | refused "
-    "| tickets (pushes missed) | web RSS MB | server RSS MB | server CPU (cores) "
+    "| tickets (pushes missed) | web memory MB | server memory MB | server CPU (cores) "
     "| server CPU per player, µs/s | generator CPU (cores) | holds |\n"
     "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 )
@@ -491,8 +499,8 @@ def table_row(row: Row, limit_ms: float) -> str:
     p99 = f"{row.percentile_ms(2):.1f}" if moves else "-"
     return (
         f"| {row.players:,} | {row.tables} | {moves} | {p50} | {p99} | {row.dropped} "
-        f"| {row.refused} | {row.tickets} ({row.pushes_missed}) | {row.web_rss / 2**20:.0f} "
-        f"| {row.server_rss / 2**20:.0f} | {row.server_cpu:.2f} "
+        f"| {row.refused} | {row.tickets} ({row.pushes_missed}) | {row.web_memory / 2**20:.0f} "
+        f"| {row.server_memory / 2**20:.0f} | {row.server_cpu:.2f} "
         f"| {1e6 * row.server_cpu / row.players:.0f} | {row.generator_cpu:.2f} "
         f"| {'yes' if not why else 'no: ' + ', '.join(why)} |"
     )
@@ -506,11 +514,11 @@ def summary(rows: Sequence[Row], limit_ms: float) -> list[str]:
         else f"capacity: below {rows[0].players:,} (the first step failed)"
     ]
     players = [row.players for row in rows]
-    memory = slope(players, [row.server_rss for row in rows])
-    web = slope(players, [row.web_rss for row in rows])
+    memory = slope(players, [row.server_memory for row in rows])
+    web = slope(players, [row.web_memory for row in rows])
     if memory is not None and web is not None:
         lines.append(
-            f"memory per waiting socket (RSS slope over the steps): server {memory / 1024:.0f} KiB"
+            f"memory per waiting socket (slope over the steps): server {memory / 1024:.0f} KiB"
             f" (web processes {web / 1024:.0f} KiB)"
         )
     cpu = slope(players, [row.server_cpu for row in rows])
@@ -539,6 +547,11 @@ def main() -> int:
         "--ticket-search", type=float, default=1.0, help="seconds a ticket searches"
     )
     parser.add_argument("--p99", type=float, default=P99_LIMIT_MS, help="the limit, ms")
+    parser.add_argument(
+        "--keep-going",
+        action="store_true",
+        help="measure every step, past a failed one (the capacity is found as without)",
+    )
     parser.add_argument("--url", help="an already running server (default: start one)")
     parser.add_argument("--port", type=int, help="the server's port (default: a free one)")
     args = parser.parse_args()
@@ -577,7 +590,7 @@ def main() -> int:
                 row, last = measure_step(server, generators, players, args.tables, args.hold, last)
                 rows.append(row)
                 print(f"{HEADER}\n{table_row(row, args.p99)}\n", flush=True)
-                if failures(row, args.p99):
+                if failures(row, args.p99) and not args.keep_going:
                     break
         finally:
             for ids in generators.ask("stop", [None] * args.processes):
