@@ -508,11 +508,14 @@ def table_row(row: Row, limit_ms: float) -> str:
 
 def summary(rows: Sequence[Row], limit_ms: float) -> list[str]:
     found = capacity(rows, limit_ms)
-    lines = [
-        f"capacity: {found:,} connected players (move p99 < {limit_ms:g} ms, no socket dropped)"
-        if found is not None
-        else f"capacity: below {rows[0].players:,} (the first step failed)"
-    ]
+    rule = f"move p99 < {limit_ms:g} ms, no socket dropped"
+    if found is None:
+        verdict = f"below {rows[0].players:,} (the first step failed)"
+    elif found == rows[-1].players:
+        verdict = f"at least {found:,} connected players ({rule}; the largest step tried)"
+    else:
+        verdict = f"{found:,} connected players ({rule})"
+    lines = [f"capacity: {verdict}"]
     players = [row.players for row in rows]
     memory = slope(players, [row.server_memory for row in rows])
     web = slope(players, [row.web_memory for row in rows])
