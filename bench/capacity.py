@@ -71,6 +71,7 @@ PUSH_TIMEOUT = 5.0
 CONNECT_TIMEOUT = 30.0
 PARALLEL = 16  # guests being created / sockets being opened at once, per generator process
 GUESTS, SOCKETS = 0, 1  # the figures of a process's progress array
+GUEST_TRIES = 3
 
 
 # The pure parts: steps, verdicts, the capacity, slopes ---------------------------------------
@@ -286,6 +287,7 @@ class Generator:
         self.tables: list[Player] = []
         self.table_tasks: list[asyncio.Task[None]] = []
         self.stopping = False
+        self.named = 0  # guests asked for (each a name of its own)
 
     async def serve(self, conn: Connection) -> None:
         limits = httpx.Limits(max_connections=4 * PARALLEL + 64, keepalive_expiry=KEEPALIVE)
@@ -300,12 +302,26 @@ class Generator:
                 conn.send(await getattr(self, command)(argument))
 
     async def guests(self, count: int) -> list[dict[str, str]]:
-        async def one() -> dict[str, str]:
-            async with self.parallel:
-                self.progress[GUESTS] += 1
-                return await guest(self.http, f"cap{self.index}-{self.progress[GUESTS]}")
+        """`count` new guests' headers, less those the server would not create (each tried
+        GUEST_TRIES times: a connection dropped under load is tried again, as clients do),
+        which count as refused."""
 
-        return await asyncio.gather(*(one() for _ in range(count)))
+        async def one() -> dict[str, str] | None:
+            async with self.parallel:
+                for attempt in range(GUEST_TRIES):
+                    self.named += 1
+                    try:
+                        headers = await guest(self.http, f"cap{self.index}-{self.named}")
+                    except httpx.HTTPError:
+                        await asyncio.sleep(attempt + 1)
+                        continue
+                    self.progress[GUESTS] += 1
+                    return headers
+            self.counts.refused += 1
+            return None
+
+        made = await asyncio.gather(*(one() for _ in range(count)))
+        return [headers for headers in made if headers is not None]
 
     async def enlist(self, target: int) -> None:
         """Create guests until `target` waiting players have one."""
@@ -392,6 +408,19 @@ class Generators:
                     flush=True,
                 )
         return answers
+
+    def stop(self) -> list[str]:
+        """Stop every process still running; the ids of the games their tables played."""
+        game_ids: list[str] = []
+        for process, conn in zip(self.processes, self.conns, strict=True):
+            try:
+                if process.is_alive():
+                    conn.send(("stop", None))
+                    game_ids += conn.recv()
+            except (OSError, EOFError):
+                pass  # it died meanwhile: nothing to collect
+            process.join(10)
+        return game_ids
 
     def sockets(self) -> int:
         return sum(progress[SOCKETS] for progress in self.progress)
@@ -580,7 +609,6 @@ def main() -> int:
         "think": args.think,
     }
     rows: list[Row] = []
-    game_ids: list[str] = []
     port = args.port or free_port()  # not a fixed one: benches of other checkouts run here too
     with serving(args.url, port, LIMITS, web_workers=web_workers, beat=True) as server:
         generators = start_generators(server.url, args.processes, options)
@@ -595,13 +623,14 @@ def main() -> int:
                 print(f"{HEADER}\n{table_row(row, args.p99)}\n", flush=True)
                 if failures(row, args.p99) and not args.keep_going:
                     break
+        except RuntimeError as error:  # a generator process died: what was measured stands
+            print(f"stopped: {error}", file=sys.stderr)
         finally:
-            for ids in generators.ask("stop", [None] * args.processes):
-                game_ids += ids
-            for process in generators.processes:
-                process.join(10)
+            game_ids = generators.stop()
     if args.url is None:
         abort_games(game_ids)
+    if not rows:
+        return 1
 
     print(f"\n{HEADER}")
     for row in rows:
