@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import resource
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -38,6 +39,12 @@ def wait_healthy(url: str, timeout: float = 60.0) -> None:
     raise RuntimeError(f"{url} did not become healthy")
 
 
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
 def spawn(name: str, command: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
     log = open(ROOT / "var" / f"bench-{name}.log", "ab")  # noqa: SIM115 - lives with the process
     return subprocess.Popen(
@@ -46,6 +53,7 @@ def spawn(name: str, command: list[str], env: dict[str, str]) -> subprocess.Pope
 
 
 def web_command(port: int, workers: int) -> list[str]:
+    """uvicorn as the Procfile runs it (its websockets, no proxy headers of its own)."""
     return [
         str(BIN / "uvicorn"),
         "config.asgi:application",
@@ -57,18 +65,23 @@ def web_command(port: int, workers: int) -> list[str]:
         "uvloop",
         "--http",
         "httptools",
+        "--ws",
+        "websockets",
+        "--no-proxy-headers",
         "--no-access-log",
         "--log-level",
         "warning",
     ]
 
 
-def worker_command(concurrency: int = 4) -> list[str]:
+def worker_command(concurrency: int = 4, name: str = "celery") -> list[str]:
     return [
         str(BIN / "celery"),
         "-A",
         "config",
         "worker",
+        "--hostname",
+        f"{name}@%h",
         "--loglevel",
         "WARNING",
         "--concurrency",
@@ -131,7 +144,8 @@ def abort_games(game_ids: list[str]) -> None:
     )
 
 
-def _cpu(processes: list[psutil.Process]) -> float:
+def cpu_of(processes: list[psutil.Process]) -> float:
+    """CPU seconds (user + system) these processes have used so far."""
     total = 0.0
     for process in processes:
         try:
@@ -142,25 +156,35 @@ def _cpu(processes: list[psutil.Process]) -> float:
     return total
 
 
-def _with_children(root: psutil.Process) -> list[psutil.Process]:
+def process_tree(pid: int) -> list[psutil.Process]:
+    """A process with all its descendants (none when it is gone)."""
     try:
+        root = psutil.Process(pid)
         return [root, *root.children(recursive=True)]
     except psutil.Error:
-        return []  # gone
+        return []
 
 
-def _service_processes(name: str, url: str) -> list[psutil.Process]:
-    """The server `name` that listens on `url`'s port, with its children: the one this run
-    uses, not the others of a machine shared with other checkouts."""
-    port = str(urlsplit(url).port or "")
-    for process in psutil.process_iter(["name", "cmdline"]):
-        # (Redis retitles itself: one argument, "redis-server 127.0.0.1:PORT".)
-        words = " ".join(process.info["cmdline"] or ()).split()
-        if name in (process.info["name"] or "") and any(
-            word in (port, f"127.0.0.1:{port}") for word in words
-        ):
-            return _with_children(process)
-    return []
+def _listeners(url: str) -> list[psutil.Process]:
+    """The local processes serving `url`'s port (a PostgreSQL postmaster with its backends),
+    not those of the other checkouts on this machine; none for a server elsewhere."""
+    port = urlsplit(url).port
+    pids = {
+        connection.pid
+        for connection in psutil.net_connections("tcp")
+        # laddr: (address, port), or () for none
+        if connection.status == psutil.CONN_LISTEN and connection.laddr[1:2] == (port,)
+    }
+    return [process for pid in pids if pid for process in process_tree(pid)]
+
+
+def cpu_seconds(server: Server | None) -> dict[str, float]:
+    """CPU time used so far by each part: the server's processes (with their children), the
+    PostgreSQL and Redis of DATABASE_URL / REDIS_URL, and this process (the load generator)."""
+    figures = {part: cpu_of(processes) for part, processes in server_processes(server).items()}
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    figures["clients"] = usage.ru_utime + usage.ru_stime
+    return figures
 
 
 def server_processes(server: Server | None) -> dict[str, list[psutil.Process]]:
@@ -168,12 +192,9 @@ def server_processes(server: Server | None) -> dict[str, list[psutil.Process]]:
     PostgreSQL and Redis of DATABASE_URL / REDIS_URL."""
     if server is None or not server.processes:
         return {}
-    parts = {
-        role: _with_children(psutil.Process(popen.pid)) if popen.poll() is None else []
-        for role, popen in server.processes.items()
-    }
-    parts["postgres"] = _service_processes("postgres", server.env.get("DATABASE_URL", ""))
-    parts["redis"] = _service_processes("redis", server.env.get("REDIS_URL", ""))
+    parts = {role: process_tree(popen.pid) for role, popen in server.processes.items()}
+    for name, variable in (("postgres", "DATABASE_URL"), ("redis", "REDIS_URL")):
+        parts[name] = _listeners(server.env.get(variable, ""))
     return parts
 
 
@@ -193,13 +214,11 @@ def memory_bytes(processes: list[psutil.Process]) -> int:
     return total
 
 
-def cpu_seconds(server: Server | None) -> dict[str, float]:
-    """CPU time used so far by each part: the server's processes (with their children), its
-    PostgreSQL and Redis, and this process (the load generator)."""
-    figures = {role: _cpu(processes) for role, processes in server_processes(server).items()}
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    figures["clients"] = usage.ru_utime + usage.ru_stime
-    return figures
+def busy_seconds() -> float:
+    """CPU time the whole machine has spent so far, every core, every process (what the
+    bench's own processes did not use of it shows how busy others kept the machine)."""
+    times = psutil.cpu_times()
+    return float(times.user + times.nice + times.system + times.irq + times.softirq + times.steal)
 
 
 def _exit_on_sigterm(signum: int, frame: object) -> None:
@@ -207,11 +226,9 @@ def _exit_on_sigterm(signum: int, frame: object) -> None:
     sys.exit(143)
 
 
-@contextmanager
-def running_server(
-    port: int, *, web_workers: int = 2, beat: bool = False, env_extra: dict[str, str] | None = None
-) -> Iterator[Server]:
-    """The web server, a worker (and beat), migrated and healthy."""
+def prepared(env_extra: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment of a bench's server processes, its database migrated (and the logs of
+    the last run removed)."""
     # A SIGTERM (a `timeout`, a CI limit) must still stop what we started; a second one (a
     # signal to the group is passed on once more by config.devservers) must not cut that short.
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
@@ -222,6 +239,15 @@ def running_server(
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
     )
+    return env
+
+
+@contextmanager
+def running_server(
+    port: int, *, web_workers: int = 2, beat: bool = False, env_extra: dict[str, str] | None = None
+) -> Iterator[Server]:
+    """The web server, a worker (and beat), migrated and healthy."""
+    env = prepared(env_extra)
     processes = {
         "web": spawn("web", web_command(port, web_workers), env),
         "worker": spawn("worker", worker_command(), env),

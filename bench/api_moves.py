@@ -143,7 +143,9 @@ class Player:
             acted_at, sent_at = -1, 0.0
             while time.monotonic() < stop:
                 try:
-                    game = json.loads(await asyncio.wait_for(socket.recv(), 5))["game"]
+                    message = json.loads(await asyncio.wait_for(socket.recv(), 5))
+                    await self.pushed(game_id, message)
+                    game = message["game"]
                 except TimeoutError:
                     # What a client does when the socket is quiet too long: ask.
                     self.stalls += 1
@@ -160,25 +162,44 @@ class Player:
                     await asyncio.sleep(random.uniform(self.think / 2, self.think * 1.5))
                 acted_at = game["seq"]
                 sent_at = time.perf_counter()
-                response = await self.http.post(
-                    f"/api/v1/games/{game_id}/actions/", json=move_for(game), headers=self.headers
-                )
+                status, timed = await self.move(game_id, game)
                 self.moves += 1
-                self.statuses[response.status_code] += 1
-                if sent_at > self.measure_from:
+                self.statuses[status] += 1
+                if not timed:
+                    sent_at = 0.0  # nor is the reply to it
+                elif sent_at > self.measure_from:
                     self.latencies.append(time.perf_counter() - sent_at)
-                if response.status_code != 200:
+                if status != 200:
                     self.errors += 1
                     acted_at = -1  # not applied: try again at the next view of the game
         # Stopped mid-game: the table is left as it is (see bench._server.abort_games).
 
+    async def pushed(self, game_id: str, message: dict[str, Any]) -> None:
+        """Each message of a game's socket, as it arrives (for a bench that checks them)."""
+
+    async def move(self, game_id: str, game: dict[str, Any]) -> tuple[int, bool]:
+        """Send the move for this view of the game: its answer's status, and whether the move
+        is one to time (a bench's probe of the contract, several requests, is not)."""
+        response = await self.http.post(
+            f"/api/v1/games/{game_id}/actions/", json=move_for(game), headers=self.headers
+        )
+        return response.status_code, True
+
 
 async def moves_under_load(
-    url: str, clients: int, seconds: float, *, think: float = 0.0, warmup: float = 5.0
+    url: str,
+    clients: int,
+    seconds: float,
+    *,
+    think: float = 0.0,
+    warmup: float = 5.0,
+    kind: type[Player] = Player,
 ) -> dict[str, Any]:
+    """`clients` players (of class `kind`) playing for `warmup` + `seconds`; their figures,
+    and (`players`) the players themselves."""
     limits = httpx.Limits(max_connections=clients * 2, keepalive_expiry=KEEPALIVE)
     async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30) as http:
-        players = [Player(url, http, await guest(http, f"bench{i}"), think) for i in range(clients)]
+        players = [kind(url, http, await guest(http, f"bench{i}"), think) for i in range(clients)]
         begun = time.monotonic()
         for player in players:
             player.measure_from = time.perf_counter() + warmup
@@ -193,6 +214,7 @@ async def moves_under_load(
         "errors": sum(p.errors for p in players),
         "stalls": sum(p.stalls for p in players),
         "games": [game_id for p in players for game_id in p.game_ids],
+        "players": players,
     }
 
 

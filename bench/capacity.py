@@ -56,13 +56,13 @@ from bench._server import (
     Server,
     abort_games,
     cpu_seconds,
+    free_port,
     memory_bytes,
     server_processes,
     serving,
     setup_django,
 )
 from bench.api_moves import KEEPALIVE, LIMITS, Player, guest, percentiles
-from config.devservers import free_port
 
 P99_LIMIT_MS = 50.0
 TICKET_SLOTS = 4  # searching at once: fewer than the five a five-seat table needs

@@ -1,6 +1,6 @@
 """How strong is each CPU level? Full games between the levels and baselines, and its speed.
 
-    python bench/cpu_strength.py [--games N] [--workers W]
+    python bench/cpu_strength.py [--games N] [--workers W] [--rows PLAYER ...]
 
 Each row plays N complete games (default rules, to the end) of one player, in seat 0, against
 one opponent heads-up or three at a four-player table: each level against the level below it
@@ -10,7 +10,8 @@ random. A win is a first place; a first place shared by k players counts 1/k of 
 shares of one game add up to 1 and par at a table of n equal players is exactly 1/n. Intervals
 are 95% Wilson score intervals. Decision time is that of the seat-0 player's ``choose_action``
 alone (building the view and applying the move are not counted), as CPU time, which a busy
-machine does not inflate.
+machine does not inflate. ``--rows expert`` plays only the rows of that player (both table
+sizes), for a quick look at one level; by default every row is played.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from games.engine.cpu import Level, choose_action
 from games.engine.moves import legal_groups
 from games.engine.rng import Rng
 from games.engine.rules import DEFAULT_RULES
-from games.engine.state import STOCK, Action, CallYaniv, Play, apply, start_game
+from games.engine.state import STOCK, Action, CallYaniv, GameState, Play, apply, start_game
 from games.engine.view import ViewData, view
 
 Player = Callable[[ViewData, Rng], Action]
@@ -105,8 +106,11 @@ class Result(NamedTuple):
     """How many of its decisions took each whole number of _BUCKET_NS of CPU time."""
 
 
-def play_game(players: list[Player], seed: int) -> Result:
-    """One full game with the player measured in seat 0."""
+def play_game(
+    players: list[Player], seed: int, peek: Callable[[GameState], None] | None = None
+) -> Result:
+    """One full game with the player measured in seat 0; ``peek``, if given, is shown the
+    whole state before each decision (for bench/cpu_ceiling.py's players who cheat)."""
     rng = random.Random(seed)
     state, _ = start_game(len(players), DEFAULT_RULES, rng)
     cpu = 0
@@ -122,6 +126,8 @@ def play_game(players: list[Player], seed: int) -> Result:
         seat = state.turn
         assert seat is not None
         seen = view(state, seat)
+        if peek is not None:
+            peek(state)
         if seat == 0:
             cpu_start = time.thread_time_ns()
             action = players[0](seen, rng)
@@ -161,13 +167,20 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--games", type=int, default=1000, help="games per row")
     parser.add_argument("--workers", type=int, default=multiprocessing.cpu_count())
     parser.add_argument("--seed", type=int, default=1, help="first game's seed")
+    parser.add_argument(
+        "--rows",
+        nargs="+",
+        choices=sorted({player for player, _ in PAIRINGS}),
+        help="play only the rows of these players (default: every row)",
+    )
     args = parser.parse_args(argv)
+    pairings = [pair for pair in PAIRINGS if args.rows is None or pair[0] in args.rows]
 
     rows = []
     timing: dict[str, Counter[int]] = {}
     with multiprocessing.Pool(args.workers) as pool:
         for table in (2, 4):
-            for player, opponent in PAIRINGS:
+            for player, opponent in pairings:
                 jobs = [(player, opponent, table, args.seed + game) for game in range(args.games)]
                 wins = 0.0
                 started = time.perf_counter()
@@ -199,6 +212,8 @@ def main(argv: list[str]) -> int:
     print("\n| level | decisions | CPU time p50 | p99 | slowest |")
     print("|---|---|---|---|---|")
     for level in Level:
+        if level.value not in timing:
+            continue
         buckets = timing[level.value]
         print(
             f"| {level.value} | {sum(buckets.values())} | {percentile(buckets, 0.5)} µs "

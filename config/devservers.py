@@ -74,7 +74,7 @@ def _wait_for_port(port: int, name: str, timeout: float = 30.0) -> None:
         time.sleep(0.1)
 
 
-def free_port() -> int:
+def _free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
@@ -123,7 +123,7 @@ class _Embedded:
         """Before starting: move to a free port when someone else holds ours."""
         if _port_open(self.port):
             taken = self.port
-            self.port = free_port()
+            self.port = _free_port()
             _log(f"127.0.0.1:{taken} is taken by another server: using {self.port}")
         self.port_file.parent.mkdir(parents=True, exist_ok=True)
         self.port_file.write_text(str(self.port))

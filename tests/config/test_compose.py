@@ -78,6 +78,8 @@ def test_the_proxy_passes_websockets_and_the_client_address():
         if "proxy_pass" in location:
             assert "proxy_set_header X-Forwarded-For $remote_addr;" in location
             assert "proxy_set_header X-Forwarded-Proto $scheme;" in location
+            # With its port: links web builds (a list's `next`) lead back to the proxy.
+            assert "proxy_set_header Host $http_host;" in location
     assert "resolver 127.0.0.11" in conf
     assert "location = /metrics" in conf  # never public
     mounted = compose()["services"]["proxy"]["volumes"]

