@@ -55,6 +55,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from bench._server import (
     Server,
     abort_games,
+    busy_seconds,
     cpu_seconds,
     free_port,
     memory_bytes,
@@ -100,7 +101,8 @@ class Row:
     web_memory: int = 0  # bytes (PSS), the web processes
     server_memory: int = 0  # bytes (PSS): web, worker, beat, PostgreSQL, Redis
     server_cpu: float = 0.0  # seconds of CPU per second of the hold, all its processes
-    generator_cpu: float = 0.0  # same, the load generator's processes
+    generator_cpu: float = 0.0  # same, the load generator's processes (and the bench's own)
+    others_cpu: float = 0.0  # same, the rest of the machine (it is shared)
     seconds: float = 0.0
 
     def percentile_ms(self, which: int) -> float:
@@ -488,11 +490,16 @@ def measure_step(
         f" {1000 * (start['cpu'] - before['cpu']) / new:.1f} ms per player (both)",
         flush=True,
     )
-    server_start, begun = cpu_seconds(server), time.monotonic()
+    server_start, machine_start, begun = cpu_seconds(server), busy_seconds(), time.monotonic()
     time.sleep(hold)
     end = generators.look()
     server_end, elapsed = cpu_seconds(server), time.monotonic() - begun
-    server_end.pop("clients")
+    machine = (busy_seconds() - machine_start) / elapsed
+    own = (server_end.pop("clients") - server_start.pop("clients")) / elapsed  # this process
+    server_cpu = (
+        sum(server_end[part] - server_start.get(part, 0.0) for part in server_end) / elapsed
+    )
+    generator_cpu = (end["cpu"] - start["cpu"]) / elapsed + own
     processes = server_processes(server)
     row = Row(
         players=players,
@@ -505,9 +512,9 @@ def measure_step(
         pushes_missed=end["pushes_missed"] - start["pushes_missed"],
         web_memory=memory_bytes(processes.get("web", [])),
         server_memory=sum(memory_bytes(group) for group in processes.values()),
-        server_cpu=sum(server_end[part] - server_start.get(part, 0.0) for part in server_end)
-        / elapsed,
-        generator_cpu=(end["cpu"] - start["cpu"]) / elapsed,
+        server_cpu=server_cpu,
+        generator_cpu=generator_cpu,
+        others_cpu=machine - server_cpu - generator_cpu,
         seconds=elapsed,
     )
     return row, end
@@ -516,8 +523,8 @@ def measure_step(
 HEADER = (
     "| connected players | tables | moves | move p50 ms | move p99 ms | dropped | refused "
     "| tickets (pushes missed) | web memory MB | server memory MB | server CPU (cores) "
-    "| server CPU per player, µs/s | generator CPU (cores) | holds |\n"
-    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+    "| server CPU per player, µs/s | generator CPU (cores) | others' CPU (cores) | holds |\n"
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 )
 
 
@@ -531,6 +538,7 @@ def table_row(row: Row, limit_ms: float) -> str:
         f"| {row.refused} | {row.tickets} ({row.pushes_missed}) | {row.web_memory / 2**20:.0f} "
         f"| {row.server_memory / 2**20:.0f} | {row.server_cpu:.2f} "
         f"| {1e6 * row.server_cpu / row.players:.0f} | {row.generator_cpu:.2f} "
+        f"| {row.others_cpu:.2f} "
         f"| {'yes' if not why else 'no: ' + ', '.join(why)} |"
     )
 
