@@ -42,7 +42,7 @@ import resource
 import sys
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.sharedctypes import SynchronizedArray
 from multiprocessing.synchronize import Semaphore
@@ -98,6 +98,7 @@ class Row:
     move_errors: int = 0  # moves not answered 200, tables stopped on an error
     tickets: int = 0
     pushes_missed: int = 0
+    ticket_errors: int = 0  # a ticket's create or cancel not answered 201 / 204
     web_memory: int = 0  # bytes (PSS), the web processes
     server_memory: int = 0  # bytes (PSS): web, worker, beat, PostgreSQL, Redis
     server_cpu: float = 0.0  # seconds of CPU per second of the hold, all its processes
@@ -165,15 +166,13 @@ def raise_open_files() -> tuple[int, int]:
 
 @dataclass
 class Counts:
-    """What a generator process saw so far (cumulative) and its samples since the last look."""
+    """What a generator process's waiting players saw so far."""
 
     dropped: int = 0
     refused: int = 0
     tickets: int = 0
     ticket_errors: int = 0
     pushes_missed: int = 0
-    moves: list[float] = field(default_factory=list)
-    move_errors: int = 0
 
 
 class Waiting:
@@ -510,6 +509,7 @@ def measure_step(
         move_errors=end["move_errors"] - start["move_errors"],
         tickets=end["tickets"] - start["tickets"],
         pushes_missed=end["pushes_missed"] - start["pushes_missed"],
+        ticket_errors=end["ticket_errors"] - start["ticket_errors"],
         web_memory=memory_bytes(processes.get("web", [])),
         server_memory=sum(memory_bytes(group) for group in processes.values()),
         server_cpu=server_cpu,
@@ -522,7 +522,7 @@ def measure_step(
 
 HEADER = (
     "| connected players | tables | moves | move p50 ms | move p99 ms | dropped | refused "
-    "| tickets (pushes missed) | web memory MB | server memory MB | server CPU (cores) "
+    "| tickets (pushes missed, errors) | web memory MB | server memory MB | server CPU (cores) "
     "| server CPU per player, µs/s | generator CPU (cores) | others' CPU (cores) | holds |\n"
     "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 )
@@ -535,7 +535,8 @@ def table_row(row: Row, limit_ms: float) -> str:
     p99 = f"{row.percentile_ms(2):.1f}" if moves else "-"
     return (
         f"| {row.players:,} | {row.tables} | {moves} | {p50} | {p99} | {row.dropped} "
-        f"| {row.refused} | {row.tickets} ({row.pushes_missed}) | {row.web_memory / 2**20:.0f} "
+        f"| {row.refused} | {row.tickets} ({row.pushes_missed}, {row.ticket_errors}) "
+        f"| {row.web_memory / 2**20:.0f} "
         f"| {row.server_memory / 2**20:.0f} | {row.server_cpu:.2f} "
         f"| {1e6 * row.server_cpu / row.players:.0f} | {row.generator_cpu:.2f} "
         f"| {row.others_cpu:.2f} "
