@@ -21,7 +21,7 @@ from django.utils import timezone
 from accounts.fair_play import ban_length, offence_level, parse_steps
 from accounts.locks import player_lock
 from accounts.models import AuthToken, Offence, Player, QueueBan, StaffAction, StaffActionKind
-from accounts.selectors import offences_since, player_get_by_username
+from accounts.selectors import active_player_get, offences_since, player_get_by_username
 from accounts.signals import player_banned, player_erased
 from config.errors import ApplicationError
 from config.redis import get_redis
@@ -292,12 +292,7 @@ def ws_ticket_redeem(*, ticket: str) -> Player | None:
     if not value:
         return None
     player_id, _, token_id = str(value).partition(" ")  # "player" or "player token"
-    players = Player.objects.filter(pk=player_id, is_active=True)
-    if token_id:
-        players = players.filter(
-            auth_tokens__pk=token_id, auth_tokens__expires_at__gt=timezone.now()
-        )
-    return players.first()
+    return active_player_get(player_id=player_id, token_id=token_id or None)
 
 
 # Fair play: offences and queue bans (README, Fair play) ---------------------------------

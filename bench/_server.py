@@ -181,15 +181,37 @@ def _listeners(url: str) -> list[psutil.Process]:
 def cpu_seconds(server: Server | None) -> dict[str, float]:
     """CPU time used so far by each part: the server's processes (with their children), the
     PostgreSQL and Redis of DATABASE_URL / REDIS_URL, and this process (the load generator)."""
-    figures: dict[str, float] = {}
-    if server is not None and server.processes:
-        for role, popen in server.processes.items():
-            figures[role] = cpu_of(process_tree(popen.pid))
-        for name, variable in (("postgres", "DATABASE_URL"), ("redis", "REDIS_URL")):
-            figures[name] = cpu_of(_listeners(server.env.get(variable, "")))
+    figures = {part: cpu_of(processes) for part, processes in server_processes(server).items()}
     usage = resource.getrusage(resource.RUSAGE_SELF)
     figures["clients"] = usage.ru_utime + usage.ru_stime
     return figures
+
+
+def server_processes(server: Server | None) -> dict[str, list[psutil.Process]]:
+    """The processes of each part of the server: its own (with their children), and the
+    PostgreSQL and Redis of DATABASE_URL / REDIS_URL."""
+    if server is None or not server.processes:
+        return {}
+    parts = {role: process_tree(popen.pid) for role, popen in server.processes.items()}
+    for name, variable in (("postgres", "DATABASE_URL"), ("redis", "REDIS_URL")):
+        parts[name] = _listeners(server.env.get(variable, ""))
+    return parts
+
+
+def memory_bytes(processes: list[psutil.Process]) -> int:
+    """The memory of these processes together: the sum of their PSS (a page shared by n
+    processes counts 1/n in each: PostgreSQL's shared buffers, forked workers' pages), where
+    the kernel lets us read it, else of their RSS."""
+    total = 0
+    for process in processes:
+        try:
+            try:
+                total += process.memory_full_info().pss
+            except (psutil.AccessDenied, AttributeError):
+                total += process.memory_info().rss
+        except psutil.Error:
+            continue  # gone since it was listed
+    return total
 
 
 def busy_seconds() -> float:
@@ -242,11 +264,18 @@ def running_server(
 
 
 @contextmanager
-def serving(url: str | None, port: int, env_extra: dict[str, str]) -> Iterator[Server]:
+def serving(
+    url: str | None,
+    port: int,
+    env_extra: dict[str, str],
+    *,
+    web_workers: int = 2,
+    beat: bool = False,
+) -> Iterator[Server]:
     """`url` when given (a server someone runs: no processes of ours to watch), else a server
     of our own for the duration."""
     if url:
         yield Server(url, dict(os.environ), {})
         return
-    with running_server(port, env_extra=env_extra) as server:
+    with running_server(port, web_workers=web_workers, beat=beat, env_extra=env_extra) as server:
         yield server

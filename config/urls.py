@@ -5,7 +5,7 @@ from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from config.health import healthz
-from ops.views import metrics_view
+from ops.views import live_figures_view, metrics_view
 
 api_v1: list[URLPattern | URLResolver] = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
@@ -24,6 +24,8 @@ api_docs = csp_update({"style-src": [UNSAFE_INLINE]})(
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("metrics", metrics_view, name="metrics"),
+    # The staff page of live figures, among the admin's pages (staff only, as they are).
+    path("admin/live/", admin.site.admin_view(live_figures_view), name="ops-live"),
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
     path("api/docs/", api_docs, name="docs"),

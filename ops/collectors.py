@@ -1,4 +1,5 @@
-"""Gauges computed at scrape time from the database: each a cheap indexed count."""
+"""What a scrape reads: every process's samples on this host, and gauges computed at scrape
+time from the database (each a cheap indexed count)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,12 @@ from collections.abc import Iterator
 
 from django.db import connection
 from django.db.models import Count
+from prometheus_client import CollectorRegistry
 from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import Collector
 
+from config import metrics
 from games.models import Game, GameStatus
 from matchmaking.models import Ticket, TicketStatus
 
@@ -49,3 +53,14 @@ class DatabaseCollector(Collector):
         yield GaugeMetricFamily(
             "yaniv_games_unrated", "Finished ranked games not yet rated", value=unrated
         )
+
+
+def scrape_registry(*, database: bool = True) -> CollectorRegistry:
+    """The registry /metrics serves (and the staff page reads): the samples every process of
+    this host wrote, summed, and (`database`) the gauges read from the database."""
+    metrics.mark_dead_processes()
+    registry = CollectorRegistry()
+    MultiProcessCollector(registry, path=str(metrics.MULTIPROC_DIR))  # type: ignore[no-untyped-call]
+    if database:
+        registry.register(DatabaseCollector())
+    return registry

@@ -1,6 +1,8 @@
 """GET /metrics: the Prometheus scrape. Not public: with METRICS_TOKEN set it wants
 `Authorization: Bearer <token>` (401 otherwise); unset, it answers loopback clients only
-(the real client address: accounts.throttles.client_ip) and 404 to anyone else."""
+(the real client address: accounts.throttles.client_ip) and 404 to anyone else.
+
+And the staff page of live figures (ops/live.py), read off the same registry."""
 
 from __future__ import annotations
 
@@ -8,14 +10,15 @@ import hmac
 import ipaddress
 
 from django.conf import settings
+from django.contrib import admin
 from django.http import Http404, HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET
-from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
-from prometheus_client.multiprocess import MultiProcessCollector
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from accounts.throttles import client_ip
-from config import metrics
-from ops.collectors import DatabaseCollector
+from ops import live
+from ops.collectors import scrape_registry
 
 
 def _loopback(address: str | None) -> bool:
@@ -36,8 +39,15 @@ def metrics_view(request: HttpRequest) -> HttpResponse:
             return response
     elif not _loopback(client_ip(request)):
         raise Http404
-    metrics.mark_dead_processes()
-    registry = CollectorRegistry()
-    MultiProcessCollector(registry, path=str(metrics.MULTIPROC_DIR))  # type: ignore[no-untyped-call]
-    registry.register(DatabaseCollector())
-    return HttpResponse(generate_latest(registry), content_type=CONTENT_TYPE_LATEST)
+    return HttpResponse(generate_latest(scrape_registry()), content_type=CONTENT_TYPE_LATEST)
+
+
+def live_figures_view(request: HttpRequest) -> TemplateResponse:
+    """The staff page (admin, "Live figures"; admin.site.admin_view makes it staff only)."""
+    found = live.figures(scrape_registry())
+    context = {
+        **admin.site.each_context(request),
+        "title": "Live figures",
+        **live.page_context(found),
+    }
+    return TemplateResponse(request, "admin/ops/live.html", context)

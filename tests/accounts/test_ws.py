@@ -17,8 +17,8 @@ from django.urls import path
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from accounts.models import Player
-from accounts.services import player_ban, ws_ticket_issue, ws_ticket_redeem
+from accounts.models import AuthToken, Player
+from accounts.services import auth_token_issue, player_ban, ws_ticket_issue, ws_ticket_redeem
 from accounts.ws_auth import (
     CLOSE_BANNED,
     CLOSE_UNAUTHENTICATED,
@@ -88,6 +88,21 @@ def test_a_ticket_redeems_exactly_once(guest) -> None:
 
     assert ws_ticket_redeem(ticket=ticket) == guest
     assert ws_ticket_redeem(ticket=ticket) is None
+
+
+@pytest.mark.django_db
+def test_a_ticket_names_an_active_player_whose_token_lives(guest) -> None:
+    token = AuthToken.objects.get(key_hash=AuthToken.hash(auth_token_issue(player=guest)))
+    ticket_alone, _ = ws_ticket_issue(player=guest)
+    live_token, _ = ws_ticket_issue(player=guest, token=token)
+    assert ws_ticket_redeem(ticket=live_token) == guest
+
+    expired, _ = ws_ticket_issue(player=guest, token=token)
+    AuthToken.objects.filter(pk=token.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
+    assert ws_ticket_redeem(ticket=expired) is None
+
+    Player.objects.filter(pk=guest.pk).update(is_active=False)
+    assert ws_ticket_redeem(ticket=ticket_alone) is None
 
 
 @pytest.mark.django_db

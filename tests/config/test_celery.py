@@ -63,6 +63,11 @@ def test_beat_runs_every_entry_as_it_was_scheduled() -> None:
             "schedule": 1.0,
             "options": {"expires": 2},
         },
+        "ops.snapshot-metrics": {
+            "task": "ops.tasks.snapshot_metrics",
+            "schedule": 60.0,
+            "options": {"expires": 60},
+        },
     }
 
 

@@ -1,0 +1,262 @@
+"""The live figures of the staff page (admin, "Live figures"), read off the metrics /metrics
+serves: the same registry (ops.collectors.scrape_registry), nothing counted a second time.
+
+Gauges (the queue, active games, sockets) are read when the page is. Rates (moves per minute,
+errors and matched tickets' waits over the last hour) are what the counters gained since an
+earlier reading: beat has a worker snapshot the counters every minute (ops.tasks), kept in
+the cache, the last 60; the page compares its own reading with the snapshot of one minute, or
+one hour, before (or the oldest there is, saying how far back that is). A counter that went
+down was reset by a restart (a process's samples start again from zero): as Prometheus's
+`increase`, it counts from zero again.
+
+The figures are those of one host's processes (one PROMETHEUS_MULTIPROC_DIR), as `make run`
+has them: snapshots another host took (a worker container of its own, under compose) are left
+out, so a rate is never one host's counter less another's; compose has Grafana for the whole.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import socket
+import time
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, TypedDict
+
+from django.core.cache import cache
+from prometheus_client.registry import Collector
+
+from config import metrics
+
+SNAPSHOTS_KEY = "ops:metric-snapshots"
+SNAPSHOTS_KEPT = 60  # one a minute: an hour
+
+
+class Snapshot(TypedDict):
+    at: float  # time.time()
+    source: str  # the host and metrics directory read
+    values: dict[str, float]
+
+
+def source() -> str:
+    return f"{socket.gethostname()}:{metrics.MULTIPROC_DIR}"
+
+
+def counters(registry: Collector) -> dict[str, float]:
+    """The counters the rates come from, one key a series: `moves/<source>`, `5xx/<route>`,
+    `failed/<task>`, and the matched tickets' wait histogram (`wait/le=<bound>`, cumulative,
+    `wait/count`, `wait/sum`)."""
+    values: dict[str, float] = defaultdict(float)
+    for family in registry.collect():
+        for sample in family.samples:
+            labels = sample.labels
+            if sample.name == "yaniv_moves_applied_total":
+                values[f"moves/{labels['source']}"] += sample.value
+            elif sample.name == "yaniv_http_requests_total" and int(labels["status"]) >= 500:
+                values[f"5xx/{labels['route']}"] += sample.value
+            elif sample.name == "yaniv_celery_task_runs_total" and labels["state"] == "failure":
+                values[f"failed/{labels['task']}"] += sample.value
+            elif sample.name == "yaniv_ticket_wait_seconds_bucket":
+                values[f"wait/le={labels['le']}"] += sample.value
+            elif sample.name in (
+                "yaniv_ticket_wait_seconds_count",
+                "yaniv_ticket_wait_seconds_sum",
+            ):
+                values[f"wait/{sample.name.rsplit('_', 1)[1]}"] += sample.value
+    return dict(values)
+
+
+def snapshot_take(registry: Collector, *, now: float | None = None) -> Snapshot:
+    """Read the counters and keep the reading, the last SNAPSHOTS_KEPT of them (ops.tasks:
+    once a minute, from beat; one writer, so a read-modify-write of the list is safe)."""
+    taken = Snapshot(
+        at=time.time() if now is None else now, source=source(), values=counters(registry)
+    )
+    kept: list[Snapshot] = cache.get(SNAPSHOTS_KEY, [])
+    cache.set(SNAPSHOTS_KEY, [*kept, taken][-SNAPSHOTS_KEPT:], timeout=None)
+    return taken
+
+
+def snapshots() -> list[Snapshot]:
+    """The snapshots of this host's metrics, oldest first."""
+    mine = source()
+    return [taken for taken in cache.get(SNAPSHOTS_KEY, []) if taken["source"] == mine]
+
+
+# What the counters gained --------------------------------------------------------------------
+
+
+def increase(values: Sequence[float]) -> float:
+    """What a counter read at these times gained; a fall is a reset, after which it counted
+    from zero (Prometheus's `increase`, without the extrapolation)."""
+    gained = 0.0
+    for before, after in itertools.pairwise(values):
+        gained += after - before if after >= before else after
+    return gained
+
+
+@dataclass(frozen=True)
+class Gained:
+    """What each counter gained over `seconds` (0 when there is nothing to compare with)."""
+
+    values: dict[str, float]
+    seconds: float
+
+    def of(self, prefix: str) -> dict[str, float]:
+        """The gains of the series under `prefix` (`moves/`: by source), those that moved."""
+        return {
+            key.removeprefix(prefix): value
+            for key, value in sorted(self.values.items())
+            if key.startswith(prefix) and value
+        }
+
+
+def gained_since(history: Sequence[Snapshot], live: Snapshot, seconds: float) -> Gained:
+    """What the counters gained from the newest snapshot at least `seconds` old (else the
+    oldest there is) to `live`."""
+    past = [taken for taken in history if taken["at"] <= live["at"]]
+    if not past:
+        return Gained({}, 0.0)
+    start = 0
+    for index, taken in enumerate(past):
+        if taken["at"] <= live["at"] - seconds:
+            start = index
+    series = [*past[start:], live]
+    values = {
+        key: increase([taken["values"].get(key, 0.0) for taken in series]) for key in live["values"]
+    }
+    return Gained(values, live["at"] - past[start]["at"])
+
+
+def quantile(q: float, buckets: Iterable[tuple[float, float]]) -> float | None:
+    """The q-quantile from cumulative histogram buckets (upper bound, count), interpolated
+    within its bucket as Prometheus's `histogram_quantile` does; None when empty. In the +Inf
+    bucket it is the largest finite bound (all that is known)."""
+    ordered = sorted(buckets)
+    if not ordered or ordered[-1][1] <= 0:
+        return None
+    rank = q * ordered[-1][1]
+    lower, below = 0.0, 0.0
+    for bound, count in ordered:
+        if count >= rank:
+            if math.isinf(bound):
+                return lower
+            return (
+                lower + (bound - lower) * (rank - below) / (count - below)
+                if count > below
+                else bound
+            )
+        lower, below = bound, count
+    return lower
+
+
+@dataclass
+class Waits:
+    matched: int
+    mean: float | None
+    p50: float | None
+    p95: float | None
+
+
+def waits(gained: Gained) -> Waits:
+    """Matched tickets' waits, from the gains of the wait histogram."""
+    count = gained.values.get("wait/count", 0.0)
+    buckets = [
+        (float(key.removeprefix("wait/le=")), value)
+        for key, value in gained.values.items()
+        if key.startswith("wait/le=")
+    ]
+    return Waits(
+        matched=round(count),
+        mean=gained.values.get("wait/sum", 0.0) / count if count else None,
+        p50=quantile(0.5, buckets),
+        p95=quantile(0.95, buckets),
+    )
+
+
+# The page's figures --------------------------------------------------------------------------
+
+
+@dataclass
+class Figures:
+    read_at: float
+    queue: list[tuple[str, int]]  # (table size, tickets searching)
+    active_games: list[tuple[str, str, int]]  # (size, "ranked" / "private", games)
+    sockets: int
+    unrated: int
+    minute: Gained  # over about the last minute
+    hour: Gained  # over about the last hour
+    moves: dict[str, float] = field(default_factory=dict)  # per minute, by source
+    waits: Waits | None = None
+    snapshots: int = 0
+
+
+def _gauges(registry: Collector) -> dict[str, list[tuple[dict[str, str], float]]]:
+    found: dict[str, list[tuple[dict[str, str], float]]] = defaultdict(list)
+    for family in registry.collect():
+        if family.type == "gauge":
+            for sample in family.samples:
+                found[sample.name].append((sample.labels, sample.value))
+    return found
+
+
+def figures(registry: Collector, *, now: float | None = None) -> Figures:
+    """The page's figures: this registry's gauges now, and its counters' gains."""
+    read_at = time.time() if now is None else now
+    live = Snapshot(at=read_at, source=source(), values=counters(registry))
+    gauges = _gauges(registry)
+    history = snapshots()
+    minute = gained_since(history, live, 60)
+    hour = gained_since(history, live, 3600)
+    per_minute = 60 / max(minute.seconds, 60)  # a shorter history: its count, not scaled up
+    return Figures(
+        read_at=read_at,
+        queue=sorted(
+            ((labels["size"], int(n)) for labels, n in gauges["yaniv_tickets_searching"]),
+            key=lambda row: int(row[0]),
+        ),
+        active_games=sorted(
+            (
+                (labels["size"], "ranked" if labels["ranked"] == "true" else "private", int(n))
+                for labels, n in gauges["yaniv_active_games"]
+            ),
+            key=lambda row: (int(row[0]), row[1]),
+        ),
+        sockets=int(sum(n for _, n in gauges["yaniv_open_websockets"])),
+        unrated=int(sum(n for _, n in gauges["yaniv_games_unrated"])),
+        minute=minute,
+        hour=hour,
+        moves={where: n * per_minute for where, n in minute.of("moves/").items()},
+        waits=waits(hour),
+        snapshots=len(history),
+    )
+
+
+def span(seconds: float) -> str:
+    """45 -> "45 s", 97 -> "1 min 37 s", 3540 -> "59 min"."""
+    whole = round(seconds)
+    if whole < 60:
+        return f"{whole} s"
+    minutes, rest = divmod(whole, 60)
+    return f"{minutes} min {rest} s" if minutes < 10 and rest else f"{minutes} min"
+
+
+def page_context(found: Figures) -> dict[str, Any]:
+    """The template's view of the figures."""
+    errors_http, errors_tasks = found.hour.of("5xx/"), found.hour.of("failed/")
+    minute = span(found.minute.seconds)
+    return {
+        "figures": found,
+        "read_at": datetime.fromtimestamp(found.read_at, UTC),
+        "moves_total": sum(found.moves.values()),
+        "moves_caption": f"Moves per minute, over the last {minute}"
+        if found.minute.seconds >= 60
+        else f"Moves in the last {minute} (the history there is: less than a minute)",
+        "errors_http": errors_http,
+        "errors_tasks": errors_tasks,
+        "errors_total": sum(errors_http.values()) + sum(errors_tasks.values()),
+        "hour_span": span(found.hour.seconds),
+    }
