@@ -42,6 +42,16 @@ class TableRules:
         setting, which need not be one of the choices."""
         return cls(_house_rules(data), data.get(_TURN_SECONDS))
 
+    def check_seats(self, players: int) -> None:
+        """``InvalidRules`` when these rules cannot seat ``players`` (RULES.md §12: one deck
+        seats 2-5, two decks 2-8), naming both keys."""
+        most = self.rules.max_players
+        if players > most:
+            raise InvalidRules(
+                f"max_players {players} is more than decks: {self.rules.decks} seats"
+                f" (at most {most}; decks: 2 seats up to {MAX_TABLE})"
+            )
+
     def to_dict(self) -> dict[str, Any]:
         """What the game row stores and the game payload shows as ``rules``."""
         return {**self.rules.to_dict(), _TURN_SECONDS: self.turn_seconds}

@@ -13,7 +13,7 @@ const STATUS = { waiting: "Waiting for players", active: "In play", finished: "F
 export async function tablePage(root, [gameId], app) {
   const state = {
     game: null,
-    selected: [], // card codes, in the order they were picked
+    selected: [], // card codes, in the order they were picked (two decks: a code may repeat)
     error: "",
     busy: false,
     link: "connecting",
@@ -46,8 +46,13 @@ export async function tablePage(root, [gameId], app) {
     if (state.game && game.seq < state.game.seq) return;
     state.game = game;
     if (game.last_round) state.totals.set(game.last_round.round, game.last_round.totals);
-    const hand = game.you?.hand ?? [];
-    state.selected = state.selected.filter((code) => hand.includes(code));
+    // Keep what the hand still holds, each copy of a code once.
+    const left = [...(game.you?.hand ?? [])];
+    state.selected = state.selected.filter((code) => {
+      const at = left.indexOf(code);
+      if (at >= 0) left.splice(at, 1);
+      return at >= 0;
+    });
     draw();
   }
 
@@ -127,13 +132,16 @@ export async function tablePage(root, [gameId], app) {
     }
     // The selection stays until the move is applied (then its cards have left the hand), so
     // that a refused group can be corrected.
-    const group = layGroup(state.selected);
+    const group = layGroup(state.selected, state.game.wild);
     send("actions/", { seq: state.game.seq, type: "play", cards: group, draw: drawFrom });
   }
 
-  function toggle(code) {
-    const at = state.selected.indexOf(code);
-    if (at >= 0) state.selected.splice(at, 1);
+  /** Copies of `code` selected: with two decks the hand may hold a code twice, and its
+   *  first `n` copies in the hand's order show as selected. */
+  const selectedCopies = (code) => state.selected.filter((c) => c === code).length;
+
+  function toggle(code, copy) {
+    if (copy < selectedCopies(code)) state.selected.splice(state.selected.lastIndexOf(code), 1);
     else state.selected.push(code);
     state.error = "";
     draw();
@@ -271,7 +279,9 @@ export async function tablePage(root, [gameId], app) {
           "div",
           { class: "cards discard", testid: "discard", role: "group", "aria-label": "Last discarded group; its marked ends can be taken" },
           discard.cards.map((code, i) => {
-            const takeable = discard.takeable.includes(code) && (i === 0 || i === discard.cards.length - 1);
+            // `takeable` names codes: with two decks a middle card may share an end's code.
+            const anyOf = game.rules.draw_from === "any_of_last";
+            const takeable = discard.takeable.includes(code) && (anyOf || i === 0 || i === discard.cards.length - 1);
             if (!seated || !takeable) return card(code, { takeable });
             return card(code, {
               takeable,
@@ -299,13 +309,16 @@ export async function tablePage(root, [gameId], app) {
       h(
         "div",
         { class: "cards hand", testid: "hand", role: "group", "aria-label": "Your hand: select the cards to discard" },
-        hand.map((code) => card(code, { onclick: () => toggle(code), pressed: state.selected.includes(code), key: `hand-${code}` })),
+        hand.map((code, i) => {
+          const copy = hand.slice(0, i).filter((c) => c === code).length;
+          return card(code, { onclick: () => toggle(code, copy), pressed: copy < selectedCopies(code), key: `hand-${code}-${copy}` });
+        }),
       ),
       h(
         "p",
         { class: "muted small" },
         state.selected.length
-          ? `Discarding ${layGroup(state.selected).map(cardName).join(", ")}: now draw from the stock or take a marked card.`
+          ? `Discarding ${layGroup(state.selected, game.wild).map(cardName).join(", ")}: now draw from the stock or take a marked card.`
           : mine
             ? "Select cards to discard (a single card, a set, or a run of 3+ in one suit), then draw."
             : "Wait for your turn; you may pick your cards already.",
