@@ -10,10 +10,14 @@ from sys import intern
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
-JOKERS: tuple[str, ...] = ("X1", "X2")
+JOKERS: tuple[str, ...] = ("X1", "X2", "X3", "X4")
+"""Two per deck: a two-deck game plays ``X1``..``X4`` (RULES.md §12)."""
+JOKERS_PER_DECK = 2
 
 NATURALS: tuple[str, ...] = tuple(intern(rank + suit) for suit in SUITS for rank in RANKS)
 
+JACK = 11
+QUEEN = 12
 KING = 13
 MAX_VALUE = 10
 """A card's value is its rank, up to this (T, J, Q and K are all worth 10)."""
@@ -26,17 +30,24 @@ SUIT.update(dict.fromkeys(JOKERS, ""))
 
 VALUE: dict[str, int] = {code: min(RANK[code], MAX_VALUE) for code in NATURALS}
 VALUE.update(dict.fromkeys(JOKERS, 0))
+"""The values of §1; the variants of §12 change them: ``Rules.card_values`` is the table a
+game plays by."""
 
 HAND_SIZE = 5
 
 _value = VALUE.__getitem__
 
-_DECKS: dict[int, tuple[str, ...]] = {2: NATURALS + JOKERS, 0: NATURALS}
+_DECKS: dict[tuple[int, int], tuple[str, ...]] = {
+    (jokers, decks): NATURALS * decks + JOKERS[: jokers * decks]
+    for jokers in (JOKERS_PER_DECK, 0)
+    for decks in (1, 2)
+}
 
 
-def full_deck(jokers: int) -> tuple[str, ...]:
-    """The unshuffled deck for a game with ``jokers`` jokers (2 or 0)."""
-    return _DECKS[jokers]
+def full_deck(jokers: int, decks: int = 1) -> tuple[str, ...]:
+    """The unshuffled deck of ``decks`` decks with ``jokers`` jokers each (2 or 0): with two,
+    every natural code twice (RULES.md §12)."""
+    return _DECKS[jokers, decks]
 
 
 def is_card(code: object) -> bool:

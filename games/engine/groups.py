@@ -52,7 +52,7 @@ def group_error(cards: Sequence[str]) -> Reason | None:
 
 
 def takeable(group: Sequence[str]) -> tuple[str, ...]:
-    """The cards the next player may draw from ``group``: its first and last laid card."""
-    if len(group) == 1:
-        return (group[0],)
-    return (group[0], group[-1])
+    """The cards the next player may draw from ``group``: its first and last laid card (one
+    code once: a single, or with two decks a set laid between two copies of a card)."""
+    first, last = group[0], group[-1]
+    return (first,) if first == last else (first, last)

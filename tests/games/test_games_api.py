@@ -49,7 +49,7 @@ def test_create_a_private_table(make_client) -> None:
 @pytest.mark.parametrize(
     ("rules", "fragment"),
     [
-        ({"call_limit": 11}, "call_limit"),
+        ({"call_limit": 16}, "call_limit"),
         ({"jokers": 1}, "jokers"),
         ({"mystery": True}, "mystery"),
         ({"turn_seconds": 45}, "turn_seconds"),

@@ -13,6 +13,8 @@ def test_codes_are_rank_then_suit_with_t_for_ten() -> None:
 def test_full_deck_has_54_cards_with_jokers_and_52_without() -> None:
     assert len(set(full_deck(2))) == 54
     assert set(full_deck(2)) - set(full_deck(0)) == {"X1", "X2"}
+    assert full_deck(2, 2).count("X3") == 1
+    assert full_deck(0, 2).count("AS") == 2
     assert len(set(full_deck(0))) == 52
 
 
@@ -34,5 +36,6 @@ def test_is_card() -> None:
     assert is_card("QH")
     assert is_card("X2")
     assert not is_card("1H")
-    assert not is_card("X3")
+    assert is_card("X4")  # the jokers of a second deck
+    assert not is_card("X5")
     assert not is_card(["QH"])

@@ -309,7 +309,7 @@ def test_malformed_actions(action: object) -> None:
         ({"players": "5"}, "invalid players"),
         (
             {"rules": {"call_limit": 99}},
-            "invalid rules: call_limit must be an integer from 0 to 10",
+            "invalid rules: call_limit must be an integer from 0 to 15",
         ),
         ({"rules": {"speed": 1}}, "invalid rules: unknown rule 'speed'"),
         ({"rounds": {}}, "malformed action"),
