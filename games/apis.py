@@ -49,6 +49,7 @@ from games.selectors import (
 )
 from games.services import lobby, play, rematch
 from games.table import LockedGame, game_seats
+from games.table_rules import MAX_TABLE
 from ratings.payloads import PlayerData, PlayerSerializer
 
 logger = logging.getLogger(__name__)
@@ -429,7 +430,7 @@ class GameEventsApi(APIView):
         except ValueError as error:
             raise ApplicationError("invalid", "`after` must be an integer.") from error
         paginator = EventPagination()
-        page = paginator.paginate_queryset(game_events(game, after), request, view=self)
+        page = paginator.paginate_queryset(game_events(game, after, seat), request, view=self)
         assert page is not None
         return paginator.get_paginated_response([event_payload(e, seat) for e in page])
 

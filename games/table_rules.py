@@ -12,11 +12,13 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from games.engine.errors import InvalidRules
-from games.engine.rules import DEFAULT_RULES, Rules, one_of
+from games.engine.rules import DEFAULT_RULES, PLAYERS_PER_DECK, Rules, one_of
 
 TURN_SECONDS_CHOICES = (None, 30, 60)
 """The turn limits a host may choose; ranked games take ``YANIV_RANKED_TURN_SECONDS``."""
 _TURN_SECONDS = "turn_seconds"
+MAX_TABLE = max(PLAYERS_PER_DECK.values())
+"""The most seats any rules deal to (two decks, RULES.md §12)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -41,6 +41,7 @@ export function roundResult(last, seats, before) {
     { class: "panel", testid: "round-result", "aria-labelledby": "round-result-h" },
     h("h2", { id: "round-result-h" }, `Round ${last.round ?? ""} result`),
     h("p", {}, verdict),
+    last.wild ? h("p", { class: "muted" }, `Wild card: the ${cardName(last.wild)}.`) : null,
     h(
       "table",
       { class: "grid" },
