@@ -250,9 +250,7 @@ class GameAdmin(admin.ModelAdmin[Game]):
             raise Http404
         # A live game's events as a spectator sees them: those shown to one seat left out.
         events = game.events.order_by("id") if game.ended else game_events(game, -1, None)
-        page = Paginator(events, EVENTS_PER_PAGE).get_page(
-            request.GET.get("page")
-        )
+        page = Paginator(events, EVENTS_PER_PAGE).get_page(request.GET.get("page"))
         rows = [
             (event.seq, event.type, event.created_at, json.dumps(_event_shown(game, event)))
             for event in page

@@ -32,8 +32,8 @@ from games.engine.rules import (
     DrawFrom,
     Ending,
     ExactScores,
-    JokerValue,
     Jokers,
+    JokerValue,
     Preset,
     Values,
 )
@@ -225,7 +225,9 @@ class EventData(TypedDict):
     cards: NotRequired[Cards]
     draw: NotRequired[str]
     drawn: NotRequired[
-        Annotated[str, Doc("`played` from the stock, `forced_draw`: only to the seat that drew it.")]
+        Annotated[
+            str, Doc("`played` from the stock, `forced_draw`: only to the seat that drew it.")
+        ]
     ]
     stock_count: NotRequired[Annotated[int, Doc("`reshuffled`.")]]
     caller: NotRequired[Annotated[int, Doc("`round_ended`, as below.")]]

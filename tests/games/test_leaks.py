@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -48,7 +48,9 @@ def _round_events(log: list[Event]) -> list[Event]:
     return log[starts[-1] :] if starts else []
 
 
-def _check_game(game: dict[str, Any], state: GameState, seat: int | None, log: list[Event]) -> None:
+def _check_game(
+    game: Mapping[str, Any], state: GameState, seat: int | None, log: list[Event]
+) -> None:
     """`game` as `seat` (None: a stranger) got it holds only what that viewer may see."""
     you = game["you"]
     assert (you is None) == (seat is None)
@@ -58,12 +60,11 @@ def _check_game(game: dict[str, Any], state: GameState, seat: int | None, log: l
         seen.add(state.wild)
         assert game["wild"] == state.wild  # face up: everyone's
     if you is not None:
+        assert seat is not None
         assert Counter(you["hand"]) == Counter(state.hands[seat])
         seen |= set(state.hands[seat])
         spied = you["spied"]
-        spies = [
-            e for e in _round_events(log) if e.type == "spied" and e.payload["seat"] == seat
-        ]
+        spies = [e for e in _round_events(log) if e.type == "spied" and e.payload["seat"] == seat]
         if not spies:
             assert spied is None, f"seat {seat} did not spy this round"
         elif spied is not None:
@@ -108,7 +109,7 @@ def _visible(log: list[Event], seat: int | None) -> list[Event]:
     return [e for e in log if not (e.type == "spied" and e.payload["seat"] != seat)]
 
 
-def _check_events(shown: list[dict[str, Any]], log: list[Event], seat: int | None) -> None:
+def _check_events(shown: Sequence[Mapping[str, Any]], log: list[Event], seat: int | None) -> None:
     """`shown` (what `seat` got of `log`) holds, event by event, only what `seat` may see."""
     expected = _visible(log, seat)
     assert [(e["seq"], e["type"]) for e in shown] == [(e.seq, e.type) for e in expected]
@@ -156,14 +157,18 @@ def _play_and_scan(game_id: str, clients: list[Client], moves: int) -> int:
         after = Game.objects.get(pk=game_id)
         if after.status == "active":
             shown = response.json()
-            _check_game(shown, GameState.from_dict(after.state or {}), shown["you"]["seat"], _log(game_id))
+            _check_game(
+                shown, GameState.from_dict(after.state or {}), shown["you"]["seat"], _log(game_id)
+            )
     log = _log(game_id)
     for seat, client in enumerate(clients):
         _check_events(_all_events(client, game_id), log, seat)
     return checked
 
 
-def _table(make_client, seats: int, rules: dict[str, Any] | None = None) -> tuple[str, list[Client]]:
+def _table(
+    make_client, seats: int, rules: dict[str, Any] | None = None
+) -> tuple[str, list[Client]]:
     clients = [make_client(f"P{index}") for index in range(seats)]
     host = clients[0]
     game = host.post("/api/v1/games/", {"max_players": seats, "rules": rules or {}}).json()
@@ -195,7 +200,9 @@ def _published(django_capture_on_commit_callbacks, monkeypatch) -> Iterator[list
     messages each viewer's socket forwards as they are. No task is queued: the test plays
     the CPU seats itself."""
     sent: list[tuple[str, dict[str, Any]]] = []
-    monkeypatch.setattr(notify, "send_to_group", lambda group, message: sent.append((group, message)))
+    monkeypatch.setattr(
+        notify, "send_to_group", lambda group, message: sent.append((group, message))
+    )
     monkeypatch.setattr(tasks.cpu_turn, "apply_async", lambda *args, **kwargs: None)
     monkeypatch.setattr(tasks.turn_timeout, "apply_async", lambda *args, **kwargs: None)
     with django_capture_on_commit_callbacks(execute=True):
@@ -210,7 +217,7 @@ def _move(game_id: str, clients: list[Client], state: GameState, seq: int) -> No
         assert game_cpu_turn(game_id=game_id, seq=seq)
         return
     action = cpu_action(state, turn, RNG, Level.EASY)
-    body = (
+    body: dict[str, Any] = (
         {"type": "yaniv"}
         if isinstance(action, CallYaniv)
         else {"type": "play", "cards": list(action.cards), "draw": action.draw}
@@ -244,7 +251,12 @@ def _check_published(
 
 @pytest.mark.parametrize(("preset", "seats"), list(_variant_tables()))
 def test_every_variant_keeps_hidden_cards_hidden(
-    make_client, api_client, preset: str, seats: int, django_capture_on_commit_callbacks, monkeypatch
+    make_client,
+    api_client,
+    preset: str,
+    seats: int,
+    django_capture_on_commit_callbacks,
+    monkeypatch,
 ) -> None:
     players = 2
     rules = {"preset": preset, **PRIVATE_KEYS}
@@ -346,5 +358,3 @@ async def test_no_websocket_message_leaks_a_hidden_card(make_client, rules) -> N
             _check_events([m["event"] for m in messages], log[before:], seat)
     for socket in sockets:
         await socket.disconnect()
-
-
