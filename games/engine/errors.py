@@ -22,6 +22,9 @@ class Reason(StrEnum):
     RUN_OUT_OF_RANGE = "run out of range"
     UNTAKEABLE_DRAW = "untakeable draw"
     YANIV_ABOVE_LIMIT = "yaniv above limit"
+    STOCK_EMPTY = "stock empty"
+    CALL_ON_FIRST_TURN = "no call on the first turn"
+    CALL_IN_FINAL_TURNS = "no call in final turns"
     # A record that does not describe a game played by these rules.
     UNKNOWN_FORMAT = "unknown format"
     INVALID_PLAYERS = "invalid players"
@@ -45,4 +48,4 @@ class IllegalMove(Exception):
 
 
 class InvalidRules(ValueError):
-    """House rules that RULES.md §9 does not allow; the message says which key and why."""
+    """Rules that RULES.md §9 and §12 do not allow; the message says which key and why."""

@@ -6,10 +6,12 @@ from games.engine.cards import KING, RANK, SUIT
 from games.engine.errors import Reason
 
 
-def group_error(cards: Sequence[str]) -> Reason | None:
+def group_error(cards: Sequence[str], wild_rank: int = 0) -> Reason | None:
     """Why ``cards``, laid in this order, are not a group; None when they are one.
 
-    Assumes known, distinct codes (the caller checks those against the hand first).
+    Cards of ``wild_rank`` (RULES.md §12; 0: none) stand for any rank in a run, as jokers do,
+    and are their own rank in a set. Assumes known codes held in the hand (the caller checks
+    those first); with two decks a code may come twice.
     """
     count = len(cards)
     if count == 1:
@@ -18,13 +20,16 @@ def group_error(cards: Sequence[str]) -> Reason | None:
         return Reason.NO_CARDS
     # One pass over the naturals: do they share a rank, a suit, and does each sit at the rank
     # its position implies (position 0 standing for rank ``low``)?
-    naturals = 0
+    naturals = wild = 0
     rank = low = 0
     suit = ""
     same_rank = same_suit = consecutive = True
     for index, card in enumerate(cards):
         card_rank = RANK[card]
         if not card_rank:
+            continue
+        if card_rank == wild_rank:
+            wild += 1
             continue
         if naturals:
             same_rank = same_rank and card_rank == rank
@@ -34,7 +39,8 @@ def group_error(cards: Sequence[str]) -> Reason | None:
             rank, suit, low = card_rank, SUIT[card], card_rank - index
         naturals += 1
     if not naturals:
-        return Reason.JOKER_IN_SET
+        # Only jokers and cards of the wild rank: a set if they are all of that rank.
+        return None if wild == count else Reason.JOKER_IN_SET
     if same_rank:
         if naturals == count:
             return None

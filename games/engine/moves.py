@@ -1,36 +1,53 @@
 """Every legal action of a seat: for the CPU player and the property tests."""
 
-from collections.abc import Sequence
-from itertools import permutations, product
+from collections.abc import Iterator, Sequence
+from itertools import combinations, permutations, product
 
 from games.engine.cards import KING, RANK, SUIT
-from games.engine.groups import takeable
 from games.engine.state import STOCK, Action, CallYaniv, GameState, Play
 
 _MIN_RUN = 3
+_EVERY_ORDER = 4
+"""Sets up to this size come in every order; larger ones (two decks) once per pair of ends."""
 
 
-def legal_groups(hand: Sequence[str]) -> list[tuple[str, ...]]:
+def legal_groups(hand: Sequence[str], wild_rank: int = 0) -> list[tuple[str, ...]]:
     """Every group ``hand`` can discard, in every laid order that the rules tell apart.
 
     Sets come in every order (the order decides the ends); runs in ascending order with each
-    joker in every position it can stand in, and the two jokers swapped where both are used.
+    joker (and card of the ``wild_rank``, RULES.md §12) in every position it can stand in, and
+    the jokers swapped where several are used. With two decks a code held twice gives each
+    group once.
     """
-    groups: list[tuple[str, ...]] = [(card,) for card in hand]
-    jokers = [card for card in hand if not RANK[card]]
+    groups: list[tuple[str, ...]] = [(card,) for card in dict.fromkeys(hand)]
+    jokers = [card for card in hand if not RANK[card] or RANK[card] == wild_rank]
     by_rank: dict[int, list[str]] = {}
     by_suit: dict[str, dict[int, str]] = {}
     for card in hand:
         rank = RANK[card]
         if rank:
             by_rank.setdefault(rank, []).append(card)
-            by_suit.setdefault(SUIT[card], {})[rank] = card
+            if rank != wild_rank:
+                by_suit.setdefault(SUIT[card], {})[rank] = card
     for same in by_rank.values():
-        for size in range(2, len(same) + 1):
-            groups.extend(permutations(same, size))
+        groups.extend(_sets(same))
     for ranks in by_suit.values():
         groups.extend(_runs(ranks, jokers))
+    if len(set(hand)) < len(hand):
+        return list(dict.fromkeys(groups))
     return groups
+
+
+def _sets(same: list[str]) -> Iterator[tuple[str, ...]]:
+    for size in range(2, len(same) + 1):
+        if size <= _EVERY_ORDER:
+            yield from permutations(same, size)
+            continue
+        # Only the ends tell orders apart: each pair of ends once, the middle as held.
+        for chosen in combinations(same, size):
+            for first, last in permutations(range(size), 2):
+                middle = [card for index, card in enumerate(chosen) if index not in (first, last)]
+                yield (chosen[first], *middle, chosen[last])
 
 
 def _runs(ranks: dict[int, str], jokers: list[str]) -> list[tuple[str, ...]]:
@@ -61,7 +78,9 @@ def _runs(ranks: dict[int, str], jokers: list[str]) -> list[tuple[str, ...]]:
 
 
 def legal_draws(state: GameState) -> list[str]:
-    return [STOCK, *takeable(state.group)]
+    """The stock (unless sevens have emptied it and the pile) and what the last group offers."""
+    takeable = list(state.rules.draw_from.takeable(state.group))
+    return [STOCK, *takeable] if state.stock_count else takeable
 
 
 def legal_moves(state: GameState, seat: int) -> list[Action]:
@@ -70,6 +89,6 @@ def legal_moves(state: GameState, seat: int) -> list[Action]:
         return []
     moves: list[Action] = [CallYaniv(seat)] if state.can_call_yaniv(seat) else []
     draws = legal_draws(state)
-    for group in legal_groups(state.hands[seat]):
+    for group in legal_groups(state.hands[seat], state.table.wild_rank):
         moves.extend(Play(seat, group, draw) for draw in draws)
     return moves

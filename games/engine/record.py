@@ -5,19 +5,24 @@ Replay drives the very code that live play uses: ``apply_play`` and ``apply_yani
 randomness seam: a scripted ``Rng`` that hands back the recorded order, after checking that
 it is a permutation of exactly the cards the engine asked it to shuffle.
 
+Forced draws (RULES.md §12, sevens) and what the spy queen shows are derived, never recorded:
+the record holds only the reshuffles they cause, after the action, in the order they happened.
+Under ``final_turns`` the round goes on after the ``yaniv`` entry and ends with the last of the
+others' final plays.
+
 A record's ``rules`` describe the whole table. A server whose tables have settings beyond
 ``Rules`` (the turn limit) writes them through ``record_from_events``' ``rules`` and reads them
 back through ``replay``'s ``read_rules``; the engine itself plays by ``Rules`` alone.
 """
 
 import json
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from games.engine.errors import IllegalMove, InvalidRules, Reason
 from games.engine.rules import Rules
 from games.engine.state import (
-    MAX_PLAYERS,
     MIN_PLAYERS,
     EngineEvent,
     GameState,
@@ -85,24 +90,29 @@ class _Fault(Exception):
 
 
 class _ScriptFault(Exception):
-    def __init__(self, reason: Reason) -> None:
+    def __init__(self, reason: Reason, deal: bool = False) -> None:
         super().__init__(reason.value)
         self.reason = reason
+        self.deal = deal
+        """Whether the fault is in the next round's deck (else in a reshuffle)."""
 
 
 class _Script:
     """An ``Rng`` that plays back a record.
 
-    A deal takes the deck queued in ``deck``. A reshuffle takes the record's reshuffle entry
-    right after the action being applied (``actions[at]``): looking it up only when the
-    engine shuffles keeps the per-action cost of replay to one attribute store.
+    A deal (a shuffle of the whole deck: a reshuffle never holds the cards in the hands) takes
+    the deck queued in ``deck``. A reshuffle takes the record's next reshuffle entry after the
+    action being applied (``actions[at]``, and after the reshuffles it has already taken, up
+    to ``reshuffled_at``): looking it up only when the engine shuffles keeps the per-action
+    cost of replay to one attribute store.
     """
 
-    __slots__ = ("actions", "at", "deck", "reshuffled_at", "starter")
+    __slots__ = ("actions", "at", "deal_size", "deck", "reshuffled_at", "starter")
 
-    def __init__(self, starter: int, deck: object) -> None:
+    def __init__(self, starter: int, deck: object, deal_size: int) -> None:
         self.starter = starter
         self.deck = deck
+        self.deal_size = deal_size
         self.actions: list[Any] = []
         self.at = -1
         self.reshuffled_at = -1
@@ -111,14 +121,14 @@ class _Script:
         return self.starter
 
     def shuffle(self, x: list[Any], /) -> None:
-        deck = self.deck
-        if deck is not _NO_DECK:
+        if len(x) == self.deal_size:
+            deck = self.deck
             self.deck = _NO_DECK
             if not isinstance(deck, list) or not _same_cards(deck, x):
-                raise _ScriptFault(Reason.BAD_DECK)
+                raise _ScriptFault(Reason.BAD_DECK, deal=True)
             x[:] = deck
             return
-        following = self.at + 1
+        following = max(self.at, self.reshuffled_at) + 1
         entry = self.actions[following] if following < len(self.actions) else None
         if type(entry) is not dict or "reshuffle" not in entry:
             raise _ScriptFault(Reason.MISSING_RESHUFFLE)
@@ -130,12 +140,14 @@ class _Script:
 
 
 def _same_cards(order: list[Any], cards: list[str]) -> bool:
-    """Whether ``order`` is a permutation of ``cards`` (whose codes are all distinct)."""
+    """Whether ``order`` is a permutation of the multiset ``cards``."""
     try:
         seen = set(order)
     except TypeError:  # unhashable junk in the record
         return False
-    return len(seen) == len(order) == len(cards) and seen.issuperset(cards)
+    if len(seen) == len(order) == len(cards):  # distinct codes: one deck
+        return seen.issuperset(cards)
+    return len(order) == len(cards) and Counter(order) == Counter(cards)
 
 
 def replay_text(text: str | bytes, read_rules: RulesReader = Rules.from_dict) -> dict[str, Any]:
@@ -179,7 +191,7 @@ def _replay(record: object, read_rules: RulesReader) -> dict[str, Any]:
     except InvalidRules as error:
         raise _Fault(f"{Reason.INVALID_RULES}: {error}", 0, 0) from error
     players = record.get("players")
-    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+    if type(players) is not int or not MIN_PLAYERS <= players <= rules.max_players:
         raise _Fault(Reason.INVALID_PLAYERS, 0, 0)
     rounds = record.get("rounds")
     if not isinstance(rounds, list) or not all(
@@ -193,7 +205,7 @@ def _replay(record: object, read_rules: RulesReader) -> dict[str, Any]:
     starter = rounds[0].get("starter")
     if type(starter) is not int or not 0 <= starter < players:
         raise _Fault(Reason.WRONG_STARTER, 0, 0)
-    script = _Script(starter, rounds[0].get("deck"))
+    script = _Script(starter, rounds[0].get("deck"), len(rules.deck))
     try:
         state, _ = start_game(players, rules, script)
     except _ScriptFault as fault:
@@ -223,40 +235,47 @@ def _replay_round(
     actions: list[Any] = rounds[round_index]["actions"]
     script.actions = actions
     script.reshuffled_at = -1
+    has_next = round_index + 1 < len(rounds)
+    # The deal that the round's end asks for. Without a next round in the record the next
+    # deal is unknown, and nothing reported depends on it: any permutation will do.
+    script.deck = rounds[round_index + 1].get("deck") if has_next else list(rules.deck)
+    table = state.table
     for index, entry in enumerate(actions):
+        if index <= script.reshuffled_at:
+            continue  # a reshuffle that the action before it used
+        script.at = index
         try:
             seat, cards, draw = entry["seat"], entry["discard"], entry["draw"]
         except (KeyError, TypeError):
-            if index == script.reshuffled_at:
-                continue  # the reshuffle that the play before it used
-            state = _replay_other(state, script, rules, rounds, round_index, index, summary)
-            if index + 1 < len(actions):
-                reason = Reason.GAME_OVER if state.finished else Reason.ROUND_ALREADY_ENDED
-                raise _Fault(reason, round_index, index + 1) from None
+            state, events = _replay_call(state, script, entry, round_index, index)
+        else:
+            if type(cards) is not list or type(seat) is not int:
+                raise _Fault(Reason.MALFORMED_ACTION, round_index, index)
+            try:
+                state, events = apply_play(state, seat, cards, draw, script)
+            except IllegalMove as illegal:
+                raise _Fault(illegal.reason, round_index, index) from illegal
+            except _ScriptFault as fault:
+                raise _fault_at(fault, round_index, index + 1) from fault
+        if state.table is not table:  # the round has ended
+            _end_of_round(state, rounds, round_index, max(index, script.reshuffled_at) + 1)
+            _summarise(events, summary)
             return state
-        if type(cards) is not list or type(seat) is not int:
-            raise _Fault(Reason.MALFORMED_ACTION, round_index, index)
-        script.at = index
-        try:
-            state, _ = apply_play(state, seat, cards, draw, script)
-        except IllegalMove as illegal:
-            raise _Fault(illegal.reason, round_index, index) from illegal
-        except _ScriptFault as fault:
-            raise _Fault(fault.reason, round_index, index + 1) from fault
     return state
 
 
-def _replay_other(
-    state: GameState,
-    script: _Script,
-    rules: Rules,
-    rounds: list[Any],
-    round_index: int,
-    index: int,
-    summary: list[dict[str, Any]],
-) -> GameState:
-    """Replay an action that is not a play: it must be a Yaniv call, which ends the round."""
-    entry = rounds[round_index]["actions"][index]
+def _fault_at(fault: _ScriptFault, round_index: int, action_index: int) -> _Fault:
+    """A fault of the script: in the next round's deck (action 0 of that round), else in the
+    reshuffle at ``action_index``."""
+    if fault.deal:
+        return _Fault(fault.reason, round_index + 1, 0)
+    return _Fault(fault.reason, round_index, action_index)
+
+
+def _replay_call(
+    state: GameState, script: _Script, entry: object, round_index: int, index: int
+) -> tuple[GameState, list[EngineEvent]]:
+    """Replay an action that is not a play: it must be a Yaniv call."""
     if type(entry) is dict and "reshuffle" in entry:
         raise _Fault(Reason.UNEXPECTED_RESHUFFLE, round_index, index)
     if (
@@ -265,23 +284,24 @@ def _replay_other(
         or entry.get("yaniv") is not True
     ):
         raise _Fault(Reason.MALFORMED_ACTION, round_index, index)
-    has_next = round_index + 1 < len(rounds)
-    # Without a next round in the record the next deal is unknown, and nothing reported
-    # depends on it: any permutation will do.
-    script.deck = rounds[round_index + 1].get("deck") if has_next else list(rules.deck)
     try:
-        state, events = apply_yaniv(state, entry["seat"], script)
+        return apply_yaniv(state, entry["seat"], script)
     except IllegalMove as illegal:
         raise _Fault(illegal.reason, round_index, index) from illegal
     except _ScriptFault as fault:
-        raise _Fault(fault.reason, round_index + 1, 0) from fault
-    script.deck = _NO_DECK
-    _summarise(events, summary)
-    if has_next and not state.finished:
+        raise _fault_at(fault, round_index, index + 1) from fault
+
+
+def _end_of_round(state: GameState, rounds: list[Any], round_index: int, rest: int) -> None:
+    """Check what follows the round's last action: nothing more in the round, and the next
+    round's starter as the rules say."""
+    if rest < len(rounds[round_index]["actions"]):
+        reason = Reason.GAME_OVER if state.finished else Reason.ROUND_ALREADY_ENDED
+        raise _Fault(reason, round_index, rest)
+    if round_index + 1 < len(rounds) and not state.finished:
         starter = rounds[round_index + 1].get("starter")
         if type(starter) is not int or starter != state.starter:
             raise _Fault(Reason.WRONG_STARTER, round_index + 1, 0)
-    return state
 
 
 def _summarise(events: list[EngineEvent], summary: list[dict[str, Any]]) -> None:
@@ -298,6 +318,8 @@ def _summarise(events: list[EngineEvent], summary: list[dict[str, Any]]) -> None
                         "totals",
                         "eliminated",
                         "next_starter",
+                        "wild",
                     )
+                    if key in event
                 }
             )

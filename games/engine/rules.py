@@ -38,7 +38,7 @@ keeps the limit beside these rules (``games.table_rules``).
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any, Literal
 
 from games.engine.cards import JACK, JOKERS, MAX_VALUE, NATURALS, RANK, full_deck
@@ -267,7 +267,8 @@ def _option(option: type[StrEnum]) -> Callable[[str, object], Any]:
     return lambda key, value: option(one_of(key, value, values))
 
 
-@dataclass(frozen=True, slots=True)
+# Not slotted, so that ``cached_property`` can keep what the hot path asks per action.
+@dataclass(frozen=True)
 class Rules:
     preset: Preset = Preset.STANDARD
     """The name the host chose; its keys are already laid into the fields below."""
@@ -315,6 +316,16 @@ class Rules:
     def max_card_value(self) -> int:
         """The most points one card can be worth under these rules."""
         return max(self.card_values().values())
+
+    @cached_property
+    def codes_repeat(self) -> bool:
+        """Whether two cards may share a code (two decks)."""
+        return self.decks > 1
+
+    @cached_property
+    def variant_play(self) -> bool:
+        """Whether a play may do more than §4 says: forced draws, spying, repeated codes."""
+        return self.sevens or self.spy_queen or self.codes_repeat
 
     def forced_draws(self, group: Iterable[str]) -> int:
         """How many cards every other active player draws after ``group`` is discarded."""

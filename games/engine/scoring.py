@@ -23,11 +23,6 @@ class RoundScore(NamedTuple):
     standings: Standings | None
 
 
-def clockwise(start: int, players: int) -> list[int]:
-    """Every seat once, starting at ``start`` and going clockwise."""
-    return [(start + step) % players for step in range(players)]
-
-
 def score_round(
     rules: Rules,
     caller: int,
@@ -41,14 +36,17 @@ def score_round(
     called = hand_totals[caller]
     if called is None:
         raise ValueError("the caller must be an active seat")
-    # The other active seats clockwise from the caller, and the lowest of them in that order.
+    # The other active seats in the direction of play from the caller, and the lowest of them
+    # in that order.
+    order = rules.direction.order(caller, players)
     lowest_others: list[int] = []
+    others: list[int] = []
     lowest = 0
-    for step in range(1, players):
-        seat = (caller + step) % players
+    for seat in order[1:]:
         total = hand_totals[seat]
         if total is None:
             continue
+        others.append(total)
         if not lowest_others or total < lowest:
             lowest_others, lowest = [seat], total
         elif total == lowest:
@@ -59,7 +57,7 @@ def score_round(
     if outcome == "yaniv":
         points[caller] = 0
     else:
-        points[caller] = called + rules.assaf_penalty
+        points[caller] = called + rules.assaf_penalty_rule.penalty(rules.assaf_penalty, others)
         for seat in lowest_others:
             points[seat] = rules.assaf_scores.score(lowest)
 
@@ -92,9 +90,10 @@ def score_round(
             standings(rules, new_totals, new_out),
         )
     starter = caller if outcome == "yaniv" else lowest_others[0]
-    # A starter who has just gone out hands the lead on to the next active seat clockwise.
+    # A starter who has just gone out hands the lead on to the next active seat.
+    step = rules.direction.step
     while new_out[starter] is not None:
-        starter = (starter + 1) % players
+        starter = (starter + step) % players
     return RoundScore(
         outcome,
         tuple(points),

@@ -9,20 +9,28 @@ attribute as read-only.
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from games.engine.cards import HAND_SIZE, VALUE, hand_total, is_card
+from games.engine.cards import RANK, VALUE, is_card
 from games.engine.errors import IllegalMove, Reason
 from games.engine.groups import group_error
 from games.engine.rng import Rng
-from games.engine.rules import Rules
-from games.engine.scoring import Outcome, Standings, clockwise, score_round
+from games.engine.rules import DrawFrom, Rules
+from games.engine.scoring import Outcome, Standings, score_round
 
 STOCK = "stock"
 STATE_FORMAT = "yaniv-state/1"
 MIN_PLAYERS = 2
-MAX_PLAYERS = 5
+MAX_PLAYERS = 8
+"""With two decks (RULES.md §12); ``Rules.max_players`` is a game's own limit."""
 
 EngineEvent = dict[str, Any]
-"""A plain JSON-able dict with a ``type``; full information, for the service's log."""
+"""A plain JSON-able dict with a ``type``; full information, for the service's log. Besides
+the types of API.md: ``forced_draw`` (``seat``, ``drawn``: a card the sevens rule made that seat
+draw from the stock, private to it like any stock draw) and ``spied`` (``seat``, ``hands``: the
+other active hands the spy queen showed that seat, by seat as a string; for it alone)."""
+
+Spied = tuple[tuple[str, ...] | None, ...]
+"""What one seat knows of the others' hands from the spy queen: per seat, the cards it saw
+there and that seat has not discarded since (None: itself, or a seat out of the round)."""
 
 # Loading maps each code to the interned one: unknown codes fail there, and the comparisons of
 # a loaded state's cards often succeed on identity alone.
@@ -63,10 +71,13 @@ class RoundResult(NamedTuple):
     """Running totals after the drops."""
     eliminated: tuple[int, ...]
     next_starter: int | None
+    wild: str | None = None
+    """The round's wild card (RULES.md §12 ``wild_rank``); None without one."""
 
     def to_dict(self) -> dict[str, Any]:
-        """The ``round_ended`` payload: ``hands`` keyed by seat as a string, as in JSON."""
-        return {
+        """The ``round_ended`` payload: ``hands`` keyed by seat as a string, as in JSON;
+        ``wild`` only in a round that had a wild card."""
+        data: dict[str, Any] = {
             "round": self.round,
             "caller": self.caller,
             "outcome": self.outcome,
@@ -77,6 +88,9 @@ class RoundResult(NamedTuple):
             "eliminated": list(self.eliminated),
             "next_starter": self.next_starter,
         }
+        if self.wild is not None:
+            data["wild"] = self.wild
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "RoundResult":
@@ -94,6 +108,7 @@ class RoundResult(NamedTuple):
             tuple(data["totals"]),
             tuple(data["eliminated"]),
             data["next_starter"],
+            data.get("wild"),
         )
 
 
@@ -119,6 +134,19 @@ class Table(NamedTuple):
     last_round: RoundResult | None
     standings: Standings | None
     """Final (seat, place) pairs once the game is over."""
+    wild: str | None = None
+    """The round's wild card, face up beside the stock and out of play (RULES.md §12); None
+    without one."""
+
+    @property
+    def wild_rank(self) -> int:
+        """The rank that is wild this round (0: none; a joker turned up makes none wild)."""
+        return RANK[self.wild] if self.wild else 0
+
+    @property
+    def values(self) -> Mapping[str, int]:
+        """The points of every card this round."""
+        return self.rules.card_values(self.wild)
 
 
 class GameState:
@@ -130,16 +158,19 @@ class GameState:
     # A slotted class rather than a NamedTuple: Python 3.11 specialises slot reads and
     # writes, and apply reads and writes these once per action.
     __slots__ = (
+        "caller",
         "group",
         "group_seat",
         "hands",
         "next_seat",
         "pile",
         "shown",
+        "spied",
         "stock",
         "stock_pos",
         "table",
         "turn",
+        "turns",
     )
 
     table: Table
@@ -156,12 +187,23 @@ class GameState:
     """The last discarded group in laid order (at the deal: the face-up card)."""
     group_seat: int | None
     """Who discarded ``group``; None for the face-up card of the deal."""
-    shown: tuple[str, ...]
-    """Cards taken face up from the discard this round: whoever holds one holds it in public
-    (``known``). A reshuffle removes what it sends back to the stock, the one way such a card
-    could reach a hand unseen. Appended to without a search (``_SHOWN_LIMIT``)."""
+    shown: tuple[tuple[str, ...], ...]
+    """Per seat, the cards it took face up from the discard this round: while it holds one,
+    it holds it in public (``known``). A reshuffle removes what it sends back to the stock,
+    with one deck the one way such a card could reach a hand unseen; with two, where a copy
+    may come from the stock, a discard also removes its codes from its discarder's list.
+    Appended to without a search (``_SHOWN_LIMIT``)."""
+    caller: int | None
+    """Under ``final_turns``: the seat whose call froze its hand while the others take their
+    last turn; None otherwise."""
+    turns: int
+    """Plays made this round (a seat's first turn is among the first ``len(active)``)."""
+    spied: tuple[Spied | None, ...]
+    """Per seat, what the spy queen showed it this round (None: nothing); ``()`` while nobody
+    has spied."""
     next_seat: tuple[int, ...]
-    """Derived from ``table.out_round``: the active seat clockwise after each seat."""
+    """Derived from ``table.out_round``: the next active seat after each seat, in the
+    direction of play."""
 
     def __init__(
         self,
@@ -173,7 +215,10 @@ class GameState:
         pile: tuple[str, ...],
         group: tuple[str, ...],
         group_seat: int | None,
-        shown: tuple[str, ...],
+        shown: tuple[tuple[str, ...], ...],
+        caller: int | None = None,
+        turns: int = 0,
+        spied: tuple[Spied | None, ...] = (),
     ) -> None:
         self.table = table
         self.turn = turn
@@ -184,7 +229,10 @@ class GameState:
         self.group = group
         self.group_seat = group_seat
         self.shown = shown
-        self.next_seat = _next_seats(table.out_round)
+        self.caller = caller
+        self.turns = turns
+        self.spied = spied
+        self.next_seat = _next_seats(table.out_round, table.rules.direction.step)
 
     def replace(self, **changes: Any) -> "GameState":
         """A copy with some attributes changed, like ``dataclasses.replace``."""
@@ -193,10 +241,9 @@ class GameState:
 
     @property
     def known(self) -> tuple[tuple[str, ...], ...]:
-        """Per seat, the cards it took face up from the discard this round and still holds."""
-        return tuple(
-            tuple(dict.fromkeys(card for card in self.shown if card in hand)) for hand in self.hands
-        )
+        """Per seat, the cards it took face up from the discard this round and still holds
+        (a code as many times as both say)."""
+        return tuple(_held(shown, hand) for shown, hand in zip(self.shown, self.hands, strict=True))
 
     @property
     def rules(self) -> Rules:
@@ -242,11 +289,28 @@ class GameState:
     def active_seats(self) -> tuple[int, ...]:
         return tuple(seat for seat, out in enumerate(self.table.out_round) if out is None)
 
+    @property
+    def wild(self) -> str | None:
+        return self.table.wild
+
     def hand_total(self, seat: int) -> int:
-        return hand_total(self.hands[seat])
+        """The points of ``seat``'s hand this round."""
+        values = self.table.values
+        return sum(values[card] for card in self.hands[seat])
+
+    def call_refusal(self, seat: int) -> Reason | None:
+        """Why ``seat``, whose turn it is, may not call Yaniv now; None when it may."""
+        rules = self.table.rules
+        if self.caller is not None:
+            return Reason.CALL_IN_FINAL_TURNS
+        if self.hand_total(seat) > rules.call_limit:
+            return Reason.YANIV_ABOVE_LIMIT
+        if not rules.first_turn_call and self.turns < len(self.active_seats):
+            return Reason.CALL_ON_FIRST_TURN
+        return None
 
     def can_call_yaniv(self, seat: int) -> bool:
-        return seat == self.turn and self.hand_total(seat) <= self.table.rules.call_limit
+        return seat == self.turn and self.call_refusal(seat) is None
 
     def to_dict(self) -> dict[str, Any]:
         """The whole state as plain JSON types; ``GameState.from_dict`` reads it back."""
@@ -264,6 +328,10 @@ class GameState:
             "group": list(self.group),
             "group_seat": self.group_seat,
             "known": [list(cards) for cards in self.known],
+            "wild": table.wild,
+            "caller": self.caller,
+            "turns": self.turns,
+            "spied": [_spied_list(entry) for entry in self.spied],
             "totals": list(table.totals),
             "out_round": list(table.out_round),
             "last_round": None if table.last_round is None else table.last_round.to_dict(),
@@ -290,7 +358,9 @@ class GameState:
             standings=None
             if standings is None
             else tuple((int(entry["seat"]), int(entry["place"])) for entry in standings),
+            wild=None if data.get("wild") is None else _cards([data["wild"]])[0],
         )
+        caller = data.get("caller")
         state = cls(
             table=table,
             turn=None if data["turn"] is None else int(data["turn"]),
@@ -300,7 +370,10 @@ class GameState:
             pile=_cards(data["pile"]),
             group=_cards(data["group"]),
             group_seat=None if data["group_seat"] is None else int(data["group_seat"]),
-            shown=_cards([card for cards in data["known"] for card in cards]),
+            shown=tuple(_cards(cards) for cards in data["known"]),
+            caller=None if caller is None else int(caller),
+            turns=int(data.get("turns", 0)),
+            spied=tuple(_spied_tuple(entry) for entry in data.get("spied", ())),
         )
         if not len(state.hands) == len(data["known"]) == len(table.totals) == players:
             raise ValueError("per-seat lists do not match the number of players")
@@ -314,13 +387,41 @@ def _cards(codes: Sequence[str]) -> tuple[str, ...]:
         raise ValueError(f"unknown card in {codes!r}") from error
 
 
-def _next_seats(out_round: Sequence[int | None]) -> tuple[int, ...]:
+def _spied_list(entry: Spied | None) -> list[list[str] | None] | None:
+    return None if entry is None else [None if cards is None else list(cards) for cards in entry]
+
+
+def _spied_tuple(entry: Sequence[Sequence[str] | None] | None) -> Spied | None:
+    if entry is None:
+        return None
+    return tuple(None if cards is None else _cards(cards) for cards in entry)
+
+
+def _held(shown: Sequence[str], hand: Sequence[str]) -> tuple[str, ...]:
+    """The cards of ``shown`` that ``hand`` holds, in order: a code as often as both hold it."""
+    held: list[str] = []
+    for card in shown:
+        if card in hand and held.count(card) < hand.count(card):
+            held.append(card)
+    return tuple(held)
+
+
+def _without(cards: Sequence[str], removed: Sequence[str]) -> tuple[str, ...]:
+    """``cards`` less one copy of each code of ``removed`` that it holds."""
+    left = list(cards)
+    for card in removed:
+        if card in left:
+            left.remove(card)
+    return tuple(left)
+
+
+def _next_seats(out_round: Sequence[int | None], step: int) -> tuple[int, ...]:
     players = len(out_round)
     following = []
     for seat in range(players):
-        after = (seat + 1) % players
+        after = (seat + step) % players
         while out_round[after] is not None and after != seat:
-            after = (after + 1) % players
+            after = (after + step) % players
         following.append(after)
     return tuple(following)
 
@@ -333,8 +434,8 @@ def standings_list(standings: Standings | None) -> list[dict[str, int]] | None:
 
 def start_game(players: int, rules: Rules, rng: Rng) -> tuple[GameState, list[EngineEvent]]:
     """A new game: a random first starter, then the first deal (RULES.md §3)."""
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise ValueError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}")
+    if not MIN_PLAYERS <= players <= rules.max_players:
+        raise ValueError(f"players must be {MIN_PLAYERS} to {rules.max_players}")
     starter = rng.randrange(players)
     out_round: tuple[int | None, ...] = (None,) * players
     table = Table(rules, players, 1, starter, (0,) * players, out_round, None, None)
@@ -343,30 +444,38 @@ def start_game(players: int, rules: Rules, rng: Rng) -> tuple[GameState, list[En
 
 
 def _deal(table: Table, rng: Rng) -> tuple[GameState, EngineEvent]:
-    """The first state of the round that ``table`` describes: a fresh deck, dealt."""
+    """The first state of the round that ``table`` describes: a fresh deck, dealt, the face-up
+    card turned, and under ``wild_rank`` the wild card beside the stock."""
     players = table.players
     out_round = table.out_round
-    deck = list(table.rules.deck)
+    rules = table.rules
+    deck = list(rules.deck)
     rng.shuffle(deck)
-    seats = [seat for seat in clockwise(table.starter, players) if out_round[seat] is None]
+    order = rules.direction.order(table.starter, players)
+    seats = [seat for seat in order if out_round[seat] is None]
     hands: list[tuple[str, ...]] = [()] * players
-    dealt = len(seats) * HAND_SIZE
+    dealt = len(seats) * rules.hand_size
     # One card at a time round-robin from the starter: seat k of the order gets every
     # len(seats)-th card starting at index k.
     for index, seat in enumerate(seats):
         hands[seat] = tuple(deck[index : dealt : len(seats)])
+    event = {"type": "round_started", "round": table.round, "starter": table.starter, "deck": deck}
+    stock_from = dealt + 1
+    if rules.wild_rank:
+        table = table._replace(wild=deck[stock_from])
+        event["wild"] = table.wild
+        stock_from += 1
     state = GameState(
         table,
         table.starter,
         tuple(hands),
-        tuple(deck[dealt + 1 :]),
+        tuple(deck[stock_from:]),
         0,
         (),
         (deck[dealt],),
         None,
-        (),
+        ((),) * players,
     )
-    event = {"type": "round_started", "round": table.round, "starter": table.starter, "deck": deck}
     return state, event
 
 
@@ -387,6 +496,8 @@ def apply_play(
     # The common path is kept inline and allocation-light: only what changes is copied.
     if seat != state.turn:
         raise _not_to_act(state)
+    table = state.table
+    rules = table.rules
     hands = state.hands
     hand = hands[seat]
     if len(cards) == 1:
@@ -397,7 +508,7 @@ def apply_play(
         kept = list(hand)
         del kept[index]
     else:
-        kept = _discard_group(hand, cards)
+        kept = _discard_group(hand, cards, table.wild_rank)
 
     group = state.group
     stock = state.stock
@@ -405,6 +516,8 @@ def apply_play(
     pile = state.pile
     shown = state.shown
     if draw == STOCK:
+        if stock_pos == len(stock):
+            raise IllegalMove(Reason.STOCK_EMPTY)
         drawn = stock[stock_pos]
         stock_pos += 1
         pile += group
@@ -415,33 +528,34 @@ def apply_play(
         elif draw == group[-1]:
             drawn = group[-1]
             rest = group[:-1]
+        elif rules.draw_from is DrawFrom.ANY_OF_LAST and draw in group:
+            index = group.index(draw)
+            drawn = group[index]
+            rest = group[:index] + group[index + 1 :]
         else:
             raise IllegalMove(Reason.UNTAKEABLE_DRAW)
         pile += rest
-        if len(shown) >= _SHOWN_LIMIT:
-            shown = _still_held(shown, hands)
-        shown += (drawn,)
+        changed_shown = list(shown)
+        if len(shown[seat]) >= _SHOWN_LIMIT:
+            changed_shown[seat] = _held(shown[seat], hand)
+        changed_shown[seat] += (drawn,)
+        shown = tuple(changed_shown)
     kept.append(drawn)
 
     events: list[EngineEvent] = [
         {"type": "played", "seat": seat, "cards": list(cards), "draw": draw, "drawn": drawn}
     ]
-    if stock_pos == len(stock):
-        fresh = list(pile)
-        rng.shuffle(fresh)
-        stock = tuple(fresh)
-        stock_pos = 0
-        pile = ()
-        shown = _still_held(shown, hands)
-        events.append({"type": "reshuffled", "stock": fresh})
-
     changed = list(hands)
     changed[seat] = tuple(kept)
+    if stock_pos == len(stock) and pile:
+        stock, pile, shown = _reshuffle(pile, rng, shown, changed, events)
+        stock_pos = 0
+
     # Not `GameState(...)`: its `__init__` derives `next_seat` from the table's eliminations,
     # which a play never changes. Going through it made each action some 30% slower
     # (bench/engine: replay 2.8 -> 3.7 us per action, below its 300,000 actions/s target).
     new = _blank(GameState)
-    new.table = state.table
+    new.table = table
     new.turn = state.next_seat[seat]
     new.hands = tuple(changed)
     new.stock = stock
@@ -450,31 +564,125 @@ def apply_play(
     new.group = tuple(cards)
     new.group_seat = seat
     new.shown = shown
+    new.caller = state.caller
+    new.turns = state.turns + 1
+    new.spied = state.spied
     new.next_seat = state.next_seat
+    if rules.variant_play or state.spied or state.caller is not None:
+        return _after_play(new, seat, cards, rng, events)
     return new, events
+
+
+def _reshuffle(
+    pile: tuple[str, ...],
+    rng: Rng,
+    shown: tuple[tuple[str, ...], ...],
+    hands: Sequence[tuple[str, ...]],
+    events: list[EngineEvent],
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    """The new stock from ``pile`` (RULES.md §4.3), the empty pile, and ``shown`` without the
+    cards that went back (what no hand holds)."""
+    fresh = list(pile)
+    rng.shuffle(fresh)
+    events.append({"type": "reshuffled", "stock": fresh})
+    still = tuple(_held(cards, hand) for cards, hand in zip(shown, hands, strict=True))
+    return tuple(fresh), (), still
+
+
+def _after_play(
+    state: GameState, seat: int, cards: Sequence[str], rng: Rng, events: list[EngineEvent]
+) -> tuple[GameState, list[EngineEvent]]:
+    """What RULES.md §12 adds once ``seat`` has discarded ``cards`` and drawn: a discard
+    lowers what others know of its hand, sevens make the others draw, the spy queen shows
+    the hands, and the last final turn ends the round."""
+    rules = state.rules
+    if rules.codes_repeat:
+        # A copy of a code taken face up may since have come back blind: a discard of the
+        # code takes it off what is known.
+        shown = list(state.shown)
+        shown[seat] = _without(shown[seat], cards)
+        state = state.replace(shown=tuple(shown))
+    if state.spied:
+        state = state.replace(spied=_forget(state.spied, seat, cards))
+    count = rules.forced_draws(cards)
+    if count:
+        state = _forced_draws(state, seat, count, rng, events)
+    if rules.spies(cards):
+        state = _spy(state, seat, events)
+    if state.caller is not None and state.turn == state.caller:
+        return _end_round(state, state.caller, rng, events)
+    return state, events
+
+
+def _forget(
+    spied: tuple[Spied | None, ...], seat: int, cards: Sequence[str]
+) -> tuple[Spied | None, ...]:
+    """``spied`` once ``seat`` has discarded ``cards``: nobody knows it still holds them."""
+    forgotten: list[Spied | None] = []
+    for entry in spied:
+        seen = None if entry is None else entry[seat]
+        if entry is None or seen is None:
+            forgotten.append(entry)
+        else:
+            forgotten.append((*entry[:seat], _without(seen, cards), *entry[seat + 1 :]))
+    return tuple(forgotten)
+
+
+def _forced_draws(
+    state: GameState, seat: int, count: int, rng: Rng, events: list[EngineEvent]
+) -> GameState:
+    """Every other active seat but a frozen caller draws ``count`` cards from the stock, one
+    each in turn order from the next, ``count`` times over (RULES.md §12, sevens)."""
+    drawers = []
+    other = state.next_seat[seat]
+    while other != seat:
+        if other != state.caller:
+            drawers.append(other)
+        other = state.next_seat[other]
+    hands = list(state.hands)
+    stock, stock_pos, pile, shown = state.stock, state.stock_pos, state.pile, state.shown
+    for drawer in drawers * count:
+        if stock_pos == len(stock):  # and the pile is empty too: the rest are skipped
+            break
+        drawn = stock[stock_pos]
+        stock_pos += 1
+        hands[drawer] += (drawn,)
+        events.append({"type": "forced_draw", "seat": drawer, "drawn": drawn})
+        if stock_pos == len(stock) and pile:
+            stock, pile, shown = _reshuffle(pile, rng, shown, hands, events)
+            stock_pos = 0
+    return state.replace(
+        hands=tuple(hands), stock=stock, stock_pos=stock_pos, pile=pile, shown=shown
+    )
+
+
+def _spy(state: GameState, seat: int, events: list[EngineEvent]) -> GameState:
+    """``seat`` sees every other active hand as it is now (RULES.md §12, spy queen)."""
+    seen: Spied = tuple(
+        None if other == seat or out is not None else hand
+        for other, (hand, out) in enumerate(zip(state.hands, state.out_round, strict=True))
+    )
+    spied = list(state.spied) if state.spied else [None] * state.players
+    spied[seat] = seen
+    events.append({"type": "spied", "seat": seat, "hands": _shown_hands(seen)})
+    return state.replace(spied=tuple(spied))
 
 
 def _missing_reason(card: object) -> Reason:
     return Reason.CARD_NOT_IN_HAND if is_card(card) else Reason.UNKNOWN_CARD
 
 
-def _still_held(shown: tuple[str, ...], hands: tuple[tuple[str, ...], ...]) -> tuple[str, ...]:
-    """``shown`` without repeats and without cards no hand holds any more."""
-    held = {card for hand in hands for card in hand}
-    return tuple(dict.fromkeys(card for card in shown if card in held))
-
-
-def _discard_group(hand: tuple[str, ...], cards: Sequence[str]) -> list[str]:
+def _discard_group(hand: tuple[str, ...], cards: Sequence[str], wild_rank: int) -> list[str]:
     """What stays in ``hand`` once the multi-card group ``cards`` is laid; checks the group."""
+    kept = list(hand)
     for card in cards:
-        if card not in hand:
-            raise IllegalMove(_missing_reason(card))
-    if len(set(cards)) != len(cards):
-        raise IllegalMove(Reason.DUPLICATE_CARD)
-    reason = group_error(cards)
+        if card not in kept:
+            raise IllegalMove(Reason.DUPLICATE_CARD if card in hand else _missing_reason(card))
+        kept.remove(card)
+    reason = group_error(cards, wild_rank)
     if reason is not None:
         raise IllegalMove(reason)
-    return [card for card in hand if card not in cards]
+    return kept
 
 
 def _not_to_act(state: GameState) -> IllegalMove:
@@ -483,24 +691,37 @@ def _not_to_act(state: GameState) -> IllegalMove:
 
 
 def apply_yaniv(state: GameState, seat: int, rng: Rng) -> tuple[GameState, list[EngineEvent]]:
-    """``apply`` for ``CallYaniv(seat)``."""
+    """``apply`` for ``CallYaniv(seat)``: the round ends, or under ``final_turns`` the
+    caller's hand is frozen while the others take one more turn each."""
     if seat != state.turn:
         raise _not_to_act(state)
+    refusal = state.call_refusal(seat)
+    if refusal is not None:
+        raise IllegalMove(refusal)
+    events: list[EngineEvent] = [{"type": "yaniv_called", "seat": seat}]
+    if state.rules.final_turns:
+        return state.replace(caller=seat, turn=state.next_seat[seat]), events
+    return _end_round(state, seat, rng, events)
+
+
+def _end_round(
+    state: GameState, caller: int, rng: Rng, events: list[EngineEvent]
+) -> tuple[GameState, list[EngineEvent]]:
+    """Every hand shown and the round scored (RULES.md §6-§7); the next round dealt, or the
+    game over."""
     table = state.table
     rules = table.rules
+    values = table.values
     hands_shown: list[tuple[str, ...] | None] = []
     hand_totals: list[int | None] = []
     for hand, out in zip(state.hands, table.out_round, strict=True):
         active = out is None
         hands_shown.append(hand if active else None)
-        hand_totals.append(hand_total(hand) if active else None)
-    caller_total = hand_totals[seat]
-    if caller_total is None or caller_total > rules.call_limit:
-        raise IllegalMove(Reason.YANIV_ABOVE_LIMIT)
-    score = score_round(rules, seat, hand_totals, table.totals, table.out_round, table.round)
+        hand_totals.append(sum(values[card] for card in hand) if active else None)
+    score = score_round(rules, caller, hand_totals, table.totals, table.out_round, table.round)
     result = RoundResult(
         table.round,
-        seat,
+        caller,
         score.outcome,
         tuple(hands_shown),
         tuple(hand_totals),
@@ -508,11 +729,9 @@ def apply_yaniv(state: GameState, seat: int, rng: Rng) -> tuple[GameState, list[
         score.totals,
         score.eliminated,
         score.next_starter,
+        table.wild,
     )
-    events: list[EngineEvent] = [
-        {"type": "yaniv_called", "seat": seat},
-        {"type": "round_ended", **result.to_dict()},
-    ]
+    events.append({"type": "round_ended", **result.to_dict()})
     if score.next_starter is None:
         table = Table(
             rules,
@@ -523,9 +742,10 @@ def apply_yaniv(state: GameState, seat: int, rng: Rng) -> tuple[GameState, list[
             score.out_round,
             result,
             score.standings,
+            table.wild,
         )
         events.append({"type": "game_ended", "standings": standings_list(score.standings)})
-        return state.replace(table=table, turn=None), events
+        return state.replace(table=table, turn=None, caller=None), events
     table = Table(
         rules,
         table.players,

@@ -34,6 +34,18 @@ def test_every_file_prints_its_summary_line_in_order() -> None:
     assert lines == [json.loads(path.read_text())["expect"] for path in files]
 
 
+def test_every_variant_prints_its_summary_with_the_wild_cards() -> None:
+    files = sorted(KEPT.glob("variants/*.json"))
+    assert len(files) >= 8
+    result = _replay(*map(str, files))
+    assert result.returncode == 0, result.stderr
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert lines == [json.loads(path.read_text())["expect"] for path in files]
+    wild = [line for line, path in zip(lines, files, strict=True) if "wild" in path.name]
+    assert wild
+    assert all("wild" in summary for line in wild for summary in line["rounds"])
+
+
 def test_an_illegal_record_names_round_and_action_and_fails() -> None:
     good, bad = KEPT / "sample-00.json", KEPT / "sample-illegal-middle.json"
     result = _replay(str(good), str(bad))

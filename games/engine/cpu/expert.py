@@ -92,9 +92,17 @@ def _sample(seen: ViewData, table: View, rng: Rng) -> GameState:
     rules = seen["rules"]
     totals = tuple(entry["score"] for entry in seen["seats"])
     out_round = tuple(entry["out_round"] for entry in seen["seats"])
-    shown = tuple(card for entry in seen["seats"] for card in entry["known"])
+    shown = tuple(tuple(entry["known"]) for entry in seen["seats"])
     world = Table(
-        rules, seen["players"], seen["round"], seen["starter"], totals, out_round, None, None
+        rules,
+        seen["players"],
+        seen["round"],
+        seen["starter"],
+        totals,
+        out_round,
+        None,
+        None,
+        seen["wild"],
     )
     return GameState(
         world,
@@ -106,6 +114,7 @@ def _sample(seen: ViewData, table: View, rng: Rng) -> GameState:
         tuple(seen["discard"]["cards"]),
         seen["discard"]["seat"],
         shown,
+        seen["caller"],
     )
 
 

@@ -12,17 +12,22 @@ from games.engine.record import replay_document
 # replays the copy kept here, taken from it.
 SHARED = Path(__file__).resolve().parents[3].parent / "shared" / "scenarios"
 SCENARIOS = SHARED if SHARED.is_dir() else Path(__file__).resolve().parent / "scenarios"
-FILES = sorted(SCENARIOS.glob("*.json"))
+# The games of RULES.md §12's variants are in variants/ (one per preset and a few key mixes).
+FILES = sorted(SCENARIOS.glob("*.json")) + sorted(SCENARIOS.glob("variants/*.json"))
 
 
 def test_scenarios_are_present_and_the_kept_copy_is_current() -> None:
-    assert len(FILES) >= 19
+    assert len(FILES) >= 27
+    assert len(list(SCENARIOS.glob("variants/*.json"))) >= 8
     kept = Path(__file__).resolve().parent / "scenarios"
     for path in FILES:
-        assert (kept / path.name).read_text() == path.read_text(), f"refresh {kept / path.name}"
+        copy = kept / path.relative_to(SCENARIOS)
+        assert copy.read_text() == path.read_text(), f"refresh {copy}"
 
 
-@pytest.mark.parametrize("path", FILES, ids=[path.stem for path in FILES])
+@pytest.mark.parametrize(
+    "path", FILES, ids=[str(path.relative_to(SCENARIOS).with_suffix("")) for path in FILES]
+)
 def test_scenario_replays_as_expected(path: Path) -> None:
     document = json.loads(path.read_text())
     expect: dict[str, Any] = document["expect"]
