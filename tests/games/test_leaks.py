@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -36,6 +36,11 @@ from tests.games.conftest import Client, simple_move
 CARD = re.compile(r"\b(?:[A2-9TJQK][SHDC]|X[1-4])\b")
 # The keys of RULES.md §12 that hide something more than a hand: forced draws, spied hands.
 PRIVATE_KEYS = {"sevens": True, "spy_queen": True}
+# A variant game is read through `GET /games/{id}/` by each player every this many moves.
+READ_EVERY = 7
+MAX_MOVES = 3000  # a heads-up game takes a few hundred
+PLAYER_MOVES = 60
+PRIVATE_MOVES = 150
 
 
 def _cards_in(value: Any) -> set[str]:
@@ -44,8 +49,10 @@ def _cards_in(value: Any) -> set[str]:
 
 def _round_events(log: list[Event]) -> list[Event]:
     """The events of the round in play: from its `round_started` on."""
-    starts = [index for index, event in enumerate(log) if event.type == "round_started"]
-    return log[starts[-1] :] if starts else []
+    for index in range(len(log) - 1, -1, -1):
+        if log[index].type == "round_started":
+            return log[index:]
+    return []
 
 
 def _check_game(
@@ -124,8 +131,11 @@ def _check_events(shown: Sequence[Mapping[str, Any]], log: list[Event], seat: in
             assert "drawn" not in event
 
 
-def _log(game_id: str) -> list[Event]:
-    return list(Event.objects.filter(game_id=game_id).order_by("id"))
+def _log(game_id: str, after: list[Event] | None = None) -> list[Event]:
+    """The game's log; given the log read before, only what came since is read."""
+    known = after or []
+    since = known[-1].pk if known else 0
+    return known + list(Event.objects.filter(game_id=game_id, id__gt=since).order_by("id"))
 
 
 def _all_events(client: Client, game_id: str) -> list[dict[str, Any]]:
@@ -184,14 +194,7 @@ def test_no_rest_payload_leaks_a_hidden_card(make_client, seats) -> None:
     assert _play_and_scan(game_id, clients, moves=60) > 0
 
 
-# Variant tables, played to the end: two players and CPU seats ----------------------------
-
-
-def _variant_tables() -> Iterator[Any]:
-    for preset in Preset:
-        largest = Rules.from_dict({"preset": preset.value}).max_players
-        for seats in sorted({2, largest}):
-            yield pytest.param(preset.value, seats, id=f"{preset.value}-{seats}")
+# Variant tables: players and CPU seats ------------------------------------------------------
 
 
 @contextmanager
@@ -200,108 +203,162 @@ def _published(django_capture_on_commit_callbacks, monkeypatch) -> Iterator[list
     messages each viewer's socket forwards as they are. No task is queued: the test plays
     the CPU seats itself."""
     sent: list[tuple[str, dict[str, Any]]] = []
-    monkeypatch.setattr(
-        notify, "send_to_group", lambda group, message: sent.append((group, message))
-    )
+    monkeypatch.setattr(notify, "send_to_group", lambda group, msg: sent.append((group, msg)))
     monkeypatch.setattr(tasks.cpu_turn, "apply_async", lambda *args, **kwargs: None)
     monkeypatch.setattr(tasks.turn_timeout, "apply_async", lambda *args, **kwargs: None)
     with django_capture_on_commit_callbacks(execute=True):
         yield sent
 
 
-def _move(game_id: str, clients: list[Client], state: GameState, seq: int) -> None:
-    """The seat to play moves: a player's move through the API, a CPU seat's by the clock."""
-    turn = state.turn
-    assert turn is not None
-    if turn >= len(clients):
-        assert game_cpu_turn(game_id=game_id, seq=seq)
-        return
-    action = cpu_action(state, turn, RNG, Level.EASY)
-    body: dict[str, Any] = (
-        {"type": "yaniv"}
-        if isinstance(action, CallYaniv)
-        else {"type": "play", "cards": list(action.cards), "draw": action.draw}
-    )
-    response = clients[turn].post(f"/api/v1/games/{game_id}/actions/", {"seq": seq, **body})
-    assert response.status_code == 200, response.content
-    after = Game.objects.get(pk=game_id)
-    if after.status == "active":
-        _check_game(response.json(), game_state(after) or state, turn, _log(game_id))
+class VariantTable:
+    """A private table of `players` guests (seats 0..players-1) and CPU seats, started, whose
+    every payload and message is checked as it is played."""
 
+    def __init__(self, make_client, seats: int, players: int, rules: dict[str, Any], capture):
+        self.clients = [make_client(f"P{index}") for index in range(players)]
+        host = self.clients[0]
+        game = host.post("/api/v1/games/", {"max_players": seats, "rules": rules}).json()
+        self.game_id = game_id = game["id"]
+        for client in self.clients[1:]:
+            client.post(f"/api/v1/games/{game_id}/join/", {"invite_code": game["invite_code"]})
+        for _ in range(seats - players):
+            host.post(f"/api/v1/games/{game_id}/cpu/", {"level": "hard"})
+        assert host.post(f"/api/v1/games/{game_id}/start/").status_code == 200
+        self.capture = capture
+        self.groups = {
+            notify.viewer_group(game_id, client.player.pk): seat
+            for seat, client in enumerate(self.clients)
+        }
+        self.log = _log(game_id)
+        self.moves = 0
 
-def _check_published(
-    sent: list[tuple[str, dict[str, Any]]],
-    game_id: str,
-    seats: dict[str, int],
-    state: GameState,
-    new: list[Event],
-    log: list[Event],
-) -> None:
-    """Each seated player's socket gets the game and the new events as that seat may see them
-    (several messages when the CPUs played on to the end: the last holds the game now)."""
-    updates: dict[str, list[dict[str, Any]]] = {}
-    for group, message in sent:
-        if message["type"] == "game.update":
-            updates.setdefault(group, []).append(message)
-    assert set(updates) == set(seats)
-    for group, seat in seats.items():
-        _check_game(updates[group][-1]["game"], state, seat, log)
-        _check_events([event for m in updates[group] for event in m["events"]], new, seat)
+    def row(self) -> Game:
+        return Game.objects.get(pk=self.game_id)
 
+    def play(self, moves: int) -> None:
+        """Play up to `moves` moves (or to the end), checking every viewer after each: the
+        players' socket messages and answers, a spectator's view, now and then a read."""
+        for _ in range(moves):
+            row = self.row()
+            if row.status != "active":
+                return
+            state = game_state(row)
+            assert state is not None
+            if self.moves % READ_EVERY == 0:
+                for seat, client in enumerate(self.clients):
+                    _check_game(client.game(self.game_id), state, seat, self.log)
+            # What a spectator (staff's live pages, a ranked game's watchers) would be shown.
+            _check_game(game_payload(row, state, game_seats(row), None), state, None, self.log)
+            with self.capture() as sent:
+                self._move(state, row.seq)
+            self._check_published(sent)
+            self.moves += 1
 
-@pytest.mark.parametrize(("preset", "seats"), list(_variant_tables()))
-def test_every_variant_keeps_hidden_cards_hidden(
-    make_client,
-    api_client,
-    preset: str,
-    seats: int,
-    django_capture_on_commit_callbacks,
-    monkeypatch,
-) -> None:
-    players = 2
-    rules = {"preset": preset, **PRIVATE_KEYS}
-    clients = [make_client(f"P{index}") for index in range(players)]
-    game = clients[0].post("/api/v1/games/", {"max_players": seats, "rules": rules}).json()
-    game_id = game["id"]
-    clients[1].post(f"/api/v1/games/{game_id}/join/", {"invite_code": game["invite_code"]})
-    for _ in range(seats - players):
-        clients[0].post(f"/api/v1/games/{game_id}/cpu/", {"level": "easy"})
-    clients[0].post(f"/api/v1/games/{game_id}/start/")
-    groups = {notify.viewer_group(game_id, c.player.pk): seat for seat, c in enumerate(clients)}
-    # A stranger to a private table, and nobody at all, get nothing of it.
-    assert make_client("Stranger").get(f"/api/v1/games/{game_id}/").status_code == 403
-    assert api_client.get(f"/api/v1/games/{game_id}/").status_code == 401
-    assert api_client.get(f"/api/v1/games/{game_id}/events/").status_code == 401
-
-    moves = 0
-    while (row := Game.objects.get(pk=game_id)).status == "active":
-        state = game_state(row)
-        assert state is not None
-        log = _log(game_id)
-        for seat, client in enumerate(clients):
-            _check_game(client.game(game_id), state, seat, log)
-        # What a spectator (staff's live pages, a ranked game's watchers) would be shown.
-        _check_game(game_payload(row, state, game_seats(row), None), state, None, log)
-        with _published(django_capture_on_commit_callbacks, monkeypatch) as sent:
-            _move(game_id, clients, state, row.seq)
-        after = Game.objects.get(pk=game_id)
-        now = _log(game_id)
+    def _move(self, state: GameState, seq: int) -> None:
+        """A player's move through the API (chosen as the CPU would), a CPU seat's by the
+        clock (all the rest of the game at once when no player is left)."""
+        turn = state.turn
+        assert turn is not None
+        if self.row().seats.get(seat=turn).cpu_plays:
+            assert game_cpu_turn(game_id=self.game_id, seq=seq)
+            return
+        action = cpu_action(state, turn, RNG, Level.HARD)
+        body: dict[str, Any] = (
+            {"type": "yaniv"}
+            if isinstance(action, CallYaniv)
+            else {"type": "play", "cards": list(action.cards), "draw": action.draw}
+        )
+        response = self.clients[turn].post(
+            f"/api/v1/games/{self.game_id}/actions/", {"seq": seq, **body}
+        )
+        assert response.status_code == 200, response.content
+        after = self.row()
         if after.status == "active":
-            _check_published(
-                sent, game_id, groups, game_state(after) or state, now[len(log) :], now
+            _check_game(
+                response.json(), game_state(after) or state, turn, _log(self.game_id, self.log)
             )
-        moves += 1
-        assert moves < 5000, "the game should have ended"
 
-    log = _log(game_id)
-    assert Game.objects.get(pk=game_id).status == "finished"
-    for seat, client in enumerate(clients):
-        _check_events(_all_events(client, game_id), log, seat)
-    stranger = list(game_events(Game.objects.get(pk=game_id), -1, None))
-    _check_events(events_shown(stranger, None), log, None)
-    # The private rules did play: a seven or the QD came up in a game this long.
-    types = {event.type for event in log}
-    assert {"forced_draw", "spied"} <= types, types
+    def _check_published(self, sent: list[tuple[str, dict[str, Any]]]) -> None:
+        """Each player's socket got the game and the new events as that seat may see them
+        (several messages when the CPUs played on: the last holds the game now)."""
+        now = _log(self.game_id, self.log)
+        new, self.log = now[len(self.log) :], now
+        state = game_state(self.row())
+        assert state is not None
+        updates: dict[str, list[dict[str, Any]]] = {}
+        for group, message in sent:
+            if message["type"] == "game.update":
+                updates.setdefault(group, []).append(message)
+        assert set(updates) == set(self.groups)
+        for group, seat in self.groups.items():
+            _check_game(updates[group][-1]["game"], state, seat, now)
+            _check_events([event for m in updates[group] for event in m["events"]], new, seat)
+
+    def leave_and_finish(self) -> None:
+        """Every player leaves (their seats stay theirs to watch); the CPUs play to the end."""
+        for client in self.clients:
+            with self.capture() as sent:
+                assert client.post(f"/api/v1/games/{self.game_id}/leave/").status_code == 200
+            self._check_published(sent)
+        self.play(1)  # the CPU's one call plays every move left (no player is left)
+        assert self.row().status == "finished"
+
+    def check_the_whole_log(self) -> set[str]:
+        """Every player's event list, and a stranger's, against the log; the event types."""
+        for seat, client in enumerate(self.clients):
+            _check_events(_all_events(client, self.game_id), self.log, seat)
+        stranger = list(game_events(self.row(), -1, None))
+        _check_events(events_shown(stranger, None), self.log, None)
+        return {event.type for event in self.log}
+
+
+def _presets_at(seats: Callable[[Rules], int]) -> list[Any]:
+    return [
+        pytest.param(preset.value, seats(Rules.from_dict({"preset": preset.value})), id=preset)
+        for preset in Preset
+    ]
+
+
+@pytest.fixture
+def capture(django_capture_on_commit_callbacks, monkeypatch) -> Callable[[], Any]:
+    return lambda: _published(django_capture_on_commit_callbacks, monkeypatch)
+
+
+@pytest.mark.parametrize(("preset", "seats"), _presets_at(lambda rules: 2))
+def test_every_preset_heads_up_with_sevens_and_the_spy_queen(
+    make_client, api_client, capture, preset: str, seats: int
+) -> None:
+    """A player against a CPU, every move checked, to the end of the game."""
+    table = VariantTable(make_client, seats, 1, {"preset": preset, **PRIVATE_KEYS}, capture)
+    # A stranger to a private table, and nobody at all, get nothing of it.
+    assert make_client("Stranger").get(f"/api/v1/games/{table.game_id}/").status_code == 403
+    assert api_client.get(f"/api/v1/games/{table.game_id}/").status_code == 401
+    assert api_client.get(f"/api/v1/games/{table.game_id}/events/").status_code == 401
+    table.play(MAX_MOVES)
+    assert table.row().status == "finished"
+    # A game this long has had a seven and the QD discarded, by one side or the other.
+    assert {"forced_draw", "spied"} <= table.check_the_whole_log()
+
+
+@pytest.mark.parametrize(("preset", "seats"), _presets_at(lambda rules: rules.max_players))
+def test_every_preset_at_its_largest_table(make_client, capture, preset: str, seats: int) -> None:
+    """Two players and CPU seats: the players play a while, every move checked, then leave,
+    and the CPUs play to the end, every message still checked."""
+    table = VariantTable(make_client, seats, 2, {"preset": preset}, capture)
+    table.play(PLAYER_MOVES)
+    table.leave_and_finish()
+    table.check_the_whole_log()
+
+
+def test_forced_draws_and_spying_at_eight(make_client, capture) -> None:
+    """Two decks at eight (eight sevens, two QD), the private keys on: a game there runs to
+    thousands of moves (hands grow with each seven), so a stretch of it, every move checked."""
+    rules = {"preset": "least_count", **PRIVATE_KEYS}
+    table = VariantTable(make_client, 8, 2, rules, capture)
+    table.play(PRIVATE_MOVES)
+    assert table.row().status == "active"
+    types = table.check_the_whole_log()
+    assert "forced_draw" in types, types
 
 
 # The sockets themselves --------------------------------------------------------------------
