@@ -1,16 +1,18 @@
 """How strong is each CPU level? Full games between the levels and baselines, and its speed.
 
-    python bench/cpu_strength.py [--games N] [--workers W]
+    python bench/cpu_strength.py [--games N] [--workers W] [--presets | --presets-only]
 
 Each row plays N complete games (default rules, to the end) of one player, in seat 0, against
 one opponent heads-up or three at a four-player table: each level against the level below it
 (the ladder), ``expert`` against ``hard`` (the CPU as it was before the levels, unchanged), and
 ``hard`` against the greedy and random baselines. The engine draws the first starter at
-random. A win is a first place; a first place shared by k players counts 1/k of a win, so the
-shares of one game add up to 1 and par at a table of n equal players is exactly 1/n. Intervals
-are 95% Wilson score intervals. Decision time is that of the seat-0 player's ``choose_action``
-alone (building the view and applying the move are not counted), as CPU time, which a busy
-machine does not inflate.
+random. With ``--presets`` (or ``--presets-only``, without the ladder) a row per RULES.md §12
+preset follows: ``hard`` against ``greedy`` heads-up and at four seats, and at eight for
+``least_count`` (two decks). A win is a first place; a first place shared by k players counts
+1/k of a win, so the shares of one game add up to 1 and par at a table of n equal players is
+exactly 1/n. Intervals are 95% Wilson score intervals. Decision time is that of the seat-0
+player's ``choose_action`` alone (building the view and applying the move are not counted), as
+CPU time, which a busy machine does not inflate.
 """
 
 from __future__ import annotations
@@ -30,11 +32,11 @@ from typing import NamedTuple
 # Run as a script (`python bench/cpu_strength.py`), the repository root is not on the path.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engine.cards import VALUE
+from games.engine.cards import RANK
 from games.engine.cpu import Level, choose_action
 from games.engine.moves import legal_groups
 from games.engine.rng import Rng
-from games.engine.rules import DEFAULT_RULES
+from games.engine.rules import DEFAULT_RULES, Preset, Rules
 from games.engine.state import STOCK, Action, CallYaniv, Play, apply, start_game
 from games.engine.view import ViewData, view
 
@@ -57,21 +59,27 @@ def greedy(seen: ViewData, rng: Rng) -> Action:
     seat = you["seat"]
     if you["can_call_yaniv"]:
         return CallYaniv(seat)
-    groups = legal_groups(you["hand"])
-    top = max(sum(VALUE[card] for card in group) for group in groups)
-    heaviest = [group for group in groups if sum(VALUE[card] for card in group) == top]
+    values = seen["rules"].card_values(seen["wild"])  # the round's values (RULES.md §12)
+    groups = legal_groups(you["hand"], _wild_rank(seen))
+    top = max(sum(values[card] for card in group) for group in groups)
+    heaviest = [group for group in groups if sum(values[card] for card in group) == top]
     group = heaviest[rng.randrange(len(heaviest))]
-    low = min(seen["discard"]["takeable"], key=VALUE.__getitem__)
-    take = VALUE[low] <= 3 and VALUE[low] < max(VALUE[card] for card in group)
-    return Play(seat, group, low if take else STOCK)
+    low = min(seen["discard"]["takeable"], key=values.__getitem__)
+    take = values[low] <= 3 and values[low] < max(values[card] for card in group)
+    return Play(seat, group, low if take or not seen["stock_count"] else STOCK)
+
+
+def _wild_rank(seen: ViewData) -> int:
+    return RANK[seen["wild"]] if seen["wild"] else 0
 
 
 def random_legal(seen: ViewData, rng: Rng) -> Action:
     """A move drawn uniformly from every legal one, Yaniv included when allowed."""
     you = seen["you"]
     seat = you["seat"]
-    draws = [STOCK, *dict.fromkeys(seen["discard"]["takeable"])]
-    groups = legal_groups(you["hand"])
+    draws = [STOCK] if seen["stock_count"] else []
+    draws += dict.fromkeys(seen["discard"]["takeable"])
+    groups = legal_groups(you["hand"], _wild_rank(seen))
     count = len(groups) * len(draws) + (1 if you["can_call_yaniv"] else 0)
     pick = rng.randrange(count)
     if pick == len(groups) * len(draws):
@@ -94,6 +102,14 @@ PAIRINGS = [
     ("hard", "greedy"),
     ("hard", "random"),
 ]
+PRESET_PAIRING = ("hard", "greedy")
+"""Each preset's rows: the CPU against the greedy baseline."""
+
+
+def preset_tables(preset: Preset) -> tuple[int, ...]:
+    """Heads-up and four seats, and the most seats for a two-deck preset."""
+    most = Rules.from_dict({"preset": preset.value}).max_players
+    return (2, 4, most) if most > 4 else (2, 4)
 
 
 class Result(NamedTuple):
@@ -105,10 +121,10 @@ class Result(NamedTuple):
     """How many of its decisions took each whole number of _BUCKET_NS of CPU time."""
 
 
-def play_game(players: list[Player], seed: int) -> Result:
+def play_game(players: list[Player], seed: int, rules: Rules = DEFAULT_RULES) -> Result:
     """One full game with the player measured in seat 0."""
     rng = random.Random(seed)
-    state, _ = start_game(len(players), DEFAULT_RULES, rng)
+    state, _ = start_game(len(players), rules, rng)
     cpu = 0
     buckets: Counter[int] = Counter()
     for _ in range(_MAX_ACTIONS):
@@ -145,9 +161,10 @@ def percentile(buckets: Counter[int], fraction: float) -> int:
     return 0
 
 
-def _run(job: tuple[str, str, int, int]) -> Result:
-    player, opponent, table, seed = job
-    return play_game([PLAYERS[player]] + [PLAYERS[opponent]] * (table - 1), seed)
+def _run(job: tuple[str, str, int, int, str]) -> Result:
+    player, opponent, table, seed, preset = job
+    rules = Rules.from_dict({"preset": preset})
+    return play_game([PLAYERS[player]] + [PLAYERS[opponent]] * (table - 1), seed, rules)
 
 
 def wilson(wins: float, games: int) -> tuple[float, float]:
@@ -161,44 +178,64 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--games", type=int, default=1000, help="games per row")
     parser.add_argument("--workers", type=int, default=multiprocessing.cpu_count())
     parser.add_argument("--seed", type=int, default=1, help="first game's seed")
+    presets = parser.add_mutually_exclusive_group()
+    presets.add_argument("--presets", action="store_true", help="add a row per §12 preset")
+    presets.add_argument("--presets-only", action="store_true", help="only the preset rows")
     args = parser.parse_args(argv)
 
+    plan: list[tuple[str, str, int, str]] = []
+    if not args.presets_only:
+        plan += [
+            (player, opponent, table, Preset.STANDARD.value)
+            for table in (2, 4)
+            for player, opponent in PAIRINGS
+        ]
+    if args.presets or args.presets_only:
+        plan += [
+            (*PRESET_PAIRING, table, preset.value)
+            for preset in Preset
+            if preset is not Preset.STANDARD
+            for table in preset_tables(preset)
+        ]
     rows = []
     timing: dict[str, Counter[int]] = {}
     with multiprocessing.Pool(args.workers) as pool:
-        for table in (2, 4):
-            for player, opponent in PAIRINGS:
-                jobs = [(player, opponent, table, args.seed + game) for game in range(args.games)]
-                wins = 0.0
-                started = time.perf_counter()
-                buckets = timing.setdefault(player, Counter())
-                results = pool.imap_unordered(_run, jobs, chunksize=10)
-                for done, result in enumerate(results, 1):
-                    wins += result.share
-                    buckets.update(result.buckets)
-                    if done % 100 == 0 or done == args.games:
-                        print(
-                            f"\r  {player} vs {table - 1} x {opponent}: {done}/{args.games} "
-                            f"games, {wins / done:.1%} won, {time.perf_counter() - started:.0f} s",
-                            end="",
-                            file=sys.stderr,
-                            flush=True,
-                        )
-                print(file=sys.stderr)
-                low, high = wilson(wins, args.games)
-                rows.append((player, opponent, table, wins / args.games, low, high))
+        for player, opponent, table, preset in plan:
+            jobs = [
+                (player, opponent, table, args.seed + game, preset) for game in range(args.games)
+            ]
+            wins = 0.0
+            started = time.perf_counter()
+            buckets = timing.setdefault(player, Counter())
+            results = pool.imap_unordered(_run, jobs, chunksize=10)
+            for done, result in enumerate(results, 1):
+                wins += result.share
+                buckets.update(result.buckets)
+                if done % 100 == 0 or done == args.games:
+                    print(
+                        f"\r  {player} vs {table - 1} x {opponent} ({preset}): {done}/{args.games}"
+                        f" games, {wins / done:.1%} won, {time.perf_counter() - started:.0f} s",
+                        end="",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+            print(file=sys.stderr)
+            low, high = wilson(wins, args.games)
+            rows.append((player, opponent, table, preset, wins / args.games, low, high))
 
-    print(f"\n{args.games} games per row, default rules; a first place shared k ways = 1/k\n")
-    print("| player | opponents | players | wins | 95% interval | par |")
-    print("|---|---|---|---|---|---|")
-    for player, opponent, table, rate, low, high in rows:
+    print(f"\n{args.games} games per row; a first place shared k ways = 1/k\n")
+    print("| player | opponents | players | rules | wins | 95% interval | par |")
+    print("|---|---|---|---|---|---|---|")
+    for player, opponent, table, preset, rate, low, high in rows:
         print(
-            f"| {player} | {table - 1} x {opponent} | {table} | {rate:.1%} "
+            f"| {player} | {table - 1} x {opponent} | {table} | {preset} | {rate:.1%} "
             f"| {low:.1%} - {high:.1%} | {1 / table:.0%} |"
         )
     print("\n| level | decisions | CPU time p50 | p99 | slowest |")
     print("|---|---|---|---|---|")
     for level in Level:
+        if level.value not in timing:
+            continue
         buckets = timing[level.value]
         print(
             f"| {level.value} | {sum(buckets.values())} | {percentile(buckets, 0.5)} µs "

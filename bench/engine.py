@@ -2,7 +2,8 @@
 
 Plays seeded random legal games (2-5 players, a spread of house rules), exports their records,
 then times, in CPU seconds of this one process: whole random games, record replay (the figure
-that matters for ``replay_record`` and for re-checking stored games), live ``apply``,
+that matters for ``replay_record`` and for re-checking stored games; also of eight-player games
+with two decks, RULES.md §12), live ``apply``,
 legal-move generation, state save/load (the service does one of each per move) and a seat's
 view. Prints a table.
 """
@@ -34,6 +35,8 @@ RULE_SETS = [
     Rules(jokers=0, ending=Ending.OUT_OVER_200),
     Rules(ending=Ending.FIRST_OVER_100, assaf_penalty=25),
 ]
+EIGHT_SEATS = (8, Rules(decks=2))
+"""The largest table (RULES.md §12): eight players, two decks."""
 TARGET_REPLAY = 300_000
 KEPT_POSITIONS = 100_000
 """Positions kept (from the first games) to time live apply, move generation and views."""
@@ -54,11 +57,13 @@ def choose(state: GameState, rng: random.Random) -> Action:
     return rng.choice(moves)
 
 
-def play_game(seed: int, keep: bool) -> tuple[int, Rules, list[EngineEvent], list[Step]]:
-    """One seeded game; with ``keep``, also every position with the action taken there."""
+def play_game(
+    seed: int, keep: bool, table: tuple[int, Rules] | None = None
+) -> tuple[int, Rules, list[EngineEvent], list[Step]]:
+    """One seeded game (at ``table``: seats and rules, else a spread of them); with ``keep``,
+    also every position with the action taken there."""
     rng = random.Random(seed)
-    players = 2 + seed % 4
-    rules = RULE_SETS[seed % len(RULE_SETS)]
+    players, rules = table or (2 + seed % 4, RULE_SETS[seed % len(RULE_SETS)])
     state, events = start_game(players, rules, rng)
     steps: list[Step] = []
     while not state.finished:
@@ -117,6 +122,23 @@ def main() -> int:
 
     replay_seconds = best_of(3, replay_all)
 
+    # Eight seats and two decks: hands, groups and decks are larger, and codes repeat.
+    eight = [
+        play_game(options.seed * 1_000_003 + index, keep=False, table=EIGHT_SEATS)
+        for index in range(max(10, options.games // 20))
+    ]
+    eight_records = json.loads(
+        json.dumps(
+            [record_from_events(rules, players, events) for players, rules, events, _ in eight]
+        )
+    )
+    eight_actions = sum(
+        len(entry["actions"]) for record in eight_records for entry in record["rounds"]
+    )
+    eight_seconds = best_of(3, lambda: [replay(record) for record in eight_records])
+    if any("error" in replay(record) for record in eight_records):
+        raise SystemExit("replay of an eight-seat game failed")
+
     # Live apply over the same positions, each with the action that was played there.
     def apply_all() -> None:
         rng = random.Random(0)
@@ -145,6 +167,11 @@ def main() -> int:
         ("replay throughput, actions/s", f"{replay_rate:,.0f}"),
         ("  target", f"{TARGET_REPLAY:,} ({'met' if replay_rate >= TARGET_REPLAY else 'NOT met'})"),
         ("replay, us per action", f"{1e6 / replay_rate:.2f}"),
+        (
+            f"replay, 8 seats, two decks ({len(eight)} games), actions/s",
+            f"{eight_actions / eight_seconds:,.0f}",
+        ),
+        ("  us per action", f"{1e6 * eight_seconds / eight_actions:.2f}"),
         ("live apply, actions/s", f"{len(steps) / apply_seconds:,.0f}"),
         ("legal_moves, us per position", f"{moves_seconds * per:.1f}"),
         ("  moves per position (mean)", f"{moves_per_state:.1f}"),

@@ -241,16 +241,17 @@ def _replay_round(
     script.deck = rounds[round_index + 1].get("deck") if has_next else list(rules.deck)
     table = state.table
     for index, entry in enumerate(actions):
-        if index <= script.reshuffled_at:
-            continue  # a reshuffle that the action before it used
-        script.at = index
         try:
             seat, cards, draw = entry["seat"], entry["discard"], entry["draw"]
         except (KeyError, TypeError):
+            if index <= script.reshuffled_at:
+                continue  # a reshuffle that the action before it used
+            script.at = index
             state, events = _replay_call(state, script, entry, round_index, index)
         else:
             if type(cards) is not list or type(seat) is not int:
                 raise _Fault(Reason.MALFORMED_ACTION, round_index, index)
+            script.at = index
             try:
                 state, events = apply_play(state, seat, cards, draw, script)
             except IllegalMove as illegal:

@@ -324,8 +324,9 @@ class Rules:
 
     @cached_property
     def variant_play(self) -> bool:
-        """Whether a play may do more than §4 says: forced draws, spying, repeated codes."""
-        return self.sevens or self.spy_queen or self.codes_repeat
+        """Whether a play may do more than §4 says (forced draws, spying) or must be counted
+        (no call on a first turn)."""
+        return self.sevens or self.spy_queen or not self.first_turn_call
 
     def forced_draws(self, group: Iterable[str]) -> int:
         """How many cards every other active player draws after ``group`` is discarded."""

@@ -137,16 +137,21 @@ class Table(NamedTuple):
     wild: str | None = None
     """The round's wild card, face up beside the stock and out of play (RULES.md §12); None
     without one."""
-
-    @property
-    def wild_rank(self) -> int:
-        """The rank that is wild this round (0: none; a joker turned up makes none wild)."""
-        return RANK[self.wild] if self.wild else 0
+    wild_rank: int = 0
+    """The rank ``wild`` makes wild (0: none; a joker turned up makes none wild)."""
 
     @property
     def values(self) -> Mapping[str, int]:
         """The points of every card this round."""
         return self.rules.card_values(self.wild)
+
+
+class RoundExtra(NamedTuple):
+    """See ``GameState``'s properties of the same names."""
+
+    caller: int | None
+    turns: int
+    spied: tuple[Spied | None, ...]
 
 
 class GameState:
@@ -158,19 +163,17 @@ class GameState:
     # A slotted class rather than a NamedTuple: Python 3.11 specialises slot reads and
     # writes, and apply reads and writes these once per action.
     __slots__ = (
-        "caller",
+        "extra",
         "group",
         "group_seat",
         "hands",
         "next_seat",
         "pile",
         "shown",
-        "spied",
         "stock",
         "stock_pos",
         "table",
         "turn",
-        "turns",
     )
 
     table: Table
@@ -193,14 +196,9 @@ class GameState:
     with one deck the one way such a card could reach a hand unseen; with two, where a copy
     may come from the stock, a discard also removes its codes from its discarder's list.
     Appended to without a search (``_SHOWN_LIMIT``)."""
-    caller: int | None
-    """Under ``final_turns``: the seat whose call froze its hand while the others take their
-    last turn; None otherwise."""
-    turns: int
-    """Plays made this round (a seat's first turn is among the first ``len(active)``)."""
-    spied: tuple[Spied | None, ...]
-    """Per seat, what the spy queen showed it this round (None: nothing); ``()`` while nobody
-    has spied."""
+    extra: "RoundExtra | None"
+    """What the variants of RULES.md §12 follow through a round (``caller``, ``turns``,
+    ``spied``); None where no rule needs it, which keeps a play of §1-§11 on the fast path."""
     next_seat: tuple[int, ...]
     """Derived from ``table.out_round``: the next active seat after each seat, in the
     direction of play."""
@@ -229,15 +227,32 @@ class GameState:
         self.group = group
         self.group_seat = group_seat
         self.shown = shown
-        self.caller = caller
-        self.turns = turns
-        self.spied = spied
+        needed = caller is not None or spied or table.rules.variant_play
+        self.extra = RoundExtra(caller, turns, spied) if needed else None
         self.next_seat = _next_seats(table.out_round, table.rules.direction.step)
 
     def replace(self, **changes: Any) -> "GameState":
         """A copy with some attributes changed, like ``dataclasses.replace``."""
-        fields = {name: getattr(self, name) for name in self.__slots__ if name != "next_seat"}
+        fields = {name: getattr(self, name) for name in _FIELDS}
         return GameState(**{**fields, **changes})
+
+    @property
+    def caller(self) -> int | None:
+        """Under ``final_turns``: the seat whose call froze its hand while the others take
+        their last turn; None otherwise."""
+        return None if self.extra is None else self.extra.caller
+
+    @property
+    def turns(self) -> int:
+        """Plays made this round, where a rule asks (``first_turn_call: false``): a seat's
+        first turn is among the first ``len(active)``. Else 0."""
+        return 0 if self.extra is None else self.extra.turns
+
+    @property
+    def spied(self) -> tuple[Spied | None, ...]:
+        """Per seat, what the spy queen showed it this round (None: nothing); ``()`` while
+        nobody has spied."""
+        return () if self.extra is None else self.extra.spied
 
     @property
     def known(self) -> tuple[tuple[str, ...], ...]:
@@ -360,6 +375,8 @@ class GameState:
             else tuple((int(entry["seat"]), int(entry["place"])) for entry in standings),
             wild=None if data.get("wild") is None else _cards([data["wild"]])[0],
         )
+        if table.wild is not None:
+            table = table._replace(wild_rank=RANK[table.wild])
         caller = data.get("caller")
         state = cls(
             table=table,
@@ -387,6 +404,23 @@ def _cards(codes: Sequence[str]) -> tuple[str, ...]:
         raise ValueError(f"unknown card in {codes!r}") from error
 
 
+_FIELDS = (
+    "table",
+    "turn",
+    "hands",
+    "stock",
+    "stock_pos",
+    "pile",
+    "group",
+    "group_seat",
+    "shown",
+    "caller",
+    "turns",
+    "spied",
+)
+"""What ``GameState`` is built from (``replace``)."""
+
+
 def _spied_list(entry: Spied | None) -> list[list[str] | None] | None:
     return None if entry is None else [None if cards is None else list(cards) for cards in entry]
 
@@ -404,6 +438,11 @@ def _held(shown: Sequence[str], hand: Sequence[str]) -> tuple[str, ...]:
         if card in hand and held.count(card) < hand.count(card):
             held.append(card)
     return tuple(held)
+
+
+def _replaced(per_seat: tuple[Any, ...], seat: int, value: Any) -> tuple[Any, ...]:
+    """``per_seat`` with ``value`` for ``seat``."""
+    return (*per_seat[:seat], value, *per_seat[seat + 1 :])
 
 
 def _without(cards: Sequence[str], removed: Sequence[str]) -> tuple[str, ...]:
@@ -462,7 +501,7 @@ def _deal(table: Table, rng: Rng) -> tuple[GameState, EngineEvent]:
     event = {"type": "round_started", "round": table.round, "starter": table.starter, "deck": deck}
     stock_from = dealt + 1
     if rules.wild_rank:
-        table = table._replace(wild=deck[stock_from])
+        table = table._replace(wild=deck[stock_from], wild_rank=RANK[deck[stock_from]])
         event["wild"] = table.wild
         stock_from += 1
     state = GameState(
@@ -498,6 +537,7 @@ def apply_play(
         raise _not_to_act(state)
     table = state.table
     rules = table.rules
+    repeat = rules.codes_repeat
     hands = state.hands
     hand = hands[seat]
     if len(cards) == 1:
@@ -508,13 +548,17 @@ def apply_play(
         kept = list(hand)
         del kept[index]
     else:
-        kept = _discard_group(hand, cards, table.wild_rank)
+        kept = _discard_group(hand, cards, table.wild_rank, repeat)
 
     group = state.group
     stock = state.stock
     stock_pos = state.stock_pos
     pile = state.pile
     shown = state.shown
+    if repeat and shown[seat]:
+        # A copy of a code taken face up may since have come back blind: a discard of the
+        # code takes it off what is known.
+        shown = _replaced(shown, seat, _without(shown[seat], cards))
     if draw == STOCK:
         if stock_pos == len(stock):
             raise IllegalMove(Reason.STOCK_EMPTY)
@@ -536,9 +580,10 @@ def apply_play(
             raise IllegalMove(Reason.UNTAKEABLE_DRAW)
         pile += rest
         changed_shown = list(shown)
-        if len(shown[seat]) >= _SHOWN_LIMIT:
-            changed_shown[seat] = _held(shown[seat], hand)
-        changed_shown[seat] += (drawn,)
+        taken = shown[seat]
+        if len(taken) >= _SHOWN_LIMIT:
+            taken = _held(taken, hand)
+        changed_shown[seat] = (*taken, drawn)
         shown = tuple(changed_shown)
     kept.append(drawn)
 
@@ -564,12 +609,10 @@ def apply_play(
     new.group = tuple(cards)
     new.group_seat = seat
     new.shown = shown
-    new.caller = state.caller
-    new.turns = state.turns + 1
-    new.spied = state.spied
+    new.extra = extra = state.extra
     new.next_seat = state.next_seat
-    if rules.variant_play or state.spied or state.caller is not None:
-        return _after_play(new, seat, cards, rng, events)
+    if extra is not None:
+        return _after_play(new, seat, cards, extra, rng, events)
     return new, events
 
 
@@ -590,20 +633,20 @@ def _reshuffle(
 
 
 def _after_play(
-    state: GameState, seat: int, cards: Sequence[str], rng: Rng, events: list[EngineEvent]
+    state: GameState,
+    seat: int,
+    cards: Sequence[str],
+    extra: RoundExtra,
+    rng: Rng,
+    events: list[EngineEvent],
 ) -> tuple[GameState, list[EngineEvent]]:
-    """What RULES.md §12 adds once ``seat`` has discarded ``cards`` and drawn: a discard
-    lowers what others know of its hand, sevens make the others draw, the spy queen shows
-    the hands, and the last final turn ends the round."""
+    """What RULES.md §12 adds once ``seat`` has discarded ``cards`` and drawn (``extra`` as it
+    was before): one more turn counted, a discard lowers what the spy knows of its hand,
+    sevens make the others draw, the spy queen shows the hands, and the last final turn ends
+    the round."""
     rules = state.rules
-    if rules.codes_repeat:
-        # A copy of a code taken face up may since have come back blind: a discard of the
-        # code takes it off what is known.
-        shown = list(state.shown)
-        shown[seat] = _without(shown[seat], cards)
-        state = state.replace(shown=tuple(shown))
-    if state.spied:
-        state = state.replace(spied=_forget(state.spied, seat, cards))
+    spied = _forget(extra.spied, seat, cards) if extra.spied else ()
+    state = state.replace(turns=extra.turns + 1, spied=spied)
     count = rules.forced_draws(cards)
     if count:
         state = _forced_draws(state, seat, count, rng, events)
@@ -624,7 +667,7 @@ def _forget(
         if entry is None or seen is None:
             forgotten.append(entry)
         else:
-            forgotten.append((*entry[:seat], _without(seen, cards), *entry[seat + 1 :]))
+            forgotten.append(_replaced(entry, seat, _without(seen, cards)))
     return tuple(forgotten)
 
 
@@ -672,13 +715,24 @@ def _missing_reason(card: object) -> Reason:
     return Reason.CARD_NOT_IN_HAND if is_card(card) else Reason.UNKNOWN_CARD
 
 
-def _discard_group(hand: tuple[str, ...], cards: Sequence[str], wild_rank: int) -> list[str]:
-    """What stays in ``hand`` once the multi-card group ``cards`` is laid; checks the group."""
-    kept = list(hand)
+def _discard_group(
+    hand: tuple[str, ...], cards: Sequence[str], wild_rank: int, repeat: bool
+) -> list[str]:
+    """What stays in ``hand`` once the multi-card group ``cards`` is laid; checks the group.
+    With ``repeat`` (two decks) a code may be held, and laid, twice."""
     for card in cards:
-        if card not in kept:
-            raise IllegalMove(Reason.DUPLICATE_CARD if card in hand else _missing_reason(card))
-        kept.remove(card)
+        if card not in hand:
+            raise IllegalMove(_missing_reason(card))
+    if repeat:
+        kept = list(hand)
+        for card in cards:
+            if card not in kept:
+                raise IllegalMove(Reason.DUPLICATE_CARD)
+            kept.remove(card)
+    elif len(set(cards)) != len(cards):
+        raise IllegalMove(Reason.DUPLICATE_CARD)
+    else:
+        kept = [card for card in hand if card not in cards]
     reason = group_error(cards, wild_rank)
     if reason is not None:
         raise IllegalMove(reason)
@@ -743,6 +797,7 @@ def _end_round(
             result,
             score.standings,
             table.wild,
+            table.wild_rank,
         )
         events.append({"type": "game_ended", "standings": standings_list(score.standings)})
         return state.replace(table=table, turn=None, caller=None), events

@@ -103,6 +103,7 @@ def _sample(seen: ViewData, table: View, rng: Rng) -> GameState:
         None,
         None,
         seen["wild"],
+        table.wild_rank,
     )
     return GameState(
         world,

@@ -22,15 +22,16 @@ How it plays, in short:
 """
 
 import math
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from itertools import accumulate
 from typing import Any
 
-from games.engine.cards import HAND_SIZE, JOKERS, KING, MAX_VALUE, RANK, RANKS, SUIT, SUITS, VALUE
+from games.engine.cards import JOKERS, KING, RANK, RANKS, SUIT, SUITS, VALUE
 from games.engine.moves import legal_groups
 from games.engine.rng import Rng
-from games.engine.rules import Rules
+from games.engine.rules import Rules, Values
 from games.engine.state import STOCK, Action, CallYaniv, Play
 from games.engine.view import ViewData
 
@@ -54,6 +55,9 @@ _WAIT_COST_PER_TURN = 0.5
 _KNOCK_OUT_COST = 100.0
 # One call in this many breaks a stalemate of certain Assafs (see should_call).
 _STALEMATE_ODDS = 20
+# What one forced draw (RULES.md §12, sevens) costs an opponent, as a share of the mean unseen
+# card: a seven thrown is worth this much less to keep than its value says.
+_SEVEN_WEIGHT = 0.5
 _EPSILON = 1e-9
 
 
@@ -83,35 +87,67 @@ class View:
         self.seats: list[dict[str, Any]] = seen["seats"]
         self.takeable: tuple[str, ...] = tuple(seen["discard"]["takeable"])
         self.stock_count: int = seen["stock_count"]
+        self.wild: str | None = seen["wild"]
+        """The round's wild card (RULES.md §12), out of play; its rank is worth 0."""
+        self.wild_rank = RANK[self.wild] if self.wild else 0
+        self.values: Mapping[str, int] = rules.card_values(self.wild)
+        """What each card is worth this round (the rules' values, the wild rank 0)."""
+        self.caller: int | None = seen["caller"]
+        """Under final turns, the seat that called: this turn is our last of the round."""
         active = [entry["seat"] for entry in self.seats if not entry["eliminated"]]
         self.opponents = [seat for seat in active if seat != self.seat]
-        # The next active seat clockwise is the only one who may take from our discard.
-        after = [seat for seat in active if seat > self.seat]
-        self.next_seat: int = (after or active)[0]
+        # The next active seat in the direction of play is the only one who may take from our
+        # discard.
+        order = rules.direction.order(self.seat, len(self.seats))
+        self.next_seat: int = next(seat for seat in order[1:] + order[:1] if seat in active)
 
         face_up = [*seen["pile"], *seen["discard"]["cards"]]
-        seen_cards = set(self.hand) | set(face_up)
+        # Counted: with two decks a code seen once may still be unseen once.
+        seen_cards = Counter(self.hand) + Counter(face_up)
+        if self.wild:
+            seen_cards[self.wild] += 1
         for seat in self.opponents:
             seen_cards.update(self.seats[seat]["known"])
         deck = rules.deck
-        self.unseen = [card for card in deck if card not in seen_cards]
+        left = Counter(deck) - seen_cards
+        self.unseen: list[str] = []
+        for card in deck:
+            if left[card]:
+                left[card] -= 1
+                self.unseen.append(card)
         self.unseen_set = set(self.unseen)
-        self.histogram = [0] * (MAX_VALUE + 1)
+        # What the spy queen showed us (RULES.md §12): more of each hand known to us alone.
+        spied: Mapping[str, list[str]] = you.get("spied") or {}
+        self.located: dict[int, list[str]] = {}
+        for seat in self.opponents:
+            known = Counter(self.seats[seat]["known"])
+            extra = Counter(spied.get(str(seat), ())) - known
+            self.located[seat] = [*known.elements(), *extra.elements()]
+        values = self.values
+        self.histogram = [0] * (max(values.values()) + 1)
         for card in self.unseen:
-            self.histogram[VALUE[card]] += 1
+            self.histogram[values[card]] += 1
         # at_most[v]: how many unseen cards are worth v or less.
         self.at_most = list(accumulate(self.histogram))
         self.call_limit = rules.call_limit
         count = len(self.unseen)
-        self.mean_unseen = sum(VALUE[card] for card in self.unseen) / count if count else 0.0
+        self.mean_unseen = sum(values[card] for card in self.unseen) / count if count else 0.0
 
         # Turns each player has had this round, roughly: every draw from the stock was a turn
         # and so was every card still held after taking it face up. A reshuffle restarts the
         # count, so a very long round reads as a younger one.
-        dealt = len(active) * HAND_SIZE + 1
+        dealt = len(active) * rules.hand_size + 1 + (self.wild is not None)
         drawn = len(deck) - dealt - self.stock_count
         taken = sum(len(self.seats[seat]["known"]) for seat in active)
         self.turns_each: float = max(0, drawn + taken) / len(active)
+
+    def shed(self, hand: Iterable[str]) -> int:
+        """``best_shed`` of ``hand`` under this round's values and wild rank."""
+        return best_shed(hand, self.values, self.wild_rank, self.rules.values)
+
+    def joins(self, rest: Sequence[str], card: str) -> bool:
+        """``joins`` under this round's wild rank."""
+        return joins(rest, card, self.wild_rank)
 
 
 # --- calling Yaniv ----------------------------------------------------------------------
@@ -124,8 +160,19 @@ def must_call(table: View) -> bool:
     rules = table.rules
     # Under `first_over_100` going over the limit ends the game rather than knocking one
     # player out; for the CPU it costs the same.
-    after_assaf = rules.exact_scores.drop(me + table.total + rules.assaf_penalty)
+    after_assaf = rules.exact_scores.drop(me + table.total + _penalty(table))
     return after_assaf <= me or rules.ending.over(me + table.total)
+
+
+def _penalty(table: View) -> int:
+    """What an Assaf would cost on top of our total: the rules' penalty, or under
+    ``twice_highest`` twice the highest other hand as we expect it."""
+    expected = [
+        sum(table.values[card] for card in table.located[seat])
+        + (table.seats[seat]["hand_count"] - len(table.located[seat])) * table.mean_unseen
+        for seat in table.opponents
+    ]
+    return table.rules.assaf_penalty_rule.penalty(table.rules.assaf_penalty, map(round, expected))
 
 
 def should_call(table: View, rng: Rng) -> bool:
@@ -135,7 +182,7 @@ def should_call(table: View, rng: Rng) -> bool:
     rules = table.rules
     me: int = table.seats[table.seat]["score"]
     ending = rules.ending
-    after_assaf = rules.exact_scores.drop(me + total + rules.assaf_penalty)
+    after_assaf = rules.exact_scores.drop(me + total + _penalty(table))
     loss = float(after_assaf - me)
     if ending.over(after_assaf):
         loss += _KNOCK_OUT_COST
@@ -143,13 +190,14 @@ def should_call(table: View, rng: Rng) -> bool:
     # opponent whose hand would take them over the limit is out, where waiting lets them shed.
     card = _opponent_card(table)
     knock_outs = sum(
-        1.0 - _chance_at_most(card, table.seats[seat], ending.room(table.seats[seat]["score"]))
+        1.0 - _chance_at_most(table, card, seat, ending.room(table.seats[seat]["score"]))
         for seat in table.opponents
     )
     wait = _WAIT_COST + _WAIT_COST_PER_TURN * table.turns_each
     wait += _KNOCK_OUT_COST * knock_outs / len(table.opponents)
     risk = 1.0 - math.prod(
-        1.0 - _chance_at_most(card, table.seats[seat], total) for seat in table.opponents
+        1.0 - _chance_at_most(table, card, seat, total + _final_gain(table, card, seat))
+        for seat in table.opponents
     )
     if risk * loss <= wait:
         return True
@@ -160,13 +208,30 @@ def should_call(table: View, rng: Rng) -> bool:
     return _stalemate(table, total) and rng.randrange(_STALEMATE_ODDS) == 0
 
 
+def _final_gain(table: View, card: Sequence[float], seat: int) -> int:
+    """Under final turns, how much ``seat`` is expected to lower its hand in the extra turn
+    our call gives it: it throws its highest card and draws one, so the expected highest of
+    its unknown cards less a mean card (0 without final turns, or with one card)."""
+    unknown = table.seats[seat]["hand_count"] - len(table.located[seat])
+    if not table.rules.final_turns or unknown < 2:
+        return 0
+    below = 0.0
+    highest = 0.0
+    for value, chance in enumerate(card):
+        at_most = below + chance
+        highest += value * (at_most**unknown - below**unknown)
+        below = at_most
+    mean = sum(value * chance for value, chance in enumerate(card))
+    return max(0, round(highest - mean))
+
+
 def _stalemate(table: View, total: int) -> bool:
     if len(table.seats[table.seat]["known"]) < len(table.hand):
         return False
     for seat in table.opponents:
         entry = table.seats[seat]
-        known = entry["known"]
-        if len(known) == entry["hand_count"] and sum(VALUE[card] for card in known) <= total:
+        known = table.located[seat]
+        if len(known) >= entry["hand_count"] and sum(table.values[c] for c in known) <= total:
             return True
     return False
 
@@ -186,25 +251,26 @@ def skew(table: View) -> float:
     return min(_SKEW_MAX, _SKEW_PER_TURN * table.turns_each)
 
 
-def _chance_at_most(card: Sequence[float], seat: Mapping[str, Any], total: int) -> float:
-    """The chance that the hand of ``seat`` (a ``seats`` entry of the view) is worth ``total``
-    or less, its unknown cards drawn from ``card``."""
-    known = seat["known"]
-    room = total - sum(VALUE[code] for code in known)
+def _chance_at_most(table: View, card: Sequence[float], seat: int, total: int) -> float:
+    """The chance that the hand of ``seat`` is worth ``total`` or less, the cards of it we do
+    not know (face up or spied) drawn from ``card``."""
+    known = table.located[seat]
+    room = total - sum(table.values[code] for code in known)
     if room < 0:
         return 0.0
-    return _at_most(card, seat["hand_count"] - len(known), room)
+    return _at_most(card, max(0, table.seats[seat]["hand_count"] - len(known)), room)
 
 
 def _at_most(card: Sequence[float], cards: int, room: int) -> float:
     """P(the sum of ``cards`` independent values drawn from ``card`` is <= ``room``)."""
-    if room >= MAX_VALUE * cards:
+    top = len(card) - 1
+    if room >= top * cards:
         return 1.0
     # Sums above ``room`` can never come back under it, so the table stops there.
     sums = [1.0] + [0.0] * room
     for _ in range(cards):
         sums = [
-            sum(sums[low] * card[high - low] for low in range(max(0, high - MAX_VALUE), high + 1))
+            sum(sums[low] * card[high - low] for low in range(max(0, high - top), high + 1))
             for high in range(room + 1)
         ]
     return sum(sums)
@@ -222,35 +288,51 @@ def best_play(table: View, rng: Rng) -> Play:
 
 def _scored_plays(table: View) -> list[tuple[float, Play]]:
     hand = table.hand
-    layouts: dict[frozenset[str], list[tuple[str, ...]]] = {}
-    for group in legal_groups(hand):
-        layouts.setdefault(frozenset(group), []).append(group)
+    values = table.values
+    layouts: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
+    for group in legal_groups(hand, table.wild_rank):
+        layouts.setdefault(tuple(sorted(group)), []).append(group)
     takeable = list(dict.fromkeys(table.takeable))
     stock_memo: dict[int, float] = {}
     scored: list[tuple[float, Play]] = []
+    last_turn = table.caller is not None
     for cards, laid in layouts.items():
-        rest = tuple(card for card in hand if card not in cards)
+        rest = _without(hand, cards)
         layout, gift = min(((group, _gift(table, group)) for group in laid), key=lambda x: x[1])
-        top = max(VALUE[card] for card in cards)
+        top = max(values[card] for card in cards)
         # Taking a card no lower than the highest one thrown, to no group, makes no progress;
         # two CPUs could hand such a card back and forth for ever, so it is not done.
-        draws = [card for card in takeable if VALUE[card] < top or joins(rest, card)]
+        draws = [card for card in takeable if values[card] < top or table.joins(rest, card)]
         if table.stock_count:
             draws.append(STOCK)
         draws = draws or takeable
+        # Each seven thrown makes every other player draw (RULES.md §12): it hurts them all.
+        sevens = _SEVEN_WEIGHT * table.mean_unseen * table.rules.forced_draws(cards)
         for draw in draws:
-            if draw == STOCK:
+            if last_turn:
+                # The round is scored after this turn: only the total left counts.
+                drawn = table.mean_unseen if draw == STOCK else values[draw]
+                score = sum(values[card] for card in rest) + drawn
+            elif draw == STOCK:
                 score = _stock_score(table, rest, stock_memo)
             else:
                 score = _score(table, (*rest, draw))
-            scored.append((score + _GIFT_WEIGHT * gift, Play(table.seat, layout, draw)))
+            scored.append((score + _GIFT_WEIGHT * gift - sevens, Play(table.seat, layout, draw)))
     return scored
+
+
+def _without(hand: Sequence[str], cards: Sequence[str]) -> tuple[str, ...]:
+    """``hand`` less one copy of each card of ``cards`` (codes repeat with two decks)."""
+    rest = list(hand)
+    for card in cards:
+        rest.remove(card)
+    return tuple(rest)
 
 
 def _score(table: View, hand: Sequence[str]) -> float:
     """How good ``hand`` is to hold at our next turn; lower is better (see _CALLABLE_BONUS)."""
-    total = sum(VALUE[card] for card in hand)
-    return total - best_shed(hand) - (_CALLABLE_BONUS if total <= table.call_limit else 0.0)
+    total = sum(table.values[card] for card in hand)
+    return total - table.shed(hand) - (_CALLABLE_BONUS if total <= table.call_limit else 0.0)
 
 
 def _stock_score(table: View, rest: tuple[str, ...], memo: dict[int, float]) -> float:
@@ -263,33 +345,35 @@ def _stock_score(table: View, rest: tuple[str, ...], memo: dict[int, float]) -> 
     unseen = len(table.unseen)
     if not unseen:
         return _score(table, rest)
-    shed = best_shed(rest)
+    values = table.values
+    shed = table.shed(rest)
     if shed not in memo:
         memo[shed] = sum(count * max(shed, value) for value, count in enumerate(table.histogram))
     total_shed = memo[shed]
-    for card, joined in _joiners(rest, table.unseen_set).items():
-        value = VALUE[card]
-        total_shed += max(joined, shed, value) - max(shed, value)
-    total = sum(VALUE[card] for card in rest)
+    for card, joined in _joiners(table, rest).items():
+        value = values[card]
+        total_shed += (max(joined, shed, value) - max(shed, value)) * table.unseen.count(card)
+    total = sum(values[card] for card in rest)
     room = table.call_limit - total
-    callable_ = table.at_most[min(room, MAX_VALUE)] if room >= 0 else 0
+    callable_ = table.at_most[min(room, len(table.at_most) - 1)] if room >= 0 else 0
     return total + table.mean_unseen - total_shed / unseen - _CALLABLE_BONUS * callable_ / unseen
 
 
-def joins(rest: Sequence[str], card: str) -> bool:
-    """Whether ``card`` forms a set, or a run with another natural, with cards of ``rest``."""
+def joins(rest: Sequence[str], card: str, wild_rank: int = 0) -> bool:
+    """Whether ``card`` forms a set, or a run with another natural, with cards of ``rest``
+    (cards of ``wild_rank`` count as jokers in runs, RULES.md §12)."""
     rank = RANK[card]
-    if not rank:
+    if not rank or rank == wild_rank:
         return False
     suit = SUIT[card]
     jokers = 0
     ranks: list[int] = []
     for held in rest:
         held_rank = RANK[held]
-        if not held_rank:
-            jokers += 1
-        elif held_rank == rank:
+        if held_rank == rank:
             return True
+        if not held_rank or held_rank == wild_rank:
+            jokers += 1
         elif SUIT[held] == suit:
             ranks.append(held_rank)
     for other in ranks:
@@ -301,29 +385,35 @@ def joins(rest: Sequence[str], card: str) -> bool:
     return False
 
 
-def _joiners(rest: Sequence[str], unseen: set[str]) -> dict[str, int]:
+def _joiners(table: View, rest: Sequence[str]) -> dict[str, int]:
     """Every unseen card that might form a set or run with cards of ``rest``, with the best set
     or run it could then make; that may be no better than the card alone, or than ``rest``'s
     own best group, which the caller weighs in."""
-    jokers = sum(1 for card in rest if not RANK[card])
+    unseen = table.unseen_set
+    values = table.values
+    wild_rank = table.wild_rank
+    jokers = sum(1 for card in rest if not RANK[card] or RANK[card] == wild_rank)
     rank_values: dict[int, int] = {}
     suits: dict[str, list[int]] = {}
     for card in rest:
         rank = RANK[card]
         if rank:
-            rank_values[rank] = rank_values.get(rank, 0) + VALUE[card]
-            suits.setdefault(SUIT[card], []).append(rank)
+            rank_values[rank] = rank_values.get(rank, 0) + values[card]
+            if rank != wild_rank:
+                suits.setdefault(SUIT[card], []).append(rank)
     joined: dict[str, int] = {}
-    for joker in JOKERS:
+    wild = [code + suit for code in RANKS[wild_rank - 1 : wild_rank] for suit in SUITS]
+    for joker in (*JOKERS, *wild):
         if joker in unseen:
-            joined[joker] = best_shed((*rest, joker))
+            joined[joker] = table.shed((*rest, joker))
     for rank, value in rank_values.items():
         code = RANKS[rank - 1]
         for suit in SUITS:
             card = code + suit
             if card in unseen:
-                joined[card] = value + VALUE[card]
+                joined[card] = max(joined.get(card, 0), value + values[card])
     reach = 1 + jokers
+    points = table.rules.values
     for suit, ranks in suits.items():
         if len(ranks) + jokers < 2:
             continue
@@ -337,14 +427,21 @@ def _joiners(rest: Sequence[str], unseen: set[str]) -> dict[str, int]:
         }
         for rank in near.difference(ranks):
             card = RANKS[rank - 1] + suit
-            if card in unseen:
-                run = _best_run(tuple(sorted([*ranks, rank])), jokers)
+            if card in unseen and rank != wild_rank:
+                run = _best_run(tuple(sorted([*ranks, rank])), jokers, points)
                 joined[card] = max(joined.get(card, 0), run)
     return joined
 
 
-def best_shed(hand: Iterable[str]) -> int:
-    """The highest value of any one group in ``hand`` (a single, a set or a run)."""
+def best_shed(
+    hand: Iterable[str],
+    values: Mapping[str, int] = VALUE,
+    wild_rank: int = 0,
+    points: Values = Values.STANDARD,
+) -> int:
+    """The highest value of any one group in ``hand`` (a single, a set or a run), cards worth
+    ``values`` (the rules' ``points`` for the naturals of a run), cards of ``wild_rank``
+    joker-like in runs."""
     best = 0
     jokers = 0
     rank_values: dict[int, int] = {}
@@ -353,26 +450,30 @@ def best_shed(hand: Iterable[str]) -> int:
         rank = RANK[card]
         if not rank:
             jokers += 1
+            best = max(best, values[card])
             continue
-        rank_values[rank] = rank_values.get(rank, 0) + VALUE[card]
-        suits.setdefault(SUIT[card], []).append(rank)
+        rank_values[rank] = rank_values.get(rank, 0) + values[card]
+        if rank == wild_rank:
+            jokers += 1
+        else:
+            suits.setdefault(SUIT[card], []).append(rank)
     if rank_values:
-        best = max(rank_values.values())
+        best = max(best, *rank_values.values())
     for ranks in suits.values():
         if len(ranks) + jokers >= 3:
-            best = max(best, _best_run(tuple(sorted(ranks)), jokers))
+            best = max(best, _best_run(tuple(sorted(ranks)), jokers, points))
     return best
 
 
 @cache
-def _best_run(ranks: tuple[int, ...], jokers: int) -> int:
+def _best_run(ranks: tuple[int, ...], jokers: int, points: Values = Values.STANDARD) -> int:
     """The highest value of a run from these ascending ranks of one suit and ``jokers`` jokers;
     0 if there is none. Cached: there are only a few thousand such hands."""
     best = 0
     for low in range(len(ranks)):
         value = 0
         for high in range(low, len(ranks)):
-            value += min(ranks[high], MAX_VALUE)
+            value += points.points(ranks[high])
             span = ranks[high] - ranks[low] + 1
             gaps = span - (high - low + 1)
             if gaps > jokers:
@@ -386,10 +487,10 @@ def _best_run(ranks: tuple[int, ...], jokers: int) -> int:
 def _gift(table: View, group: Sequence[str]) -> float:
     """How much the ends of ``group``, laid this way, would help the next player."""
     known = table.seats[table.next_seat]["known"]
-    ends = {group[0], group[-1]}
+    ends = set(table.rules.draw_from.takeable(group))
     help_ = 0.0
     for card in ends:
-        value = VALUE[card]
+        value = table.values[card]
         gain = max(0.0, table.mean_unseen - value)
         rank, suit = RANK[card], SUIT[card]
         for held in known:

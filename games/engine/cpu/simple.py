@@ -1,7 +1,7 @@
 """The ``easy`` and ``medium`` levels: the CPU with the judgement of a beginner and of a
 casual player. Both call Yaniv as soon as they may, whatever the risk of an Assaf."""
 
-from games.engine.cards import RANK, VALUE
+from games.engine.cards import RANK
 from games.engine.cpu.hard import View, best_play
 from games.engine.moves import legal_groups
 from games.engine.rng import Rng
@@ -22,16 +22,19 @@ def easy(seen: ViewData, rng: Rng) -> Action:
     if you["can_call_yaniv"]:
         return CallYaniv(seat)
     hand = you["hand"]
-    groups = legal_groups(hand)
-    top = max(sum(VALUE[card] for card in group) for group in groups)
-    heaviest = [group for group in groups if sum(VALUE[card] for card in group) == top]
+    wild = seen["wild"]
+    # The round's values (RULES.md §12: the rules' values, the wild rank worth 0).
+    values = seen["rules"].card_values(wild)
+    groups = legal_groups(hand, RANK[wild] if wild else 0)
+    top = max(sum(values[card] for card in group) for group in groups)
+    heaviest = [group for group in groups if sum(values[card] for card in group) == top]
     group = heaviest[rng.randrange(len(heaviest))]
     kept = {RANK[card] for card in hand if card not in group and RANK[card]}
-    highest = max(VALUE[card] for card in group)
+    highest = max(values[card] for card in group)
     takeable = seen["discard"]["takeable"] if seen["stock_count"] else []
-    for card in sorted(takeable, key=VALUE.__getitem__):
+    for card in sorted(takeable, key=values.__getitem__):
         # Never a card as high as the highest one thrown (see hard.ranked_plays).
-        if VALUE[card] < highest and (VALUE[card] <= _EASY_TAKE or RANK[card] in kept):
+        if values[card] < highest and (values[card] <= _EASY_TAKE or RANK[card] in kept):
             return Play(seat, group, card)
     return Play(seat, group, STOCK if seen["stock_count"] else seen["discard"]["takeable"][0])
 

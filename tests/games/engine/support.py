@@ -1,12 +1,13 @@
 """Builders for engine tests: decks that deal chosen hands, and a scripted rng."""
 
 import random
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from games.engine.cards import full_deck, hand_total
+from games.engine.cards import hand_total
 from games.engine.moves import legal_moves
-from games.engine.rules import Rules
+from games.engine.rules import Jokers, Rules
 from games.engine.state import Action, CallYaniv, EngineEvent, GameState, Play, apply, start_game
 
 
@@ -36,17 +37,38 @@ def deck_for(
     starter: int,
     face_up: str,
     stock: Sequence[str] = (),
-    jokers: int = 2,
+    jokers: Jokers = 2,
     players: int | None = None,
 ) -> list[str]:
     """A deck that deals ``hands`` (every active seat, five cards each) from ``starter``,
     turns up ``face_up``, and puts ``stock`` on top of the stock, then the rest in order."""
+    return deal_deck(Rules(jokers=jokers), hands, starter, face_up, stock, players=players)
+
+
+def deal_deck(
+    rules: Rules,
+    hands: Mapping[int, Sequence[str]],
+    starter: int,
+    face_up: str,
+    stock: Sequence[str] = (),
+    *,
+    wild: str | None = None,
+    players: int | None = None,
+) -> list[str]:
+    """A deck of ``rules`` that deals ``hands`` (every active seat, ``hand_size`` cards each,
+    in the direction of play from ``starter``), turns up ``face_up`` (and the ``wild`` card
+    under ``wild_rank``), puts ``stock`` on top of the stock, then the rest in deck order."""
     players = players or max(hands) + 1
-    seats = sorted(hands, key=lambda seat: (seat - starter) % players)
-    deck = [hands[seat][index] for index in range(5) for seat in seats]
-    deck += [face_up, *stock]
-    deck += [card for card in full_deck(jokers) if card not in deck]
-    assert len(set(deck)) == len(deck), "a card is used twice"
+    seats = [seat for seat in rules.direction.order(starter, players) if seat in hands]
+    deck = [hands[seat][index] for index in range(rules.hand_size) for seat in seats]
+    deck += [face_up, *([wild] if wild else []), *stock]
+    rest = Counter(rules.deck)
+    rest.subtract(deck)
+    assert min(rest.values()) >= 0, "a card is used more often than the deck holds it"
+    for card in rules.deck:
+        if rest[card]:
+            rest[card] -= 1
+            deck.append(card)
     return deck
 
 

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from games.engine.cards import VALUE
 from games.engine.cpu import Level, choose_action, cpu_action, expert, hard
 from games.engine.moves import legal_moves
-from games.engine.rules import Rules
-from games.engine.state import CallYaniv, GameState, Play, apply
+from games.engine.rules import Preset, Rules
+from games.engine.state import CallYaniv, GameState, Play, apply, start_game
 from games.engine.view import view
 from tests.games.engine.test_cpu import (
     crafted_states,
@@ -175,3 +175,24 @@ def test_expert_samples_lean_towards_low_cards_late_in_the_round() -> None:
     rng = random.Random(0)
     held = [VALUE[card] for _ in range(300) for card in expert._sample(seen, table, rng).hands[1]]
     assert sum(held) / len(held) < table.mean_unseen - 0.5
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("preset", list(Preset))
+@pytest.mark.parametrize("extra", [{}, {"sevens": True, "spy_queen": True}], ids=["", "sevens-spy"])
+def test_every_level_plays_every_preset_legally_at_two_seats_and_the_largest_table(
+    level: Level, preset: Preset, extra: dict[str, bool]
+) -> None:
+    rules = Rules.from_dict({"preset": preset.value, **extra})
+    for players in (2, rules.max_players):
+        rng = random.Random(players)
+        state, _ = start_game(players, rules, rng)
+        # Expert searches with the engine: fewer of its moves, to keep the test quick.
+        for _ in range(60 if level is Level.EXPERT else 250):
+            if state.finished:
+                break
+            seat = state.turn
+            assert seat is not None
+            action = cpu_action(state, seat, rng, level)
+            assert action in legal_moves(state, seat)
+            state, _ = apply(state, action, rng)
