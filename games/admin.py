@@ -342,13 +342,14 @@ def _spectator_html(shown: GameData) -> SafeString:
         ),
     )
     return format_html(
-        "<p>Live game: what a spectator sees (round {}, stock {} cards; discard {}).</p>"
+        "<p>Live game: what a spectator sees (round {}, stock {} cards; discard {}{}).</p>"
         "<table><thead><tr><th>seat</th><th>cards</th><th>known (taken face up)</th>"
         "<th>score</th><th>turn</th></tr></thead><tbody>{}</tbody></table>"
         "<details><summary>the spectator's payload</summary>{}</details>",
         shown["round"],
         shown["stock_count"],
         " ".join(shown["discard"]["cards"]) or "—",
+        f"; wild card {shown['wild']}" if shown["wild"] else "",
         rows,
         _pretty(shown),
     )
