@@ -107,9 +107,9 @@ PRESET_PAIRING = ("hard", "greedy")
 
 
 def preset_tables(preset: Preset) -> tuple[int, ...]:
-    """Heads-up and four seats, and the most seats for a two-deck preset."""
-    most = Rules.from_dict({"preset": preset.value}).max_players
-    return (2, 4, most) if most > 4 else (2, 4)
+    """Heads-up and four seats, and the most seats (eight) for a two-deck preset."""
+    rules = Rules.from_dict({"preset": preset.value})
+    return (2, 4, rules.max_players) if rules.decks > 1 else (2, 4)
 
 
 class Result(NamedTuple):
