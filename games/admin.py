@@ -26,7 +26,14 @@ from accounts.admin import confirm_action_page
 from accounts.models import Player
 from config.errors import ApplicationError
 from games.models import Event, Game, Seat
-from games.selectors import GameData, event_payload, game_payload, game_record, game_state
+from games.selectors import (
+    GameData,
+    event_payload,
+    game_events,
+    game_payload,
+    game_record,
+    game_state,
+)
 from games.services import staff
 from games.table import game_seats
 from ratings.models import RatingChange
@@ -241,9 +248,9 @@ class GameAdmin(admin.ModelAdmin[Game]):
         game = get_object_or_404(Game, pk=game_id)
         if not self.has_view_permission(request, game):
             raise Http404
-        page = Paginator(game.events.order_by("id"), EVENTS_PER_PAGE).get_page(
-            request.GET.get("page")
-        )
+        # A live game's events as a spectator sees them: those shown to one seat left out.
+        events = game.events.order_by("id") if game.ended else game_events(game, -1, None)
+        page = Paginator(events, EVENTS_PER_PAGE).get_page(request.GET.get("page"))
         rows = [
             (event.seq, event.type, event.created_at, json.dumps(_event_shown(game, event)))
             for event in page
@@ -335,13 +342,14 @@ def _spectator_html(shown: GameData) -> SafeString:
         ),
     )
     return format_html(
-        "<p>Live game: what a spectator sees (round {}, stock {} cards; discard {}).</p>"
+        "<p>Live game: what a spectator sees (round {}, stock {} cards; discard {}{}).</p>"
         "<table><thead><tr><th>seat</th><th>cards</th><th>known (taken face up)</th>"
         "<th>score</th><th>turn</th></tr></thead><tbody>{}</tbody></table>"
         "<details><summary>the spectator's payload</summary>{}</details>",
         shown["round"],
         shown["stock_count"],
         " ".join(shown["discard"]["cards"]) or "—",
+        f"; wild card {shown['wild']}" if shown["wild"] else "",
         rows,
         _pretty(shown),
     )
@@ -361,6 +369,13 @@ def _rounds(game: Game, names: list[str]) -> list[dict[str, Any]]:
             rounds[-1]["actions"].append(
                 (names[data["seat"]], data["by"], " ".join(data["cards"]), f"{data['draw']}{drawn}")
             )
+        elif event.type == "forced_draw":  # RULES.md §12, sevens
+            rounds[-1]["actions"].append(
+                (names[data["seat"]], "", "draws: a seven was played", f"stock ({data['drawn']})")
+            )
+        elif event.type == "spied":  # RULES.md §12, spy queen
+            seen = " · ".join(f"{names[int(s)]}: {' '.join(c)}" for s, c in data["hands"].items())
+            rounds[-1]["actions"].append((names[data["seat"]], "", "sees the others' hands", seen))
         elif event.type == "yaniv_called":
             rounds[-1]["actions"].append((names[data["seat"]], "", "calls Yaniv", ""))
         elif event.type == "reshuffled":
@@ -416,10 +431,11 @@ def _round_html(round_: dict[str, Any], names: list[str]) -> SafeString:
         table = format_html("<p>{}</p>", "The round did not end.")
     else:
         table = format_html(
-            "<h3>Result: {} by {}</h3><table><thead><tr><th>seat</th><th>hand</th><th>total</th>"
+            "<h3>Result: {} by {}{}</h3><table><thead><tr><th>seat</th><th>hand</th><th>total</th>"
             "<th>points</th><th>score</th></tr></thead><tbody>{}</tbody></table>",
             str(result["outcome"]).capitalize(),
             names[result["caller"]],
+            f" (wild card {result['wild']})" if result.get("wild") else "",
             format_html_join(
                 "",
                 "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",

@@ -49,6 +49,7 @@ from games.selectors import (
 )
 from games.services import lobby, play, rematch
 from games.table import LockedGame, game_seats
+from games.table_rules import MAX_TABLE
 from ratings.payloads import PlayerData, PlayerSerializer
 
 logger = logging.getLogger(__name__)
@@ -58,7 +59,11 @@ IDEMPOTENCY_TTL = 24 * 3600
 # claim left by a process that died no longer answers `in_progress` for a day.
 IDEMPOTENCY_CLAIM_TTL = 60
 IDEMPOTENCY_KEY = re.compile(r"[ -~]{1,255}")  # printable ASCII: space to tilde
-CARD_CODE = serializers.RegexField(r"^([A2-9TJQK][SHDC]|X[12])$", max_length=2)
+# Jokers X1..X4: two decks bring four (RULES.md §12).
+CARD_PATTERN = r"[A2-9TJQK][SHDC]|X[1-4]"
+CARD_CODE = serializers.RegexField(rf"^({CARD_PATTERN})$", max_length=2)
+# The longest group: a run of every rank, ace to king (a set holds at most 8, with two decks).
+MAX_GROUP = 13
 
 # What the schema says the payloads are: the serializers of their TypedDicts (games/selectors.py),
 # which build nothing; the `player` in them is accounts' own serializer.
@@ -88,8 +93,18 @@ def _visible_game(game_id: UUID, player: Player | None) -> tuple[Game, list[Any]
 
 
 class GameCreateInput(serializers.Serializer[dict[str, Any]]):
-    max_players = serializers.IntegerField(min_value=2, max_value=5)
-    rules = serializers.JSONField(required=False, default=dict, help_text="RULES.md §9")
+    max_players = serializers.IntegerField(
+        min_value=2,
+        max_value=MAX_TABLE,
+        help_text="2 to 5 with one deck, up to 8 with `decks: 2` (RULES.md §12); more than the "
+        "rules seat: 400 `invalid_rules`.",
+    )
+    rules = serializers.JSONField(
+        required=False,
+        default=dict,
+        help_text="RULES.md §9 and §12: a `preset` and any keys (given keys override the "
+        "preset's); missing keys take the defaults. The game shows them resolved, every key.",
+    )
 
 
 class GameCreateApi(APIView):
@@ -211,12 +226,12 @@ class ActionInput(serializers.Serializer[dict[str, Any]]):
     cards = serializers.ListField(
         child=CARD_CODE,
         min_length=1,
-        max_length=5,
+        max_length=MAX_GROUP,
         required=False,
         help_text="The discarded group in laid order (RULES.md §4).",
     )
     draw = serializers.RegexField(
-        r"^(stock|[A2-9TJQK][SHDC]|X[12])$",
+        rf"^(stock|{CARD_PATTERN})$",
         required=False,
         help_text='`"stock"` or the code of an end card of the last discarded group.',
     )
@@ -415,7 +430,7 @@ class GameEventsApi(APIView):
         except ValueError as error:
             raise ApplicationError("invalid", "`after` must be an integer.") from error
         paginator = EventPagination()
-        page = paginator.paginate_queryset(game_events(game, after), request, view=self)
+        page = paginator.paginate_queryset(game_events(game, after, seat), request, view=self)
         assert page is not None
         return paginator.get_paginated_response([event_payload(e, seat) for e in page])
 

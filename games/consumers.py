@@ -22,7 +22,7 @@ from games.notify import game_group, player_group, viewer_group
 from games.selectors import (
     GameData,
     GameMessage,
-    event_payload,
+    events_shown,
     game_message,
     game_payload,
     game_state,
@@ -135,7 +135,7 @@ class GameConsumer(_Consumer):
             return []
         self.last_event_id = events[-1].id
         current = game_payload(game, game_state(game), seats, seat)
-        return [game_message(event_payload(event, seat), current) for event in events]
+        return [game_message(shown, current) for shown in events_shown(events, seat)]
 
     async def game_changed(self, message: dict[str, Any]) -> None:
         for change in await database_sync_to_async(self._changes)():

@@ -20,7 +20,7 @@ from redis import RedisError
 
 from config.perf.channels import group_publish
 from games.models import Game, Seat
-from games.selectors import event_payload, your_turn_message
+from games.selectors import events_shown, your_turn_message
 from games.table import LockedGame
 
 logger = logging.getLogger(__name__)
@@ -84,7 +84,7 @@ def _publish(locked: LockedGame) -> None:
             "type": "game.update",
             **span,
             "game": locked.payload(seat),
-            "events": [event_payload(event, seat) for event in events],
+            "events": events_shown(events, seat),
         }
         send_to_group(viewer_group(game.pk, player_id), message)
 

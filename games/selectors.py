@@ -24,6 +24,19 @@ from django.utils import timezone
 from accounts.models import Player
 from config.payloads import Default, Doc, Timestamp, Uuid
 from games.engine.record import RECORD_FORMAT, record_from_events
+from games.engine.rules import (
+    AssafPenaltyRule,
+    AssafScores,
+    Decks,
+    Direction,
+    DrawFrom,
+    Ending,
+    ExactScores,
+    Jokers,
+    JokerValue,
+    Preset,
+    Values,
+)
 from games.engine.state import GameState
 from games.engine.view import view
 from games.models import Event, Game, GameStatus, Seat
@@ -67,8 +80,16 @@ class TurnData(TypedDict):
 class YouData(TypedDict):
     seat: int
     hand: Annotated[Cards, Doc("Your hand; nobody else's is ever sent.")]
-    hand_total: int
+    hand_total: Annotated[int, Doc("Under this round's values (RULES.md §12: values, wild).")]
     can_call_yaniv: bool
+    spied: Annotated[
+        dict[str, Cards] | None,
+        Doc(
+            "Spy queen (RULES.md §12): seat -> the cards you saw in that hand when you"
+            " discarded the QD this round and that it has not discarded since (it may hold"
+            " more). Null until you have spied this round; only ever yours."
+        ),
+    ]
 
 
 class DiscardData(TypedDict):
@@ -86,11 +107,38 @@ class LastRoundData(TypedDict):
     points: list[int | None]
     totals: list[int]
     eliminated: list[int]
+    wild: Annotated[str | None, Doc("That round's wild card (RULES.md §12), or null.")]
 
 
 class PlaceData(TypedDict):
     seat: int
     place: int
+
+
+class RulesData(TypedDict):
+    """A game's rules, every key resolved (RULES.md §9 and §12): the preset the host named, and
+    each key as the game plays it, whether the preset, the host or the default set it."""
+
+    preset: Annotated[Preset, Doc("The name chosen; the keys below are already its keys.")]
+    call_limit: int
+    assaf_penalty: int
+    assaf_scores: AssafScores
+    jokers: Annotated[Jokers, Doc("Per deck.")]
+    exact_scores: ExactScores
+    ending: Ending
+    decks: Annotated[Decks, Doc("Two decks seat up to 8, one up to 5.")]
+    hand_size: int
+    direction: Direction
+    values: Values
+    joker_value: JokerValue
+    draw_from: DrawFrom
+    final_turns: bool
+    first_turn_call: bool
+    assaf_penalty_rule: AssafPenaltyRule
+    wild_rank: bool
+    sevens: bool
+    spy_queen: bool
+    turn_seconds: Annotated[int | None, Doc("Seconds a player has for a turn; null: no limit.")]
 
 
 class GameData(TypedDict):
@@ -99,7 +147,7 @@ class GameData(TypedDict):
     id: Uuid
     status: GameStatus
     ranked: bool
-    rules: dict[str, Any]
+    rules: RulesData
     max_players: int
     invite_code: Annotated[str | None, Doc("Shown to the host only.")]
     seq: Annotated[int, Doc("Actions applied so far; send it with an action.")]
@@ -108,6 +156,20 @@ class GameData(TypedDict):
     turn: TurnData | None
     you: YouData | None
     discard: DiscardData
+    wild: Annotated[
+        str | None,
+        Doc(
+            "The round's wild card (RULES.md §12, `wild_rank`): face up beside the stock, out"
+            " of play; its rank scores 0 and may stand in a run. Null without one."
+        ),
+    ]
+    caller: Annotated[
+        int | None,
+        Doc(
+            "Final turns (RULES.md §12): the seat that called Yaniv while the others take"
+            " their last turn (its hand is frozen); null otherwise."
+        ),
+    ]
     pile: Annotated[Cards, Doc("Face-up cards under the last group, oldest first.")]
     stock_count: int
     last_round: LastRoundData | None
@@ -125,6 +187,8 @@ EventType = Literal[
     "game_started",
     "round_started",
     "played",
+    "forced_draw",
+    "spied",
     "reshuffled",
     "yaniv_called",
     "round_ended",
@@ -153,15 +217,27 @@ class EventData(TypedDict):
     seats: NotRequired[list[dict[str, Any]]]
     round: NotRequired[int]
     starter: NotRequired[Annotated[int, Doc("`round_started`.")]]
+    wild: NotRequired[
+        Annotated[str, Doc("`round_started`, `round_ended`: the round's wild card, if any.")]
+    ]
     seat: NotRequired[int]
     by: NotRequired[Literal["player", "cpu"]]
     cards: NotRequired[Cards]
     draw: NotRequired[str]
-    drawn: NotRequired[Annotated[str, Doc("Only to the seat that drew it.")]]
+    drawn: NotRequired[
+        Annotated[
+            str, Doc("`played` from the stock, `forced_draw`: only to the seat that drew it.")
+        ]
+    ]
     stock_count: NotRequired[Annotated[int, Doc("`reshuffled`.")]]
     caller: NotRequired[Annotated[int, Doc("`round_ended`, as below.")]]
     outcome: NotRequired[Outcome]
-    hands: NotRequired[dict[str, Cards]]
+    hands: NotRequired[
+        Annotated[
+            dict[str, Cards],
+            Doc("`round_ended`: every hand shown; `spied`: the hands the spy saw (to it alone)."),
+        ]
+    ]
     hand_totals: NotRequired[list[int | None]]
     points: NotRequired[list[int | None]]
     totals: NotRequired[list[int]]
@@ -244,16 +320,15 @@ def game_payload(
         }
     you: YouData | None = None
     if seat is not None:
-        you = (
-            {"seat": seat, "hand": [], "hand_total": 0, "can_call_yaniv": False}
-            if engine is None
-            else engine["you"]
-        )
+        you = {"seat": seat, "hand": [], "hand_total": 0, "can_call_yaniv": False, "spied": None}
+        if engine is not None:
+            # `spied` is the engine's only under the spy queen; what it showed this seat.
+            you = {**you, **engine["you"]}
     return {
         "id": str(game.id),
         "status": cast(GameStatus, game.status),  # a value of the field's choices
         "ranked": game.ranked,
-        "rules": game.rules,
+        "rules": shown_rules(game.rules),
         "max_players": game.max_players,
         "invite_code": game.invite_code if _is_host(game, seats, seat) else None,
         "seq": game.seq,
@@ -264,6 +339,8 @@ def game_payload(
         "discard": (
             {"cards": [], "takeable": [], "seat": None} if engine is None else engine["discard"]
         ),
+        "wild": None if engine is None else engine["wild"],
+        "caller": None if engine is None else engine["caller"],
         "pile": [] if engine is None else engine["pile"],
         "stock_count": 0 if engine is None else engine["stock_count"],
         "last_round": None if engine is None else _last_round(engine["last_round"]),
@@ -274,6 +351,17 @@ def game_payload(
         "voided_at": game.voided_at.isoformat() if game.voided_at else None,
         "void_reason": game.void_reason if game.voided_at else None,
     }
+
+
+_RULE_KEYS = frozenset(TableRules().to_dict())
+
+
+def shown_rules(stored: dict[str, Any]) -> RulesData:
+    """A game's stored rules with every key: as stored (a table made since RULES.md §12 stores
+    them resolved), or resolved again for a row from before some key existed."""
+    if stored.keys() == _RULE_KEYS:
+        return cast(RulesData, stored)
+    return cast(RulesData, TableRules.stored(stored).to_dict())
 
 
 def _is_host(game: Game, seats: list[Seat], seat: int | None) -> bool:
@@ -311,19 +399,50 @@ def _last_round(result: Payload | None) -> LastRoundData | None:
         "points": result["points"],
         "totals": result["totals"],
         "eliminated": result["eliminated"],
+        "wild": result.get("wild"),
     }
 
 
+# Events that only one seat may see at all, and the key that names it: what the spy queen
+# showed its discarder (RULES.md §12: "an event shown to them alone"). Every other event is
+# shown to everyone, less what `event_payload` removes.
+_PRIVATE_EVENTS = {"spied": "seat"}
+
+
+def shown_to(event: Event, seat: int | None) -> bool:
+    """Whether `seat` (None: a stranger) sees `event` at all (`game_events` filters the same)."""
+    owner = _PRIVATE_EVENTS.get(event.type)
+    return owner is None or (seat is not None and event.payload[owner] == seat)
+
+
+def events_shown(events: Sequence[Event], seat: int | None) -> list[EventData]:
+    """The events of `events` that `seat` sees, as it may see them."""
+    return [event_payload(event, seat) for event in events if shown_to(event, seat)]
+
+
 def event_payload(event: Event, seat: int | None) -> EventData:
-    """An event as `seat` may see it: the deck, the stock order and others' draws removed."""
+    """An event as `seat` may see it: the deck, the stock order and others' draws removed
+    (whether `seat` sees the event at all: `shown_to`)."""
     data = event.payload
     shown: Payload = {"seq": event.seq, "at": event.created_at.isoformat(), "type": event.type}
+    mine = seat is not None and seat == data.get("seat")
     if event.type == "round_started":
         shown.update(round=data["round"], starter=data["starter"])
+        if "wild" in data:  # turned face up: public
+            shown["wild"] = data["wild"]
     elif event.type == "played":
         shown.update(seat=data["seat"], by=data["by"], cards=data["cards"], draw=data["draw"])
-        if seat == data["seat"]:
+        if mine:
             shown["drawn"] = data["drawn"]
+    elif event.type == "forced_draw":
+        # A stock draw like any other (RULES.md §12, sevens): the card only to its drawer.
+        shown["seat"] = data["seat"]
+        if mine:
+            shown["drawn"] = data["drawn"]
+    elif event.type == "spied":
+        shown["seat"] = data["seat"]
+        if mine:
+            shown["hands"] = data["hands"]
     elif event.type == "reshuffled":
         shown["stock_count"] = len(data["stock"])
     else:
@@ -346,6 +465,7 @@ _PUBLIC_KEYS: dict[str, tuple[str, ...]] = {
         "totals",
         "eliminated",
         "next_starter",
+        "wild",
     ),
     "game_ended": ("standings",),
     "player_away": ("seat",),
@@ -396,8 +516,15 @@ def your_turn_message(game_id: UUID) -> YourTurnMessage:
     return {"type": "your_turn", "game_id": str(game_id)}
 
 
-def game_events(game: Game, after: int) -> QuerySet[Event]:
-    return game.events.filter(seq__gt=after).order_by("id")
+def game_events(game: Game, after: int, seat: int | None) -> QuerySet[Event]:
+    """The events after seq `after` that `seat` sees (`shown_to`), oldest first."""
+    private = Q()
+    for event_type, owner in _PRIVATE_EVENTS.items():
+        others = Q(type=event_type)
+        if seat is not None:
+            others &= ~Q(**{f"payload__{owner}": seat})
+        private |= others
+    return game.events.filter(seq__gt=after).exclude(private).order_by("id")
 
 
 def player_active_game_id(player: Player) -> UUID | None:

@@ -12,11 +12,13 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from games.engine.errors import InvalidRules
-from games.engine.rules import DEFAULT_RULES, Rules, one_of
+from games.engine.rules import DEFAULT_RULES, PLAYERS_PER_DECK, Rules, one_of
 
 TURN_SECONDS_CHOICES = (None, 30, 60)
 """The turn limits a host may choose; ranked games take ``YANIV_RANKED_TURN_SECONDS``."""
 _TURN_SECONDS = "turn_seconds"
+MAX_TABLE = max(PLAYERS_PER_DECK.values())
+"""The most seats any rules deal to (two decks, RULES.md §12)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +43,16 @@ class TableRules:
         """A game's stored ``rules`` (what ``to_dict`` wrote): its turn limit may be the ranked
         setting, which need not be one of the choices."""
         return cls(_house_rules(data), data.get(_TURN_SECONDS))
+
+    def check_seats(self, players: int) -> None:
+        """``InvalidRules`` when these rules cannot seat ``players`` (RULES.md §12: one deck
+        seats 2-5, two decks 2-8), naming both keys."""
+        most = self.rules.max_players
+        if players > most:
+            raise InvalidRules(
+                f"max_players {players} is more than decks: {self.rules.decks} seats"
+                f" (at most {most}; decks: 2 seats up to {MAX_TABLE})"
+            )
 
     def to_dict(self) -> dict[str, Any]:
         """What the game row stores and the game payload shows as ``rules``."""

@@ -45,6 +45,7 @@ def _take_live_seat(create: Callable[[], Seat]) -> Seat:
 def game_create(*, host: Player, max_players: int, rules: dict[str, Any]) -> Game:
     try:
         parsed = TableRules.parse(rules)
+        parsed.check_seats(max_players)
     except InvalidRules as error:
         raise ApplicationError("invalid_rules", str(error)) from error
     game = Game.objects.create(

@@ -16,7 +16,7 @@ from games.models import Event, Game, GameStatus
 from games.services.rating import game_rate
 from tests.games.conftest import play_moves, start_table
 
-CARD = re.compile(r"\b(?:[A2-9TJQK][SHDC]|X[12])\b")
+CARD = re.compile(r"\b(?:[A2-9TJQK][SHDC]|X[1-4])\b")
 GAMES = "/admin/games/game/"
 
 
@@ -68,6 +68,19 @@ def test_a_live_games_admin_pages_show_no_hidden_card(admin_client, live_game) -
     assert '"deck"' not in pages["events"].text
     assert admin_client.get(f"{GAMES}{live_game}/record/").status_code == 404
     assert admin_client.get(f"{GAMES}{live_game}/rounds/1/").status_code == 404
+
+
+def test_a_live_games_events_page_leaves_out_what_a_seat_spied(admin_client, live_game) -> None:
+    """What the spy queen showed one seat (RULES.md §12) is that seat's alone: a spectator's
+    view of the log, which staff read while the game is live, does not hold the event."""
+    game = Game.objects.get(pk=live_game)
+    state = GameState.from_dict(game.state or {})
+    seen = {str(seat): list(hand) for seat, hand in enumerate(state.hands) if seat != 1}
+    Event.objects.create(game=game, seq=game.seq, type="spied", payload={"seat": 1, "hands": seen})
+    page = admin_client.get(f"{GAMES}{live_game}/events/")
+    assert page.status_code == 200
+    assert "spied" not in page.text
+    assert not set(CARD.findall(page.text)) & _hidden(live_game)
 
 
 def test_an_ended_game_reads_round_by_round(admin_client, finished_game) -> None:

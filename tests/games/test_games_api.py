@@ -63,7 +63,7 @@ def test_bad_rules_are_refused(make_client, rules, fragment) -> None:
     assert fragment in response.json()["detail"]
 
 
-@pytest.mark.parametrize("body", [{"max_players": 6}, {"max_players": 1}, {}])
+@pytest.mark.parametrize("body", [{"max_players": 9}, {"max_players": 1}, {}])
 def test_bad_table_size_is_invalid(make_client, body) -> None:
     response = make_client("Host").post("/api/v1/games/", body)
     assert response.status_code == 400

@@ -44,8 +44,9 @@ class Table:
         self.after_move(before)
 
     def select(self, *cards: str) -> None:
+        """Click these cards of the hand; a code given twice (two decks) is its two copies."""
         hand = self.page.get_by_test_id("hand")
-        for card in cards:
-            button = hand.locator(f'[data-card="{card}"]')
+        for index, card in enumerate(cards):
+            button = hand.locator(f'[data-card="{card}"]').nth(cards[:index].count(card))
             button.click()
             expect(button).to_have_attribute("aria-pressed", "true")

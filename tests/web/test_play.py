@@ -20,6 +20,7 @@ def test_a_first_visit_plays_a_whole_game_against_the_cpu_by_clicks(open_player)
     # A short game (docs/rules.md §9): the first total over 100 ends it, and an Assaf is
     # worth 100, so the first refuted call does it.
     page.get_by_test_id("max-players").select_option("2")
+    page.get_by_test_id("house-rules").locator("summary").click()  # collapsed at first
     page.get_by_label("The game ends").select_option("first_over_100")
     page.get_by_label("Assaf penalty").fill("100")
     page.get_by_label("Call limit (Yaniv at or below)").fill("10")

@@ -20,6 +20,9 @@ export function cardName(code) {
   return `${RANK_NAMES[code[0]]} of ${SUITS[code[1]][0]}`;
 }
 
+/** "ace", "seven": a card's rank spelled out. */
+export const rankName = (code) => RANK_NAMES[code[0]];
+
 /** What the card shows: rank and suit sign ("10♥"), or "★" for a joker. */
 export function cardFace(code) {
   if (isJoker(code)) return { rank: "★", suit: "JK", red: false, joker: true };
@@ -27,13 +30,18 @@ export function cardFace(code) {
   return { rank, suit: SUITS[code[1]][1], red: code[1] === "H" || code[1] === "D" };
 }
 
-/** Points of a card under the standard values (rules §1): ace 1, faces 10, joker 0. */
-export function cardValue(code) {
+/** Points of a card (rules §1), under a table's `rules` (§12: `values`, `joker_value`) and
+ *  the round's `wild` card, whose rank scores 0 (unless it is a joker). */
+export function cardValue(code, rules = {}, wild = null) {
+  if (isJoker(code)) return rules.joker_value ?? 0;
+  if (wild && !isJoker(wild) && code[0] === wild[0]) return 0;
   const rank = rankOf(code);
+  if (rules.values === "faces_high") return rank;
+  if (rules.values === "jacks_zero" && rank === 11) return 0;
   return rank > 10 ? 10 : rank;
 }
 
-export const handTotal = (cards) => cards.reduce((sum, card) => sum + cardValue(card), 0);
+export const handTotal = (cards, rules, wild) => cards.reduce((sum, card) => sum + cardValue(card, rules, wild), 0);
 
 /** A hand in reading order: jokers, then by rank, then by suit. */
 export function sortHand(cards) {
@@ -44,22 +52,34 @@ export function sortHand(cards) {
 
 /** The selected cards in the order to lay them (rules §4.1): a run ascending, each joker
  *  standing in a gap or, left over, past the top (below the bottom when the top is a king).
- *  Anything that is not a run goes as selected: the server says what is wrong with it. */
-export function layGroup(cards) {
-  const jokers = cards.filter(isJoker);
-  const naturals = cards.filter((card) => !isJoker(card));
+ *  Cards of the round's `wild` rank (§12) are laid as their own rank where that makes a run,
+ *  else as jokers. Anything that is not a run goes as selected: the server says what is
+ *  wrong with it. */
+export function layGroup(cards, wild = null) {
+  const wildRank = wild && !isJoker(wild) ? wild[0] : null;
+  return (
+    layRun(cards, isJoker) ??
+    (wildRank ? layRun(cards, (card) => isJoker(card) || card[0] === wildRank) : null) ??
+    [...cards]
+  );
+}
+
+/** `cards` laid as a run, the cards `standsIn` says as jokers; null when they make none. */
+function layRun(cards, standsIn) {
+  const jokers = cards.filter(standsIn);
+  const naturals = cards.filter((card) => !standsIn(card));
   const run =
     cards.length >= 3 &&
     naturals.length > 0 &&
     naturals.every((card) => card[1] === naturals[0][1]) &&
     new Set(naturals.map(rankOf)).size === naturals.length;
-  if (!run) return [...cards];
+  if (!run) return null;
   const sorted = [...naturals].sort((a, b) => rankOf(a) - rankOf(b));
   const spare = [...jokers];
   const laid = [sorted[0]];
   for (let i = 1; i < sorted.length; i += 1) {
     for (let gap = rankOf(sorted[i]) - rankOf(sorted[i - 1]) - 1; gap > 0; gap -= 1) {
-      if (!spare.length) return [...cards];
+      if (!spare.length) return null;
       laid.push(spare.shift());
     }
     laid.push(sorted[i]);

@@ -1,7 +1,7 @@
 // Drawing a table's parts: cards, seats, the last round, the standings. Used by the table page
 // (pages/table.js) and the replay viewer (pages/replay.js).
 
-import { cardFace, cardName } from "./cards.js";
+import { cardFace, cardName, isJoker, rankName } from "./cards.js";
 import { h } from "./dom.js";
 
 /** A card as a `<span>` (or a `<button>` when `onclick` is given), named for screen readers. */
@@ -41,6 +41,7 @@ export function roundResult(last, seats, before) {
     { class: "panel", testid: "round-result", "aria-labelledby": "round-result-h" },
     h("h2", { id: "round-result-h" }, `Round ${last.round ?? ""} result`),
     h("p", {}, verdict),
+    last.wild ? h("p", { class: "muted" }, `Wild card: the ${cardName(last.wild)}.`) : null,
     h(
       "table",
       { class: "grid" },
@@ -100,3 +101,14 @@ export function ordinal(n) {
 }
 
 export const cardsBelow = (n) => `${n} card${n === 1 ? "" : "s"} below`;
+
+/** The round's wild card (rules §12, Least Count): face up beside the stock, its rank 0. */
+export function wildBlock(code) {
+  return h(
+    "div",
+    { class: "pile-block" },
+    h("h2", { class: "label" }, "Wild card"),
+    h("div", { class: "cards", testid: "wild" }, card(code)),
+    h("p", { class: "muted small" }, isJoker(code) ? "A joker: no rank is wild this round." : `Every ${rankName(code)} scores 0 and may stand in a run.`),
+  );
+}

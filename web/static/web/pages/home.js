@@ -4,18 +4,11 @@
 
 import { api, liveSocket, session, token } from "../api.js";
 import { errorLine, h, replace } from "../dom.js";
+import { PRESETS, RULES, maxPlayers, parseRule, presetValues } from "../rules.js";
 
-// docs/rules.md §9, with the defaults first.
-const RULES = [
-  { key: "call_limit", label: "Call limit (Yaniv at or below)", type: "number", min: 0, max: 10, value: 5 },
-  { key: "assaf_penalty", label: "Assaf penalty", type: "number", min: 0, max: 100, value: 30 },
-  { key: "assaf_scores", label: "On Assaf, the others score", options: [["hand", "their hand"], ["zero", "zero for the lowest"]] },
-  { key: "jokers", label: "Jokers", options: [["2", "2"], ["0", "none"]], parse: Number },
-  { key: "exact_scores", label: "Exact scores", options: [["100_200", "100 → 50, 200 → 100"], ["halve_50", "halve multiples of 50"], ["none", "no drops"]] },
-  { key: "ending", label: "The game ends", options: [["out_over_100", "out over 100"], ["out_over_200", "out over 200"], ["first_over_100", "when anyone passes 100"]] },
-  { key: "turn_seconds", label: "Turn limit", options: [["", "none"], ["30", "30 s"], ["60", "60 s"]], parse: (v) => (v ? Number(v) : null) },
-];
+// Ranked tables (docs/api.md, Ranked matchmaking); a private table may seat up to 8.
 const SIZES = [2, 3, 4, 5];
+const TABLE_SIZES = [2, 3, 4, 5, 6, 7, 8];
 
 export async function homePage(root, _params, app) {
   app.title("");
@@ -166,6 +159,35 @@ export async function homePage(root, _params, app) {
     );
   }
 
+  // A new table: a preset fills the house rules, which the host may change one by one; the
+  // seats go to 8 with two decks (docs/rules.md §12).
+  const field = (rule) =>
+    rule.options
+      ? h(
+          "select",
+          { id: `rule-${rule.key}`, name: rule.key, onchange: rule.key === "decks" ? () => seatsFit() : null },
+          rule.options.map(([value, text], i) => h("option", { value, selected: i === 0 }, text)),
+        )
+      : h("input", { id: `rule-${rule.key}`, name: rule.key, type: "number", min: rule.min, max: rule.max, value: rule.value, required: true });
+  const fields = Object.fromEntries(RULES.map((rule) => [rule.key, field(rule)]));
+  const seats = h(
+    "select",
+    { id: "max-players", name: "max_players", testid: "max-players" },
+    TABLE_SIZES.map((n) => h("option", { value: n, selected: n === 2 }, String(n))),
+  );
+  /** Seats past what the decks allow are offered no more (and a choice past it comes back). */
+  function seatsFit() {
+    const most = maxPlayers(Number(fields.decks.value));
+    for (const option of seats.options) option.disabled = Number(option.value) > most;
+    if (Number(seats.value) > most) seats.value = String(most);
+  }
+  function presetChosen(preset) {
+    const values = presetValues(preset);
+    for (const rule of RULES) fields[rule.key].value = values[rule.key];
+    seatsFit();
+  }
+  seatsFit();
+
   const newTable = h(
     "form",
     {
@@ -174,11 +196,8 @@ export async function homePage(root, _params, app) {
       onsubmit: (event) => {
         event.preventDefault();
         const data = new FormData(event.target);
-        const rules = {};
-        for (const rule of RULES) {
-          const raw = data.get(rule.key);
-          rules[rule.key] = rule.type === "number" ? Number(raw) : rule.parse ? rule.parse(raw) : raw;
-        }
+        const rules = { preset: data.get("preset") };
+        for (const rule of RULES) rules[rule.key] = parseRule(rule, data.get(rule.key));
         act(async () => {
           const game = await api("POST", "games/", { max_players: Number(data.get("max_players")), rules });
           app.navigate(`/games/${game.id}`);
@@ -190,31 +209,26 @@ export async function homePage(root, _params, app) {
     h(
       "div",
       { class: "row" },
-      h("label", { for: "max-players" }, "Seats"),
+      h("label", { for: "preset" }, "Variant"),
       h(
         "select",
-        { id: "max-players", name: "max_players", testid: "max-players" },
-        SIZES.map((n) => h("option", { value: n, selected: n === 2 }, String(n))),
+        { id: "preset", name: "preset", testid: "preset", onchange: (event) => presetChosen(event.target.value) },
+        PRESETS.map(([name, text], i) => h("option", { value: name, selected: i === 0 }, text)),
       ),
+      h("label", { for: "max-players" }, "Seats"),
+      seats,
       h("button", { type: "submit", class: "primary", testid: "new-table" }, "New table"),
     ),
     h(
-      "fieldset",
-      { class: "rules" },
-      h("legend", {}, "House rules (docs/rules.md §9)"),
-      RULES.map((rule) =>
-        h(
-          "div",
-          { class: "field" },
-          h("label", { for: `rule-${rule.key}` }, rule.label),
-          rule.options
-            ? h(
-                "select",
-                { id: `rule-${rule.key}`, name: rule.key },
-                rule.options.map(([value, text], i) => h("option", { value, selected: i === 0 }, text)),
-              )
-            : h("input", { id: `rule-${rule.key}`, name: rule.key, type: "number", min: rule.min, max: rule.max, value: rule.value, required: true }),
-        ),
+      "details",
+      { class: "house-rules", testid: "house-rules" },
+      h("summary", {}, "House rules"),
+      h("p", { class: "muted small" }, "The variant fills these (docs/rules.md §9 and §12); change any of them."),
+      h(
+        "fieldset",
+        { class: "rules" },
+        h("legend", { class: "sr-only" }, "House rules"),
+        RULES.map((rule) => h("div", { class: "field" }, h("label", { for: `rule-${rule.key}` }, rule.label), fields[rule.key])),
       ),
     ),
   );

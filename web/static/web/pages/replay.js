@@ -5,7 +5,7 @@ import { allPages, api } from "../api.js";
 import { cardName } from "../cards.js";
 import { h, replace } from "../dom.js";
 import { recordRounds } from "../record.js";
-import { cards, cardsBelow, roundResult, seatName } from "../table.js";
+import { cards, cardsBelow, roundResult, seatName, wildBlock } from "../table.js";
 
 export async function replayPage(root, [gameId], app) {
   app.title("Replay");
@@ -78,6 +78,7 @@ export async function replayPage(root, [gameId], app) {
         { class: "middle" },
         h("div", { class: "pile-block" }, h("h2", { class: "label" }, "Stock"), h("p", {}, `${frame.stock} cards`)),
         h("div", { class: "pile-block" }, h("h2", { class: "label" }, "Last discard"), cards(frame.discard, { testid: "discard" }), frame.pile ? h("p", { class: "muted small" }, cardsBelow(frame.pile)) : null),
+        frame.wild ? wildBlock(frame.wild) : null,
       ),
       last && result ? roundResult(result, seats, place.round ? results[place.round - 1].totals : seats.map(() => 0)) : null,
     );

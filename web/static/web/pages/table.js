@@ -4,7 +4,11 @@
 import { allPages, api, liveSocket } from "../api.js";
 import { cardName, layGroup, sortHand } from "../cards.js";
 import { errorLine, h, replace } from "../dom.js";
-import { card, cards, cardsBelow, roundResult, seatName, standings } from "../table.js";
+import { PRESETS, ruleLabel, ruleText } from "../rules.js";
+import { card, cards, cardsBelow, roundResult, seatName, standings, wildBlock } from "../table.js";
+
+const LOG_LENGTH = 8;
+const PRESET_NAMES = Object.fromEntries(PRESETS.map(([name, text]) => [name, text]));
 
 // The CPU levels of docs/api.md (`POST /games/{id}/cpu/`), weakest first.
 const CPU_LEVELS = ["easy", "medium", "hard", "expert"];
@@ -13,13 +17,14 @@ const STATUS = { waiting: "Waiting for players", active: "In play", finished: "F
 export async function tablePage(root, [gameId], app) {
   const state = {
     game: null,
-    selected: [], // card codes, in the order they were picked
+    selected: [], // card codes, in the order they were picked (two decks: a code may repeat)
     error: "",
     busy: false,
     link: "connecting",
     deltas: null, // seat -> rating change, once the game is rated
     totals: new Map([[0, null]]), // round -> the totals after it (round 0: none yet)
     cpuLevel: "hard", // the level the next CPU seat is added at (POST .../cpu/ {"level"})
+    log: [], // the latest events, as this viewer was shown them
   };
   let countdown = null;
 
@@ -32,6 +37,7 @@ export async function tablePage(root, [gameId], app) {
   }
   await loadRating();
   await loadTotals();
+  await loadLog();
 
   function mySeat() {
     return state.game.you?.seat ?? null;
@@ -46,8 +52,13 @@ export async function tablePage(root, [gameId], app) {
     if (state.game && game.seq < state.game.seq) return;
     state.game = game;
     if (game.last_round) state.totals.set(game.last_round.round, game.last_round.totals);
-    const hand = game.you?.hand ?? [];
-    state.selected = state.selected.filter((code) => hand.includes(code));
+    // Keep what the hand still holds, each copy of a code once.
+    const left = [...(game.you?.hand ?? [])];
+    state.selected = state.selected.filter((code) => {
+      const at = left.indexOf(code);
+      if (at >= 0) left.splice(at, 1);
+      return at >= 0;
+    });
     draw();
   }
 
@@ -91,6 +102,16 @@ export async function tablePage(root, [gameId], app) {
     return state.totals.get(round - 1) ?? null;
   }
 
+  /** The last few events of the game, for the log (then each one the socket brings). */
+  async function loadLog() {
+    try {
+      const after = Math.max(-1, state.game.seq - 3);
+      state.log = (await api("GET", `games/${gameId}/events/?after=${after}`)).results.slice(-LOG_LENGTH);
+    } catch {
+      // the log starts empty
+    }
+  }
+
   function rememberRating(event) {
     state.deltas = Object.fromEntries(event.ratings.map((r) => [r.seat, r.delta]));
   }
@@ -99,6 +120,7 @@ export async function tablePage(root, [gameId], app) {
     if (message.type !== "game") return;
     const { event, game } = message;
     if (event?.type === "rated") rememberRating(event);
+    if (event) state.log = [...state.log, event].slice(-LOG_LENGTH);
     const gap = state.game && game.seq > state.game.seq + 1;
     take(game);
     if (gap) refetch(); // docs/api.md: a client that sees a gap refetches
@@ -127,13 +149,16 @@ export async function tablePage(root, [gameId], app) {
     }
     // The selection stays until the move is applied (then its cards have left the hand), so
     // that a refused group can be corrected.
-    const group = layGroup(state.selected);
+    const group = layGroup(state.selected, state.game.wild);
     send("actions/", { seq: state.game.seq, type: "play", cards: group, draw: drawFrom });
   }
 
-  function toggle(code) {
-    const at = state.selected.indexOf(code);
-    if (at >= 0) state.selected.splice(at, 1);
+  /** Copies of `code` selected: with two decks the hand may hold a code twice, and its
+   *  first `n` copies in the hand's order show as selected. */
+  const selectedCopies = (code) => state.selected.filter((c) => c === code).length;
+
+  function toggle(code, copy) {
+    if (copy < selectedCopies(code)) state.selected.splice(state.selected.lastIndexOf(code), 1);
     else state.selected.push(code);
     state.error = "";
     draw();
@@ -237,6 +262,7 @@ export async function tablePage(root, [gameId], app) {
       "p",
       { class: `turn${mine ? " mine" : ""}`, testid: "turn", "data-seat": game.turn.seat, "data-mine": String(mine), role: "status" },
       h("strong", {}, who),
+      game.caller !== null && game.caller !== undefined ? h("span", { class: "final-turns" }, ` · ${seatName(game.seats[game.caller])} called Yaniv: final turns`) : null,
       game.turn.deadline ? h("span", { class: "countdown", "data-deadline": game.turn.deadline }, remaining(game.turn.deadline)) : null,
     );
   }
@@ -271,7 +297,9 @@ export async function tablePage(root, [gameId], app) {
           "div",
           { class: "cards discard", testid: "discard", role: "group", "aria-label": "Last discarded group; its marked ends can be taken" },
           discard.cards.map((code, i) => {
-            const takeable = discard.takeable.includes(code) && (i === 0 || i === discard.cards.length - 1);
+            // `takeable` names codes: with two decks a middle card may share an end's code.
+            const anyOf = game.rules.draw_from === "any_of_last";
+            const takeable = discard.takeable.includes(code) && (anyOf || i === 0 || i === discard.cards.length - 1);
             if (!seated || !takeable) return card(code, { takeable });
             return card(code, {
               takeable,
@@ -283,6 +311,43 @@ export async function tablePage(root, [gameId], app) {
           }),
         ),
         game.pile.length ? h("p", { class: "muted small" }, cardsBelow(game.pile.length)) : null,
+      ),
+      game.wild ? wildBlock(game.wild) : null,
+    );
+  }
+
+  /** What the spy queen showed this player this round (rules §12): for them alone. */
+  function spiedView() {
+    const spied = state.game.you?.spied;
+    if (!spied || state.game.status !== "active") return null;
+    return h(
+      "section",
+      { class: "panel spied", testid: "spied", "aria-labelledby": "spied-h" },
+      h("h2", { id: "spied-h" }, "You spied (queen of diamonds)"),
+      h("p", { class: "muted small" }, "What each hand held when you played the queen, less what it has discarded since; only you see this."),
+      h(
+        "ul",
+        { class: "spied-hands" },
+        Object.entries(spied).map(([seat, codes]) =>
+          h("li", { "data-seat": seat }, h("span", { class: "seat-name" }, seatName(state.game.seats[Number(seat)])), " ", codes.length ? cards(codes) : h("span", { class: "muted" }, "none of those cards left")),
+        ),
+      ),
+    );
+  }
+
+  /** The latest events in words; another seat's draws from the stock show no card. */
+  function logView() {
+    const { game } = state;
+    const lines = state.log.map((event) => [event, describeEvent(event, game)]).filter(([, text]) => text);
+    if (!lines.length || game.status === "waiting") return null;
+    return h(
+      "section",
+      { class: "panel log", "aria-labelledby": "log-h" },
+      h("h2", { id: "log-h" }, "Latest"),
+      h(
+        "ol",
+        { class: "log-lines", testid: "log" },
+        lines.map(([event, text]) => h("li", { "data-type": event.type, "data-seq": event.seq }, text)),
       ),
     );
   }
@@ -299,13 +364,16 @@ export async function tablePage(root, [gameId], app) {
       h(
         "div",
         { class: "cards hand", testid: "hand", role: "group", "aria-label": "Your hand: select the cards to discard" },
-        hand.map((code) => card(code, { onclick: () => toggle(code), pressed: state.selected.includes(code), key: `hand-${code}` })),
+        hand.map((code, i) => {
+          const copy = hand.slice(0, i).filter((c) => c === code).length;
+          return card(code, { onclick: () => toggle(code, copy), pressed: copy < selectedCopies(code), key: `hand-${code}-${copy}` });
+        }),
       ),
       h(
         "p",
         { class: "muted small" },
         state.selected.length
-          ? `Discarding ${layGroup(state.selected).map(cardName).join(", ")}: now draw from the stock or take a marked card.`
+          ? `Discarding ${layGroup(state.selected, game.wild).map(cardName).join(", ")}: now draw from the stock or take a marked card.`
           : mine
             ? "Select cards to discard (a single card, a set, or a run of 3+ in one suit), then draw."
             : "Wait for your turn; you may pick your cards already.",
@@ -372,6 +440,8 @@ export async function tablePage(root, [gameId], app) {
       seatsView(),
       game.status === "waiting" ? lobbyView() : game.status === "active" ? middleView() : null,
       handView(),
+      spiedView(),
+      logView(),
       game.status === "finished" && game.standings ? standings(game, state.deltas) : null,
       game.status === "finished" ? h("p", { class: "row" }, h("a", { href: `/replay/${game.id}`, class: "button" }, "Replay this game"), h("a", { href: "/", class: "button" }, "Play again")) : null,
       game.last_round ? roundResult(game.last_round, game.seats, totalsBefore(game.last_round.round)) : null,
@@ -405,11 +475,38 @@ function remaining(deadline) {
 }
 
 function rulesView(rules) {
-  const entries = Object.entries(rules || {});
+  const entries = Object.entries(rules || {}).filter(([key]) => key !== "preset");
+  const preset = rules?.preset ?? "standard";
   return h(
     "details",
-    { class: "rules-summary" },
-    h("summary", {}, "House rules of this table"),
-    h("dl", {}, entries.map(([key, value]) => [h("dt", {}, key.replaceAll("_", " ")), h("dd", {}, value === null ? "none" : String(value))])),
+    { class: "rules-summary", testid: "table-rules", "data-preset": preset },
+    h("summary", {}, `House rules of this table: ${PRESET_NAMES[preset] ?? preset}`),
+    h("dl", {}, entries.map(([key, value]) => [h("dt", {}, ruleLabel(key)), h("dd", { "data-rule": key }, ruleText(key, value))])),
   );
+}
+
+/** One event as a line of the log (null: not worth a line). */
+function describeEvent(event, game) {
+  const who = (seat) => (seat === game.you?.seat ? "You" : seatName(game.seats[seat]));
+  const named = (codes) => codes.map(cardName).join(", ");
+  switch (event.type) {
+    case "round_started":
+      return `Round ${event.round} dealt${event.wild ? `; the wild card is the ${cardName(event.wild)}` : ""}.`;
+    case "played": {
+      const drew = event.draw !== "stock" ? `took the ${cardName(event.draw)}` : event.drawn ? `drew the ${cardName(event.drawn)}` : "drew from the stock";
+      return `${who(event.seat)} discarded ${named(event.cards)} and ${drew}.`;
+    }
+    case "forced_draw":
+      return event.drawn ? `You drew the ${cardName(event.drawn)}: a seven was played.` : `${who(event.seat)} drew a card: a seven was played.`;
+    case "spied":
+      return "You saw the other hands (queen of diamonds).";
+    case "reshuffled":
+      return "The discards were shuffled into a new stock.";
+    case "yaniv_called":
+      return game.rules.final_turns ? `${who(event.seat)} called Yaniv: everyone else plays once more.` : `${who(event.seat)} called Yaniv.`;
+    case "round_ended":
+      return `Round ${event.round} ended: ${event.outcome === "yaniv" ? "Yaniv" : "Assaf"}.`;
+    default:
+      return null;
+  }
 }

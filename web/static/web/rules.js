@@ -1,0 +1,82 @@
+// The rules keys of docs/rules.md §9 and §12 as the client offers them: each key with its
+// label, its values and its default (first), the presets, and how many seats the decks allow.
+
+const YES_NO = [["false", "no"], ["true", "yes"]];
+const bool = (v) => v === "true";
+
+/** Every key a host may choose, in the order the form shows them. `options` are
+ *  `[value as the form holds it, text]`, the default first; `parse` turns the form's string
+ *  into the JSON value. */
+export const RULES = [
+  { key: "decks", label: "Decks", options: [["1", "one (2-5 players)"], ["2", "two (2-8 players)"]], parse: Number },
+  { key: "jokers", label: "Jokers per deck", options: [["2", "2"], ["0", "none"]], parse: Number },
+  { key: "hand_size", label: "Cards dealt", options: [5, 6, 7, 8].map((n) => [String(n), String(n)]), parse: Number },
+  { key: "direction", label: "Play goes", options: [["clockwise", "clockwise"], ["counterclockwise", "counterclockwise"]] },
+  { key: "values", label: "Card values", options: [["standard", "standard (faces 10)"], ["jacks_zero", "jacks 0"], ["faces_high", "J 11, Q 12, K 13"]] },
+  { key: "joker_value", label: "A joker is worth", options: [["0", "0"], ["20", "20"]], parse: Number },
+  { key: "call_limit", label: "Call limit (Yaniv at or below)", type: "number", min: 0, max: 15, value: 5 },
+  { key: "first_turn_call", label: "Yaniv on the first turn", options: [["true", "allowed"], ["false", "not allowed"]], parse: bool },
+  { key: "final_turns", label: "After a call, the others play once more", options: YES_NO, parse: bool },
+  { key: "draw_from", label: "Draw from the last group", options: [["ends", "its ends"], ["any_of_last", "any of its cards"]] },
+  { key: "assaf_penalty_rule", label: "Assaf costs the caller", options: [["fixed", "the penalty below"], ["twice_highest", "twice the highest hand"]] },
+  { key: "assaf_penalty", label: "Assaf penalty", type: "number", min: 0, max: 100, value: 30 },
+  { key: "assaf_scores", label: "On Assaf, the others score", options: [["hand", "their hand"], ["zero", "zero for the lowest"]] },
+  { key: "exact_scores", label: "Exact scores", options: [["100_200", "100 → 50, 200 → 100"], ["halve_50", "halve multiples of 50"], ["none", "no drops"]] },
+  {
+    key: "ending",
+    label: "The game ends",
+    options: [
+      ["out_over_100", "out over 100"],
+      ["out_over_200", "out over 200"],
+      ["out_at_100", "out at 100"],
+      ["out_at_200", "out at 200"],
+      ["first_over_100", "when anyone passes 100"],
+      ["first_at_200", "when anyone reaches 200"],
+    ],
+  },
+  { key: "wild_rank", label: "A wild card each round", options: YES_NO, parse: bool },
+  { key: "sevens", label: "A seven makes the others draw", options: YES_NO, parse: bool },
+  { key: "spy_queen", label: "The queen of diamonds spies", options: YES_NO, parse: bool },
+  { key: "turn_seconds", label: "Turn limit", options: [["", "none"], ["30", "30 s"], ["60", "60 s"]], parse: (v) => (v ? Number(v) : null) },
+];
+
+/** docs/rules.md §12: what each preset sets; every other key keeps its default. */
+export const PRESETS = [
+  ["standard", "Standard Yaniv", {}],
+  ["nepalese", "Nepalese", { direction: "counterclockwise", jokers: 0, values: "jacks_zero", draw_from: "any_of_last", assaf_penalty: 25, ending: "out_at_100", exact_scores: "none" }],
+  ["dhumbal", "Dhumbal", { jokers: 0, values: "faces_high", call_limit: 15, assaf_penalty: 20 }],
+  ["yellow_lemon", "Yellow Lemon", { joker_value: 20, hand_size: 7, call_limit: 9, final_turns: true, assaf_penalty: 20 }],
+  ["least_count", "Least Count", { decks: 2, jokers: 0, wild_rank: true, call_limit: 4, assaf_penalty: 25, ending: "out_at_200", exact_scores: "none" }],
+  ["declare", "Declare", { first_turn_call: false, final_turns: true, assaf_penalty_rule: "twice_highest", ending: "first_at_200" }],
+];
+
+/** The most seats `decks` allow (docs/rules.md §12, Two decks). */
+export const maxPlayers = (decks) => (decks === 2 ? 8 : 5);
+
+/** Every key's value as the form holds it (a string) under `preset`. */
+export function presetValues(preset) {
+  const chosen = PRESETS.find(([name]) => name === preset)?.[2] ?? {};
+  const values = {};
+  for (const rule of RULES) {
+    const value = rule.key in chosen ? chosen[rule.key] : rule.options ? rule.options[0][0] : rule.value;
+    values[rule.key] = value === null ? "" : String(value);
+  }
+  return values;
+}
+
+/** The JSON value of a key from the form's string. */
+export function parseRule(rule, raw) {
+  if (rule.type === "number") return Number(raw);
+  return rule.parse ? rule.parse(raw) : raw;
+}
+
+/** How a table shows a key's value: the form's text for it, else the value itself. */
+export function ruleText(key, value) {
+  const rule = RULES.find((r) => r.key === key);
+  const raw = value === null ? "" : String(value);
+  const option = rule?.options?.find(([v]) => v === raw);
+  return option ? option[1] : value === null ? "none" : raw;
+}
+
+/** The label of a key ("Decks"), or the key spelled out. */
+export const ruleLabel = (key) => RULES.find((r) => r.key === key)?.label ?? key.replaceAll("_", " ");
