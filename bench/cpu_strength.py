@@ -2,6 +2,7 @@
 
     python bench/cpu_strength.py [--games N] [--workers W] [--rows PLAYER ...]
                                  [--presets | --presets-only]
+                                 [--preset-pairing PLAYER OPPONENT]
 
 Each row plays N complete games (default rules, to the end) of one player, in seat 0, against
 one opponent heads-up or three at a four-player table: each level against the level below it
@@ -9,11 +10,12 @@ one opponent heads-up or three at a four-player table: each level against the le
 ``hard`` against the greedy and random baselines. The engine draws the first starter at
 random. With ``--presets`` (or ``--presets-only``, without the ladder) a row per RULES.md §12
 preset follows: ``hard`` against ``greedy`` heads-up and at four seats, and at eight for
-``least_count`` (two decks). A win is a first place; a first place shared by k players counts
-1/k of a win, so the shares of one game add up to 1 and par at a table of n equal players is
-exactly 1/n. Intervals are 95% Wilson score intervals. Decision time is that of the seat-0
-player's ``choose_action`` alone (building the view and applying the move are not counted), as
-CPU time, which a busy machine does not inflate. ``--rows expert`` plays only the ladder rows
+``least_count`` (two decks); ``--preset-pairing expert hard`` has other players play them. A
+win is a first place; a first place shared by k players counts 1/k of a win, so the shares of
+one game add up to 1 and par at a table of n equal players is exactly 1/n. Intervals are 95%
+Wilson score intervals. Decision time is that of the seat-0 player's ``choose_action`` alone
+(building the view and applying the move are not counted), as CPU time, which a busy machine
+does not inflate. ``--rows expert`` plays only the ladder rows
 of that player (both table sizes), for a quick look at one level; by default every row is played.
 """
 
@@ -197,6 +199,14 @@ def main(argv: list[str]) -> int:
     presets = parser.add_mutually_exclusive_group()
     presets.add_argument("--presets", action="store_true", help="add a row per §12 preset")
     presets.add_argument("--presets-only", action="store_true", help="only the preset rows")
+    parser.add_argument(
+        "--preset-pairing",
+        nargs=2,
+        metavar=("PLAYER", "OPPONENT"),
+        choices=sorted(PLAYERS),
+        default=PRESET_PAIRING,
+        help="who plays the preset rows (default: %(default)s)",
+    )
     args = parser.parse_args(argv)
     pairings = [pair for pair in PAIRINGS if args.rows is None or pair[0] in args.rows]
 
@@ -209,7 +219,7 @@ def main(argv: list[str]) -> int:
         ]
     if args.presets or args.presets_only:
         plan += [
-            (*PRESET_PAIRING, table, preset.value)
+            (*args.preset_pairing, table, preset.value)
             for preset in Preset
             if preset is not Preset.STANDARD
             for table in preset_tables(preset)

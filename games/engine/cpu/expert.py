@@ -2,14 +2,16 @@
 
 When it may call, it compares the call with ``hard``'s best play in the same ``_SAMPLES``
 worlds: deals of the hidden cards consistent with everything the seat has seen (each
-opponent's hand count and the cards it took face up, which it still holds; the discards; our
-own hand), the opponents' unknown cards drawn with a lean towards low values as ``hard``
-reckons them (players keep their low cards). In each world the engine itself scores the call
-(``score_round``) and plays the play (``apply_play``) and then the round on, for at most
-``_HORIZON`` turns each, every seat playing a quick full-information policy: call when no
-other hand is as low, else throw the most valuable group and take a discard that is low or
-joins a group. A round that ends is valued by what it scored (our points against the
-opponents' mean, and going out, knocking someone out or the game's first place at
+opponent's hand count and the cards we know it holds, taken face up or shown by the spy queen;
+the discards; our own hand), the opponents' unknown cards drawn with a lean towards low values
+as ``hard`` reckons them (players keep their low cards). In each world the engine itself
+scores the call (``score_round``; under ``final_turns`` it plays the call, and the others'
+extra turn, through ``apply_yaniv``) and plays the play (``apply_play``) and then the round
+on, for at most ``_HORIZON`` turns each, every seat playing a quick full-information policy:
+call when the rules allow it and no other hand is as low, else throw the most valuable group
+and take a discard that is low or joins a group. Everything is counted at the round's values
+and wild rank (RULES.md §12). A round that ends is valued by what it scored (our points
+against the opponents' mean, and going out, knocking someone out or the game's first place at
 ``_KNOCK_OUT``); one still going by the hands as they stand. The same worlds serve both
 options (common random numbers). Calls ``hard`` must make (``hard.must_call``) skip the search.
 
@@ -27,16 +29,26 @@ whose stock runs out): a seeded rng gives the same choice every time.
 """
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 
-from games.engine.cards import VALUE, hand_total
 from games.engine.cpu import hard
 from games.engine.cpu.hard import View
 from games.engine.groups import takeable
 from games.engine.moves import legal_groups
 from games.engine.rng import Rng
-from games.engine.scoring import score_round
-from games.engine.state import STOCK, Action, CallYaniv, GameState, Play, Table, apply_play
+from games.engine.scoring import Standings, score_round
+from games.engine.state import (
+    STOCK,
+    Action,
+    CallYaniv,
+    GameState,
+    Play,
+    Spied,
+    Table,
+    apply_play,
+    apply_yaniv,
+)
 from games.engine.view import ViewData
 
 _SAMPLES = 10
@@ -62,21 +74,29 @@ def choose(seen: ViewData, rng: Rng) -> Action:
     if hard.must_call(table):
         return call
     worlds = [_sample(seen, table, rng) for _ in range(_SAMPLES)]
-    calling = sum(_scored(world, table.seat, table.seat) for world in worlds)
+    calling = sum(_called(world, table.seat, table.seat, rng) for world in worlds)
     playing = sum(_played_out(world, play, table.seat, rng) for world in worlds)
     return call if calling >= playing else play
 
 
 def _sample(seen: ViewData, table: View, rng: Rng) -> GameState:
-    """A world consistent with ``seen``: the opponents' unknown cards and the stock dealt
-    from the unseen cards, low ones likelier in a hand (``hard``'s skew)."""
+    """A world consistent with ``seen``: each opponent holds the cards we know it holds (taken
+    face up or shown by the spy queen, ``table.located``); its other cards and the stock are
+    dealt from the rest of the unseen cards, low ones likelier in a hand (``hard``'s skew)."""
     skew = hard.skew(table)
+    values = table.values
+    # The unseen cards less those the spy queen placed in a hand (``unseen`` counts them).
+    pool = list(table.unseen)
+    for seat in table.opponents:
+        spied = Counter(table.located[seat]) - Counter(seen["seats"][seat]["known"])
+        for card in spied.elements():
+            pool.remove(card)
     # Weighted sampling without replacement (Efraimidis-Spirakis): each card's key is
     # u ** (1 / weight), i.e. log(u) * exp(skew * value); the largest keys go to the hands.
     keyed = sorted(
-        table.unseen,
+        pool,
         key=lambda card: (
-            math.log((rng.randrange(_UNIFORM) + 1) / _UNIFORM) * math.exp(skew * VALUE[card])
+            math.log((rng.randrange(_UNIFORM) + 1) / _UNIFORM) * math.exp(skew * values[card])
         ),
         reverse=True,
     )
@@ -87,9 +107,9 @@ def _sample(seen: ViewData, table: View, rng: Rng) -> GameState:
         if seat == table.seat:
             hands.append(table.hand)
             continue
-        known = tuple(entry["known"])
-        unknown = entry["hand_count"] - len(known)
-        hands.append(known + tuple(keyed[at : at + unknown]))
+        located = tuple(table.located.get(seat, ()))
+        unknown = entry["hand_count"] - len(located)
+        hands.append(located + tuple(keyed[at : at + unknown]))
         at += unknown
     stock = keyed[at:]
     rng.shuffle(stock)
@@ -120,7 +140,22 @@ def _sample(seen: ViewData, table: View, rng: Rng) -> GameState:
         seen["discard"]["seat"],
         shown,
         seen["caller"],
+        # We may call, so the first turns are over (``first_turn_call: false``): any count of
+        # plays from one per seat on says so.
+        len(table.opponents) + 1,
+        _spied(seen),
     )
+
+
+def _spied(seen: ViewData) -> tuple[Spied | None, ...]:
+    """What the spy queen showed the seat of ``seen``, as the state holds it (``()``: nothing)."""
+    shown = seen["you"].get("spied")
+    if shown is None:
+        return ()
+    ours: Spied = tuple(
+        tuple(shown[str(seat)]) if str(seat) in shown else None for seat in range(seen["players"])
+    )
+    return tuple(ours if seat == seen["you"]["seat"] else None for seat in range(seen["players"]))
 
 
 def _played_out(world: GameState, play: Play, me: int, rng: Rng) -> float:
@@ -132,57 +167,97 @@ def _played_out(world: GameState, play: Play, me: int, rng: Rng) -> float:
         assert seat is not None
         action = _rollout(state, seat)
         if isinstance(action, CallYaniv):
-            return _scored(state, me, seat)
+            return _called(state, me, seat, rng)
         state, _ = apply_play(state, seat, action.cards, action.draw, rng)
-    mine = _left(state.hands[me])
-    others = [_left(state.hands[seat]) for seat in state.active_seats if seat != me]
+    mine = _left(state, me)
+    others = [_left(state, seat) for seat in state.active_seats if seat != me]
     return sum(others) / len(others) - mine
 
 
-def _left(hand: Sequence[str]) -> float:
-    """A hand still in play: its total less what its best group sheds next turn."""
-    return hand_total(hand) - hard.best_shed(hand)
-
-
-def _scored(state: GameState, me: int, caller: int) -> float:
-    """The value for ``me`` of the round ``caller`` ends now in ``state``."""
+def _left(state: GameState, seat: int) -> float:
+    """The hand of ``seat``, still in play: its total less what its best group sheds next
+    turn, at this round's values."""
     table = state.table
-    active = state.active_seats
-    hand_totals = [
-        hand_total(hand) if seat in active else None for seat, hand in enumerate(state.hands)
-    ]
-    score = score_round(
-        table.rules, caller, hand_totals, table.totals, table.out_round, table.round
-    )
-    opponents = [seat for seat in active if seat != me]
-    gained = [score.totals[seat] - table.totals[seat] for seat in opponents]
-    value = sum(gained) / len(gained) - (score.totals[me] - table.totals[me])
-    if score.standings is not None:
-        first = dict(score.standings)[me] == 1
+    shed = hard.best_shed(state.hands[seat], table.values, table.wild_rank, table.rules.values)
+    return state.hand_total(seat) - shed
+
+
+def _called(state: GameState, me: int, caller: int, rng: Rng) -> float:
+    """The value for ``me`` of ``caller``'s call in ``state`` (its turn, the call allowed).
+
+    Without final turns the round is scored now, as the engine's end of round scores it (and
+    without dealing the next round from ``rng``). Under ``final_turns`` the call is played
+    through the engine: every other seat first takes its extra turn as ``_rollout`` plays it.
+    """
+    table = state.table
+    if not table.rules.final_turns:
+        hand_totals = [
+            state.hand_total(seat) if out is None else None
+            for seat, out in enumerate(table.out_round)
+        ]
+        score = score_round(
+            table.rules, caller, hand_totals, table.totals, table.out_round, table.round
+        )
+        return _value(table, me, score.totals, score.eliminated, score.standings)
+    state, _ = apply_yaniv(state, caller, rng)
+    while state.caller is not None:
+        seat = state.turn
+        assert seat is not None
+        play = _rollout(state, seat)
+        assert isinstance(play, Play), "no call in final turns"
+        state, _ = apply_play(state, seat, play.cards, play.draw, rng)
+    result = state.last_round
+    assert result is not None
+    return _value(table, me, result.totals, result.eliminated, state.standings)
+
+
+def _value(
+    table: Table,
+    me: int,
+    totals: Sequence[int],
+    eliminated: Sequence[int],
+    standings: Standings | None,
+) -> float:
+    """The value for ``me`` of a round of ``table`` that ended with these ``totals``, these
+    seats ``eliminated`` and, if it ended the game, these ``standings``."""
+    opponents = [seat for seat, out in enumerate(table.out_round) if out is None and seat != me]
+    gained = [totals[seat] - table.totals[seat] for seat in opponents]
+    value = sum(gained) / len(gained) - (totals[me] - table.totals[me])
+    if standings is not None:
+        first = dict(standings)[me] == 1
         return value + (_KNOCK_OUT if first else -_KNOCK_OUT)
-    if me in score.eliminated:
+    if me in eliminated:
         return value - _KNOCK_OUT
-    out = sum(1 for seat in score.eliminated if seat != me)
+    out = sum(1 for seat in eliminated if seat != me)
     return value + _KNOCK_OUT * out / len(opponents)
 
 
 def _rollout(state: GameState, seat: int) -> Action:
-    """A quick full-information player for rollouts: calls when no other hand is as low;
-    else throws its most valuable group and takes a discard that is low or joins a group."""
+    """A quick full-information player for rollouts: calls when the rules let it and no other
+    hand is as low; else throws its most valuable group and takes a discard that is low or
+    joins a group (at this round's values and wild rank)."""
+    table = state.table
+    values = table.values
     hands = state.hands
     hand = hands[seat]
-    total = hand_total(hand)
-    if total <= state.table.rules.call_limit and all(
-        hand_total(hands[other]) > total for other in state.active_seats if other != seat
+
+    def points(cards: Sequence[str]) -> int:
+        return sum(values[card] for card in cards)
+
+    total = points(hand)
+    if state.can_call_yaniv(seat) and all(
+        points(hands[other]) > total for other in state.active_seats if other != seat
     ):
         return CallYaniv(seat)
-    group = max(legal_groups(hand), key=hand_total)
+    group = max(legal_groups(hand, table.wild_rank), key=points)
     rest = [card for card in hand if card not in group]
-    top = max(VALUE[card] for card in group)
+    top = max(values[card] for card in group)
     ends = takeable(state.group)
     if state.stock_count:
-        for card in sorted(ends, key=VALUE.__getitem__):
-            if VALUE[card] < top and (VALUE[card] <= _TAKE_AT_MOST or hard.joins(rest, card)):
+        for card in sorted(ends, key=values.__getitem__):
+            if values[card] < top and (
+                values[card] <= _TAKE_AT_MOST or hard.joins(rest, card, table.wild_rank)
+            ):
                 return Play(seat, group, card)
         return Play(seat, group, STOCK)
     return Play(seat, group, ends[0])

@@ -2,6 +2,7 @@
 and playing its part (how strong each is: bench/cpu_strength.py)."""
 
 import random
+from collections import Counter
 from collections.abc import Iterator
 
 import pytest
@@ -196,3 +197,135 @@ def test_every_level_plays_every_preset_legally_at_two_seats_and_the_largest_tab
             action = cpu_action(state, seat, rng, level)
             assert action in legal_moves(state, seat)
             state, _ = apply(state, action, rng)
+
+
+# --- expert under RULES.md §12 --------------------------------------------------------------
+
+
+def spied_positions() -> Iterator[GameState]:
+    """Positions of seeded spy-queen games of ``hard`` at three and five seats, two decks at
+    five, where the seat to act has spied (and the hands have changed since, some of them)."""
+    for players, rules in ((3, {"spy_queen": True}), (5, {"spy_queen": True, "decks": 2})):
+        rng = random.Random(players)
+        state, _ = start_game(players, Rules.from_dict(rules), rng)
+        for _ in range(1500):
+            if state.finished:
+                break
+            seat = state.turn
+            assert seat is not None
+            if state.spied and state.spied[seat] is not None:
+                yield state
+            state, _ = apply(state, cpu_action(state, seat, rng), rng)
+
+
+def test_expert_samples_deal_what_the_spy_queen_showed_to_the_seat_it_was_seen_in() -> None:
+    checked = 0
+    for index, state in enumerate(spied_positions()):
+        seat = state.turn
+        assert seat is not None
+        seen = view(state, seat)
+        table = hard.View(seen)
+        world = expert._sample(seen, table, random.Random(index))
+        assert {**view(world, seat), "last_round": None} == {**seen, "last_round": None}
+        spied = seen["you"]["spied"]
+        for other in table.opponents:
+            assert len(world.hands[other]) == len(state.hands[other])
+            # Every card seen in that hand is dealt to it (with two decks, as often as seen).
+            assert not Counter(spied[str(other)]) - Counter(world.hands[other])
+        # The rest are the unseen cards less those the spy placed, each once.
+        rest = Counter(world.stock[world.stock_pos :])
+        for other in table.opponents:
+            rest.update(world.hands[other])
+        assert rest == Counter(table.unseen) + Counter(
+            card for other in table.opponents for card in world.known[other]
+        )
+        checked += 1
+    assert checked >= 30
+
+
+def test_expert_samples_never_deal_a_spied_card_elsewhere() -> None:
+    # The spy saw the king of diamonds in seat 1 and the ace of hearts in seat 2; both seats
+    # hold five cards, the others unknown.
+    hands = [["2S", "3H"], ["KD", "4C", "5C", "6C", "8H"], ["AH", "9S", "TS", "JS", "QH"]]
+    state = GameState.from_dict(
+        {
+            **position(hands, ["9C"], rules={"spy_queen": True}).to_dict(),
+            "spied": [[None, ["KD"], ["AH"]], None, None],
+        }
+    )
+    seen = view(state, 0)
+    table = hard.View(seen)
+    for seed in range(40):
+        world = expert._sample(seen, table, random.Random(seed))
+        assert "KD" in world.hands[1]
+        assert "AH" in world.hands[2]
+        assert "KD" not in world.hands[2]
+        assert "AH" not in world.hands[1]
+        assert "KD" not in world.stock
+        assert "AH" not in world.stock
+
+
+def test_the_rollouts_call_only_where_the_rules_allow() -> None:
+    """The rollout player never makes a move the engine would refuse: in games it plays
+    under every preset (and the variant keys), every move of it is legal, final turns
+    included."""
+    checked = final_turns = 0
+    for preset in Preset:
+        rules = Rules.from_dict({"preset": preset.value, "sevens": True, "spy_queen": True})
+        for players in (2, rules.max_players):
+            rng = random.Random(players)
+            state, _ = start_game(players, rules, rng)
+            for _ in range(400):
+                if state.finished:
+                    break
+                seat = state.turn
+                assert seat is not None
+                move = expert._rollout(state, seat)
+                assert move in legal_moves(state, seat)
+                checked += 1
+                final_turns += state.caller is not None
+                state, _ = apply(state, move, rng)
+    assert checked >= 3000
+    assert final_turns >= 20
+
+
+def test_neither_expert_nor_its_rollouts_call_on_a_first_turn_or_in_final_turns() -> None:
+    hands = [["AS", "2S"], ["KD", "QD", "JH"]]
+    # Seat 0 could call on 3 against 30, but it is the first turn of the round.
+    first = position(hands, ["9C"], rules={"first_turn_call": False})
+    assert isinstance(expert._rollout(first, 0), Play)
+    assert isinstance(cpu_action(first, 0, random.Random(0), Level.EXPERT), Play)
+    later = GameState.from_dict({**first.to_dict(), "turns": 2})
+    assert expert._rollout(later, 0) == CallYaniv(0)
+    assert cpu_action(later, 0, random.Random(0), Level.EXPERT) == CallYaniv(0)
+    # Seat 1 called under final turns: seat 0's turn is its last, no call.
+    final = GameState.from_dict(
+        {**position(hands, ["9C"], rules={"final_turns": True}).to_dict(), "caller": 1}
+    )
+    assert isinstance(expert._rollout(final, 0), Play)
+    assert isinstance(cpu_action(final, 0, random.Random(0), Level.EXPERT), Play)
+
+
+def test_expert_weighs_a_call_against_the_others_extra_turn() -> None:
+    # 5 against king and ace: a Yaniv, the other scores 11. Under final turns the other
+    # throws the king and takes the ace on the discard: 2, an Assaf (5 + 30 for us).
+    hands = [["2S", "3H"], ["KD", "AC"]]
+    plain = position(hands, ["AS"])
+    final = position(hands, ["AS"], rules={"final_turns": True})
+    assert expert._called(plain, 0, 0, random.Random(0)) == 11
+    assert expert._called(final, 0, 0, random.Random(0)) == 2 - (5 + 30)
+
+
+def test_expert_values_the_hands_at_the_rounds_values() -> None:
+    # Under `jacks_zero` seat 1's jacks are worth nothing: calling on 3 is an Assaf.
+    hands = [["AS", "2S"], ["JD", "JH"]]
+    assert expert._called(position(hands, ["9C"]), 0, 0, random.Random(0)) == 20
+    jacks = position(hands, ["9C"], rules={"values": "jacks_zero"})
+    assert expert._called(jacks, 0, 0, random.Random(0)) == -(3 + 30)
+    # The rollout player throws its most valuable group at those values: the nine, not the
+    # jacks.
+    rollout = expert._rollout(
+        position([["JD", "JH", "9S", "AH"], ["KC"]], ["5C"], rules={"values": "jacks_zero"}), 0
+    )
+    assert isinstance(rollout, Play)
+    assert rollout.cards == ("9S",)
