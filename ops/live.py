@@ -27,6 +27,7 @@ from datetime import UTC, datetime
 from typing import Any, TypedDict
 
 from django.core.cache import cache
+from prometheus_client.metrics_core import Metric
 from prometheus_client.registry import Collector
 
 from config import metrics
@@ -45,12 +46,12 @@ def source() -> str:
     return f"{socket.gethostname()}:{metrics.MULTIPROC_DIR}"
 
 
-def counters(registry: Collector) -> dict[str, float]:
+def counters(families: Iterable[Metric]) -> dict[str, float]:
     """The counters the rates come from, one key a series: `moves/<source>`, `5xx/<route>`,
     `failed/<task>`, and the matched tickets' wait histogram (`wait/le=<bound>`, cumulative,
     `wait/count`, `wait/sum`)."""
     values: dict[str, float] = defaultdict(float)
-    for family in registry.collect():
+    for family in families:
         for sample in family.samples:
             labels = sample.labels
             if sample.name == "yaniv_moves_applied_total":
@@ -73,7 +74,7 @@ def snapshot_take(registry: Collector, *, now: float | None = None) -> Snapshot:
     """Read the counters and keep the reading, the last SNAPSHOTS_KEPT of them (ops.tasks:
     once a minute, from beat; one writer, so a read-modify-write of the list is safe)."""
     taken = Snapshot(
-        at=time.time() if now is None else now, source=source(), values=counters(registry)
+        at=time.time() if now is None else now, source=source(), values=counters(registry.collect())
     )
     kept: list[Snapshot] = cache.get(SNAPSHOTS_KEY, [])
     cache.set(SNAPSHOTS_KEY, [*kept, taken][-SNAPSHOTS_KEPT:], timeout=None)
@@ -194,9 +195,9 @@ class Figures:
     snapshots: int = 0
 
 
-def _gauges(registry: Collector) -> dict[str, list[tuple[dict[str, str], float]]]:
+def _gauges(families: Iterable[Metric]) -> dict[str, list[tuple[dict[str, str], float]]]:
     found: dict[str, list[tuple[dict[str, str], float]]] = defaultdict(list)
-    for family in registry.collect():
+    for family in families:
         if family.type == "gauge":
             for sample in family.samples:
                 found[sample.name].append((sample.labels, sample.value))
@@ -206,8 +207,10 @@ def _gauges(registry: Collector) -> dict[str, list[tuple[dict[str, str], float]]
 def figures(registry: Collector, *, now: float | None = None) -> Figures:
     """The page's figures: this registry's gauges now, and its counters' gains."""
     read_at = time.time() if now is None else now
-    live = Snapshot(at=read_at, source=source(), values=counters(registry))
-    gauges = _gauges(registry)
+    # One collect: the database gauges query at collect time.
+    families = list(registry.collect())
+    live = Snapshot(at=read_at, source=source(), values=counters(families))
+    gauges = _gauges(families)
     history = snapshots()
     minute = gained_since(history, live, 60)
     hour = gained_since(history, live, 3600)
