@@ -20,4 +20,4 @@ RUN useradd --system --uid 1000 --home /app yaniv \
 USER yaniv
 
 EXPOSE 8000
-CMD ["sh", "-c", "uvicorn config.asgi:application --host 0.0.0.0 --port ${PORT:-8000} --loop uvloop --http httptools --ws websockets --no-proxy-headers --no-access-log"]
+CMD ["sh", "-c", "uvicorn config.asgi:application --host 0.0.0.0 --port ${PORT:-8000} --loop uvloop --http httptools --ws wsproto --no-proxy-headers --no-access-log"]

@@ -66,7 +66,7 @@ def web_command(port: int, workers: int) -> list[str]:
         "--http",
         "httptools",
         "--ws",
-        "websockets",
+        "wsproto",
         "--no-proxy-headers",
         "--no-access-log",
         "--log-level",

@@ -12,11 +12,28 @@ django_wsgi_app = get_wsgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
+from django.urls import get_resolver  # noqa: E402
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware  # noqa: E402
 
 from accounts.ws_auth import PlayerAuthMiddleware  # noqa: E402
+from config.perf import garbage  # noqa: E402
 from config.perf.http import ThreadedWSGI  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
+
+
+async def lifespan(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """The server's start and stop (uvicorn sends them; the tests' servers do not): once
+    started, the process's garbage collection goes on a clock (config/perf/garbage.py)."""
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            get_resolver().url_patterns  # noqa: B018 (imports every view before the freeze)
+            garbage.install(settings.WEB_GC_FULL_SECONDS)
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+
 
 router = ProtocolTypeRouter(
     {
@@ -30,6 +47,7 @@ router = ProtocolTypeRouter(
         # cookie, so another site cannot ride a browser's session; and mobile clients send
         # no Origin at all.
         "websocket": PlayerAuthMiddleware(URLRouter(websocket_urlpatterns)),
+        "lifespan": lifespan,
     }
 )
 

@@ -271,6 +271,11 @@ FORWARDED_ALLOW_IPS = [ip.strip() for ip in env.list("FORWARDED_ALLOW_IPS", defa
 # connection, so keep it at or below DB_POOL_MAX.
 WEB_THREADS = env.int("WEB_THREADS", default=8)
 
+# Seconds between a web process's full garbage collections (config/perf/garbage.py): they run
+# on this clock instead of when CPython's allocation counts say, since each one stops the
+# process for as long as it visits every socket's objects. 0: CPython's own.
+WEB_GC_FULL_SECONDS = env.float("WEB_GC_FULL_SECONDS", default=600.0)
+
 # Redis pub/sub: a group_send is one PUBLISH, and a web process gets each message once and
 # hands it to its sockets in memory. (channels_redis.core's layer made four round trips per
 # group_send and had every socket poll Redis: 30% more CPU per move in bench.api_moves.)

@@ -16,7 +16,7 @@ from config.asgi import application
 def serving() -> Iterator[int]:
     """The application on a free port of 127.0.0.1 (the port), until the block ends."""
     config = uvicorn.Config(
-        application, host="127.0.0.1", port=0, ws="websockets", lifespan="off", log_config=None
+        application, host="127.0.0.1", port=0, ws="wsproto", lifespan="off", log_config=None
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
