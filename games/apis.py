@@ -35,6 +35,7 @@ from games.selectors import (
     GameMessage,
     RecordData,
     RematchData,
+    RulesCatalogData,
     SocketErrorMessage,
     YourTurnMessage,
     event_payload,
@@ -45,6 +46,7 @@ from games.selectors import (
     game_state,
     live_ranked_games,
     may_view,
+    rules_catalog,
     viewer_seat,
 )
 from games.services import lobby, play, rematch
@@ -465,6 +467,20 @@ class RematchInput(serializers.Serializer[dict[str, Any]]):
 
 
 RematchSerializer = PAYLOADS.of(RematchData)
+RulesCatalogSerializer = PAYLOADS.of(RulesCatalogData)
+
+
+class RulesApi(PublicReadApi):
+    @extend_schema(
+        operation_id="rules_get",
+        description="What a host may choose in `POST /games/`: every key's default, each "
+        "preset's keys resolved (RULES.md §12), the most seats by decks. No token needed. "
+        "Each key's values are in the `rules` schema of `game`.",
+        parameters=[IF_NONE_MATCH],
+        responses={200: RulesCatalogSerializer, **NOT_MODIFIED, **error_responses(401, 403)},
+    )
+    def get(self, request: Request) -> Response:
+        return Response(rules_catalog())
 
 
 class GameRematchApi(APIView):

@@ -25,6 +25,7 @@ from accounts.models import Player
 from config.payloads import Default, Doc, Timestamp, Uuid
 from games.engine.record import RECORD_FORMAT, record_from_events
 from games.engine.rules import (
+    PLAYERS_PER_DECK,
     AssafPenaltyRule,
     AssafScores,
     Decks,
@@ -139,6 +140,21 @@ class RulesData(TypedDict):
     sevens: bool
     spy_queen: bool
     turn_seconds: Annotated[int | None, Doc("Seconds a player has for a turn; null: no limit.")]
+
+
+class PresetData(TypedDict):
+    preset: Preset
+    rules: Annotated[RulesData, Doc("Every key as a table of this preset plays it.")]
+
+
+class RulesCatalogData(TypedDict):
+    """What a host may choose (`GET /rules/`): the defaults, each preset's keys, the seats."""
+
+    defaults: Annotated[RulesData, Doc("Every key a table gets when `POST /games/` names none.")]
+    presets: Annotated[list[PresetData], Doc("RULES.md §12's presets, in its order.")]
+    max_players: Annotated[
+        dict[str, int], Doc('The most seats by `decks` (`"1"`, `"2"`): 5 and 8.')
+    ]
 
 
 class GameData(TypedDict):
@@ -354,6 +370,22 @@ def game_payload(
 
 
 _RULE_KEYS = frozenset(TableRules().to_dict())
+
+
+def rules_catalog() -> RulesCatalogData:
+    """The defaults and every preset, resolved as a game stores them."""
+
+    def resolved(rules: TableRules) -> RulesData:
+        return cast(RulesData, rules.to_dict())
+
+    return {
+        "defaults": resolved(TableRules()),
+        "presets": [
+            {"preset": preset, "rules": resolved(TableRules.parse({"preset": preset.value}))}
+            for preset in Preset
+        ],
+        "max_players": {str(decks): most for decks, most in PLAYERS_PER_DECK.items()},
+    }
 
 
 def shown_rules(stored: dict[str, Any]) -> RulesData:

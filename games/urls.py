@@ -3,6 +3,7 @@ from django.urls import path
 from games import apis
 
 urlpatterns = [
+    path("rules/", apis.RulesApi.as_view(), name="rules"),
     path("games/", apis.GameCreateApi.as_view(), name="games-create"),
     path("games/live/", apis.LiveGamesApi.as_view(), name="games-live"),
     path("games/<uuid:game_id>/", apis.GameDetailApi.as_view(), name="games-detail"),

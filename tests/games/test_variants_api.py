@@ -149,3 +149,31 @@ def test_ranked_games_keep_the_defaults(db: None, settings: Any) -> None:
         "turn_seconds": settings.YANIV_RANKED_TURN_SECONDS,
     }
     assert locked.payload(0)["rules"]["preset"] == "standard"
+
+
+def test_the_rules_catalog_needs_no_token(api_client) -> None:
+    response = api_client.get("/api/v1/rules/")
+    assert response.status_code == 200
+    assert response["Cache-Control"] == "public, max-age=10"
+    again = api_client.get("/api/v1/rules/", HTTP_IF_NONE_MATCH=response["ETag"])
+    assert again.status_code == 304
+
+
+def test_the_catalog_is_what_a_table_gets(api_client, make_client) -> None:
+    """Each entry is what `POST /games/` stores: with no rules, and with each preset alone."""
+    catalog = api_client.get("/api/v1/rules/").json()
+    host = make_client("Host")
+    assert catalog["defaults"] == _create(host).json()["rules"] == DEFAULTS
+    assert [entry["preset"] for entry in catalog["presets"]] == [p.value for p in Preset]
+    for entry in catalog["presets"]:
+        created = _create(make_client("Host"), preset=entry["preset"]).json()
+        assert entry["rules"] == created["rules"]
+
+
+def test_the_catalogs_seats_are_what_the_decks_allow(api_client, make_client) -> None:
+    seats = api_client.get("/api/v1/rules/").json()["max_players"]
+    assert seats == {"1": 5, "2": 8}
+    for decks, most in seats.items():
+        assert _create(make_client("Host"), most, decks=int(decks)).status_code == 201
+        if most < 8:
+            _refused(_create(make_client("Host"), most + 1, decks=int(decks)), "at most")

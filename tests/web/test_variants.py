@@ -16,8 +16,12 @@ def test_a_least_count_table_against_the_cpu(open_player) -> None:
     seats = page.get_by_test_id("max-players")
     # One deck seats five: more is not offered until the rules have two decks.
     expect(seats.locator('option[value="8"]')).to_be_disabled()
-    page.get_by_test_id("preset").select_option("least_count")
     page.get_by_test_id("house-rules").locator("summary").click()
+    # The form starts at the defaults the server gives (GET /rules/).
+    expect(page.locator("#rule-call_limit")).to_have_value("5")
+    expect(page.locator("#rule-assaf_penalty")).to_have_value("30")
+    expect(page.locator("#rule-first_turn_call")).to_have_value("true")
+    page.get_by_test_id("preset").select_option("least_count")
     expect(page.locator("#rule-decks")).to_have_value("2")
     expect(page.locator("#rule-wild_rank")).to_have_value("true")
     expect(page.locator("#rule-call_limit")).to_have_value("4")

@@ -1,12 +1,13 @@
-// The rules keys of docs/rules.md §9 and §12 as the client offers them: each key with its
-// label, its values and its default (first), the presets, and how many seats the decks allow.
+// The rules keys of docs/rules.md §9 and §12 as the client offers them, each with its label and
+// the text of its values; the defaults, the presets' keys and the seats come from the server.
+
+import { api } from "./api.js";
 
 const YES_NO = [["false", "no"], ["true", "yes"]];
 const bool = (v) => v === "true";
 
 /** Every key a host may choose, in the order the form shows them. `options` are
- *  `[value as the form holds it, text]`, the default first; `parse` turns the form's string
- *  into the JSON value. */
+ *  `[value as the form holds it, text]`; `parse` turns the form's string into the JSON value. */
 export const RULES = [
   { key: "decks", label: "Decks", options: [["1", "one (2-5 players)"], ["2", "two (2-8 players)"]], parse: Number },
   { key: "jokers", label: "Jokers per deck", options: [["2", "2"], ["0", "none"]], parse: Number },
@@ -14,12 +15,12 @@ export const RULES = [
   { key: "direction", label: "Play goes", options: [["clockwise", "clockwise"], ["counterclockwise", "counterclockwise"]] },
   { key: "values", label: "Card values", options: [["standard", "standard (faces 10)"], ["jacks_zero", "jacks 0"], ["faces_high", "J 11, Q 12, K 13"]] },
   { key: "joker_value", label: "A joker is worth", options: [["0", "0"], ["20", "20"]], parse: Number },
-  { key: "call_limit", label: "Call limit (Yaniv at or below)", type: "number", min: 0, max: 15, value: 5 },
+  { key: "call_limit", label: "Call limit (Yaniv at or below)", type: "number", min: 0, max: 15 },
   { key: "first_turn_call", label: "Yaniv on the first turn", options: [["true", "allowed"], ["false", "not allowed"]], parse: bool },
   { key: "final_turns", label: "After a call, the others play once more", options: YES_NO, parse: bool },
   { key: "draw_from", label: "Draw from the last group", options: [["ends", "its ends"], ["any_of_last", "any of its cards"]] },
   { key: "assaf_penalty_rule", label: "Assaf costs the caller", options: [["fixed", "the penalty below"], ["twice_highest", "twice the highest hand"]] },
-  { key: "assaf_penalty", label: "Assaf penalty", type: "number", min: 0, max: 100, value: 30 },
+  { key: "assaf_penalty", label: "Assaf penalty", type: "number", min: 0, max: 100 },
   { key: "assaf_scores", label: "On Assaf, the others score", options: [["hand", "their hand"], ["zero", "zero for the lowest"]] },
   { key: "exact_scores", label: "Exact scores", options: [["100_200", "100 → 50, 200 → 100"], ["halve_50", "halve multiples of 50"], ["none", "no drops"]] },
   {
@@ -40,27 +41,36 @@ export const RULES = [
   { key: "turn_seconds", label: "Turn limit", options: [["", "none"], ["30", "30 s"], ["60", "60 s"]], parse: (v) => (v ? Number(v) : null) },
 ];
 
-/** docs/rules.md §12: what each preset sets; every other key keeps its default. */
-export const PRESETS = [
-  ["standard", "Standard Yaniv", {}],
-  ["nepalese", "Nepalese", { direction: "counterclockwise", jokers: 0, values: "jacks_zero", draw_from: "any_of_last", assaf_penalty: 25, ending: "out_at_100", exact_scores: "none" }],
-  ["dhumbal", "Dhumbal", { jokers: 0, values: "faces_high", call_limit: 15, assaf_penalty: 20 }],
-  ["yellow_lemon", "Yellow Lemon", { joker_value: 20, hand_size: 7, call_limit: 9, final_turns: true, assaf_penalty: 20 }],
-  ["least_count", "Least Count", { decks: 2, jokers: 0, wild_rank: true, call_limit: 4, assaf_penalty: 25, ending: "out_at_200", exact_scores: "none" }],
-  ["declare", "Declare", { first_turn_call: false, final_turns: true, assaf_penalty_rule: "twice_highest", ending: "first_at_200" }],
-];
+/** The presets' names as the client shows them; their keys come from `GET /rules/`. */
+const PRESET_TITLES = {
+  standard: "Standard Yaniv",
+  nepalese: "Nepalese",
+  dhumbal: "Dhumbal",
+  yellow_lemon: "Yellow Lemon",
+  least_count: "Least Count",
+  declare: "Declare",
+};
 
-/** The most seats `decks` allow (docs/rules.md §12, Two decks). */
-export const maxPlayers = (decks) => (decks === 2 ? 8 : 5);
+/** A preset's name to show ("Least Count"), or its key spelled out for one added since. */
+export const presetTitle = (preset) => PRESET_TITLES[preset] ?? preset.replaceAll("_", " ");
 
-/** Every key's value as the form holds it (a string) under `preset`. */
-export function presetValues(preset) {
-  const chosen = PRESETS.find(([name]) => name === preset)?.[2] ?? {};
+let catalog = null;
+
+/** `GET /rules/` (docs/api.md, Variants), read once: the defaults, each preset's keys
+ *  resolved, and the most seats by decks. */
+export async function rulesCatalog() {
+  catalog ??= await api("GET", "rules/");
+  return catalog;
+}
+
+/** The most seats `decks` allow, as the catalog says (docs/rules.md §12, Two decks). */
+export const maxPlayers = (rules, decks) => rules.max_players[String(decks)];
+
+/** Every key's value as the form holds it (a string) under `preset`, from the catalog. */
+export function presetValues(rules, preset) {
+  const chosen = rules.presets.find((entry) => entry.preset === preset)?.rules ?? rules.defaults;
   const values = {};
-  for (const rule of RULES) {
-    const value = rule.key in chosen ? chosen[rule.key] : rule.options ? rule.options[0][0] : rule.value;
-    values[rule.key] = value === null ? "" : String(value);
-  }
+  for (const rule of RULES) values[rule.key] = chosen[rule.key] === null ? "" : String(chosen[rule.key]);
   return values;
 }
 

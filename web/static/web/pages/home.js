@@ -4,7 +4,7 @@
 
 import { api, liveSocket, session, token } from "../api.js";
 import { errorLine, h, replace } from "../dom.js";
-import { PRESETS, RULES, maxPlayers, parseRule, presetValues } from "../rules.js";
+import { RULES, maxPlayers, parseRule, presetTitle, presetValues, rulesCatalog } from "../rules.js";
 
 // Ranked tables (docs/api.md, Ranked matchmaking); a private table may seat up to 8.
 const SIZES = [2, 3, 4, 5];
@@ -12,6 +12,7 @@ const TABLE_SIZES = [2, 3, 4, 5, 6, 7, 8];
 
 export async function homePage(root, _params, app) {
   app.title("");
+  const catalog = await rulesCatalog();
   const state = { me: session.me, ticket: session.me.ticket, error: "", accountOpen: false };
   const errorSlot = h("div", { class: "error-slot" });
   const youSlot = h("section", { class: "panel", "aria-labelledby": "you-h" });
@@ -166,9 +167,9 @@ export async function homePage(root, _params, app) {
       ? h(
           "select",
           { id: `rule-${rule.key}`, name: rule.key, onchange: rule.key === "decks" ? () => seatsFit() : null },
-          rule.options.map(([value, text], i) => h("option", { value, selected: i === 0 }, text)),
+          rule.options.map(([value, text]) => h("option", { value }, text)),
         )
-      : h("input", { id: `rule-${rule.key}`, name: rule.key, type: "number", min: rule.min, max: rule.max, value: rule.value, required: true });
+      : h("input", { id: `rule-${rule.key}`, name: rule.key, type: "number", min: rule.min, max: rule.max, required: true });
   const fields = Object.fromEntries(RULES.map((rule) => [rule.key, field(rule)]));
   const seats = h(
     "select",
@@ -177,16 +178,16 @@ export async function homePage(root, _params, app) {
   );
   /** Seats past what the decks allow are offered no more (and a choice past it comes back). */
   function seatsFit() {
-    const most = maxPlayers(Number(fields.decks.value));
+    const most = maxPlayers(catalog, fields.decks.value);
     for (const option of seats.options) option.disabled = Number(option.value) > most;
     if (Number(seats.value) > most) seats.value = String(most);
   }
   function presetChosen(preset) {
-    const values = presetValues(preset);
+    const values = presetValues(catalog, preset);
     for (const rule of RULES) fields[rule.key].value = values[rule.key];
     seatsFit();
   }
-  seatsFit();
+  presetChosen(catalog.presets[0].preset);
 
   const newTable = h(
     "form",
@@ -213,7 +214,7 @@ export async function homePage(root, _params, app) {
       h(
         "select",
         { id: "preset", name: "preset", testid: "preset", onchange: (event) => presetChosen(event.target.value) },
-        PRESETS.map(([name, text], i) => h("option", { value: name, selected: i === 0 }, text)),
+        catalog.presets.map(({ preset }, i) => h("option", { value: preset, selected: i === 0 }, presetTitle(preset))),
       ),
       h("label", { for: "max-players" }, "Seats"),
       seats,

@@ -4,11 +4,10 @@
 import { allPages, api, liveSocket } from "../api.js";
 import { cardName, layGroup, sortHand } from "../cards.js";
 import { errorLine, h, replace } from "../dom.js";
-import { PRESETS, ruleLabel, ruleText } from "../rules.js";
+import { presetTitle, ruleLabel, ruleText } from "../rules.js";
 import { card, cards, cardsBelow, roundResult, seatName, standings, wildBlock } from "../table.js";
 
 const LOG_LENGTH = 8;
-const PRESET_NAMES = Object.fromEntries(PRESETS.map(([name, text]) => [name, text]));
 
 // The CPU levels of docs/api.md (`POST /games/{id}/cpu/`), weakest first.
 const CPU_LEVELS = ["easy", "medium", "hard", "expert"];
@@ -480,7 +479,7 @@ function rulesView(rules) {
   return h(
     "details",
     { class: "rules-summary", testid: "table-rules", "data-preset": preset },
-    h("summary", {}, `House rules of this table: ${PRESET_NAMES[preset] ?? preset}`),
+    h("summary", {}, `House rules of this table: ${presetTitle(preset)}`),
     h("dl", {}, entries.map(([key, value]) => [h("dt", {}, ruleLabel(key)), h("dd", { "data-rule": key }, ruleText(key, value))])),
   );
 }
