@@ -34,6 +34,7 @@ def test_every_public_read_answers_without_a_token(anonymous, players, make_game
         "/api/v1/leaderboard/",
         "/api/v1/games/live/",
         f"/api/v1/games/{ranked.pk}/record/",
+        "/api/v1/rules/",
     ):
         response = anonymous.get(path)
         assert response.status_code == 200, path
@@ -174,6 +175,7 @@ def test_the_schema_marks_the_public_reads_and_the_deprecated_rating(anonymous) 
         "/api/v1/leaderboard/",
         "/api/v1/players/{player_id}/games/",
         "/api/v1/games/live/",
+        "/api/v1/rules/",
     ):
         operation = schema["paths"][path]["get"]
         assert {} in operation["security"], path  # a token is optional
