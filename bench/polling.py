@@ -4,14 +4,18 @@ For each player count (default 100, 300 and 1,000) it runs Locust headless, with
 (one load generator process per core by default), against the server as `make run` serves it:
 uvicorn with WEB_CONCURRENCY processes (the cores), a Celery worker and beat. Each player is a
 guest at a private table against one CPU seat, reads its game about once a second and moves
-after a human think time (1-3 s) when it is its turn (bench/_polling_player.py). The players
+after a human think time (1-3 s) when it is its turn (bench/_polling_player.py). It reads
+with `If-None-Match`, as a good client does, so that an unchanged game is a 304 with no body;
+`--no-conditional` reads without it (every read a 200 with the game), as before. The players
 arrive at `--spawn-rate` a second; figures are taken from when all have arrived (Locust's
 `--reset-stats`) for `--seconds`: requests/s, the p50/p99 of the GET and the p50/p95/p99 of
 the move (Locust's figures: times rounded to 1 ms below 100 ms, to 10 ms below 1 s), failures
-(any answer that is not 2xx), and the CPU of the server (web, worker, beat, its PostgreSQL and
-Redis), of the load generator, and of the rest of the machine, each in % of one core.
+(any answer that is not 2xx or 304), and the CPU of the server (web, worker, beat, its
+PostgreSQL and Redis), of the load generator, and of the rest of the machine, each in % of
+one core.
 
     python -m bench.polling [--players 100,300,1000] [--seconds 60] [--spawn-rate 50]
+                            [--no-conditional]
 
 It runs on the servers of DATABASE_URL / REDIS_URL, as `make bench` sets them, with the
 per-player and guest-creation limits raised as bench.api_moves does (capacity, not the abuse
@@ -128,7 +132,12 @@ def level(server: Server, players: int, args: argparse.Namespace) -> dict[str, A
         "--reset-stats",
         "--only-summary",
     ]
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "YANIV_POLLING_REPORT": str(report)}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "YANIV_POLLING_REPORT": str(report),
+        "YANIV_POLLING_CONDITIONAL": "1" if args.conditional else "0",
+    }
     locust = spawn(name, command, env)
     log = ROOT / "var" / f"bench-{name}.log"
     try:
@@ -189,6 +198,12 @@ def main() -> int:
     parser.add_argument("--spawn-rate", type=float, default=50, help="players arriving a second")
     parser.add_argument("--processes", type=int, default=cores, help="load generator processes")
     parser.add_argument("--port", type=int, default=8766)
+    parser.add_argument(
+        "--conditional",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="poll with If-None-Match (304 while the game is unchanged); on by default",
+    )
     args = parser.parse_args()
     webs = int(os.environ.get("WEB_CONCURRENCY") or cores)
     setup_django()
@@ -217,7 +232,8 @@ def main() -> int:
             tidy()
     print(
         f"\n{webs} web processes, 1 Celery worker (4 processes) and beat; "
-        f"{args.processes} Locust processes; {cores} cores; "
+        f"{args.processes} Locust processes; {cores} cores; polls "
+        f"{'with' if args.conditional else 'without'} If-None-Match; "
         f"{time.monotonic() - began:.0f} s in all. Times in ms; CPU in % of one core."
     )
     print(
