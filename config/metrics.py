@@ -89,20 +89,38 @@ class _Owner:
         if self.fd is not None:
             # Inherited from the parent by a fork: the parent's lock is the parent's to hold.
             os.close(self.fd)
+            self.fd = None
         name = f"{_HOST}-{pid}"
-        path = _lock_path(MULTIPROC_DIR, name)
-        while True:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            try:
-                if os.fstat(fd).st_ino == os.stat(path).st_ino:
-                    break
-            except FileNotFoundError:
-                pass
-            os.close(fd)  # a scrape removed the file of a dead namesake meanwhile: again
+        for attempt in range(_CLAIM_ATTEMPTS):
+            fd = _try_lock(_lock_path(MULTIPROC_DIR, name))
+            if fd is not None:
+                break
+            time.sleep(0.01)  # a scrape looking at a dead namesake holds the lock a moment
+            if attempt == _CLAIM_ATTEMPTS // 2:
+                # A live namesake: containers given one hostname. A name of its own, then.
+                name = f"{_HOST}-{pid}.{uuid.uuid4().hex[:8]}"
+        else:
+            raise RuntimeError(f"cannot lock {name}.lock in {MULTIPROC_DIR}")
         self.pid, self.name, self.fd = pid, name, fd
         # A dead namesake's live gauges (same host, same pid) must not become this one's.
         _drop_live_gauges(MULTIPROC_DIR, name)
+
+
+_CLAIM_ATTEMPTS = 40
+
+
+def _try_lock(path: Path) -> int | None:
+    """The file `path`, created if need be and locked, or None when another process holds it
+    (or a scrape removed it meanwhile, a dead namesake's: the caller tries again)."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        if os.fstat(fd).st_ino == os.stat(path).st_ino:
+            return fd
+    except (BlockingIOError, FileNotFoundError):
+        pass
+    os.close(fd)
+    return None
 
 
 _OWNER = _Owner()

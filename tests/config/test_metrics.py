@@ -288,6 +288,15 @@ def test_a_restarted_container_does_not_inherit_its_dead_namesakes_live_gauges(
     assert containers.read() == {"moves": 7, "sockets": 2}
 
 
+def test_two_live_namesakes_each_get_a_name_of_their_own(containers) -> None:
+    """Containers given one hostname (compose's `hostname:`), pids that repeat: the second
+    process finds the name's lock held and takes a name of its own, and nothing is lost."""
+    containers.start("web", 3, "7")
+    containers.start("web", 4, "7")
+    assert len(list(containers.directory.glob("counter_web-7*.db"))) == 2
+    assert containers.read() == {"moves": 7, "sockets": 7}
+
+
 def test_a_forked_child_is_a_process_of_its_own(containers) -> None:
     """Celery's prefork children: a child writes under its own pid and holds its own lock, so
     its parent's end drops the parent's live gauge and not the child's."""
