@@ -10,7 +10,8 @@ with `If-None-Match`, as a good client does, so that an unchanged game is a 304 
 arrive at `--spawn-rate` a second; figures are taken from when all have arrived (Locust's
 `--reset-stats`) for `--seconds`: requests/s, the p50/p99 of the GET and the p50/p95/p99 of
 the move (Locust's figures: times rounded to 1 ms below 100 ms, to 10 ms below 1 s), failures
-(any answer that is not 2xx or 304), and the CPU of the server (web, worker, beat, its
+(any answer that is not 2xx or 304), the share of the GETs the server answered 304 (its own
+count, from its /metrics), and the CPU of the server (web, worker, beat, its
 PostgreSQL and Redis), of the load generator, and of the rest of the machine, each in % of
 one core.
 
@@ -33,6 +34,9 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+
+import httpx
+from prometheus_client.parser import text_string_to_metric_families
 
 from bench._server import (
     BIN,
@@ -86,6 +90,30 @@ def summary(entries: list[dict[str, Any]]) -> dict[str, Any]:
         "move": cuts(move, (0.5, 0.95, 0.99)),
         "moves": move["num_requests"] if move else 0,
     }
+
+
+def game_reads(url: str) -> dict[str, float]:
+    """The server's count of its answers to `GET /games/{id}/`, by status (its /metrics:
+    loopback clients may read it)."""
+    text = httpx.get(f"{url}/metrics", timeout=30).text
+    found: dict[str, float] = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            labels = sample.labels
+            if (
+                sample.name == "yaniv_http_requests_total"
+                and labels["route"] == "/api/v1/games/{game_id}/"
+                and labels["method"] == "GET"
+            ):
+                found[labels["status"]] = found.get(labels["status"], 0.0) + sample.value
+    return found
+
+
+def not_modified_share(before: dict[str, float], after: dict[str, float]) -> float:
+    """The share of the GETs between two counts that were answered 304."""
+    gained = {status: after[status] - before.get(status, 0.0) for status in after}
+    total = sum(gained.values())
+    return gained.get("304", 0.0) / total if total else float("nan")
 
 
 def wait_spawned(log: Path, process: subprocess.Popen[bytes], timeout: float) -> None:
@@ -142,6 +170,7 @@ def level(server: Server, players: int, args: argparse.Namespace) -> dict[str, A
     log = ROOT / "var" / f"bench-{name}.log"
     try:
         wait_spawned(log, locust, timeout=3 * ramp + 60)
+        reads = game_reads(server.url)
         before, generator, machine = (
             cpu_seconds(server),
             cpu_of(process_tree(locust.pid)),
@@ -149,6 +178,7 @@ def level(server: Server, players: int, args: argparse.Namespace) -> dict[str, A
         )
         time.sleep(args.seconds)
         after = cpu_seconds(server)
+        share = not_modified_share(reads, game_reads(server.url))
         generator = cpu_of(process_tree(locust.pid)) - generator
         machine = busy_seconds() - machine
         stopped = STOPPED in log.read_text(errors="replace")
@@ -162,6 +192,7 @@ def level(server: Server, players: int, args: argparse.Namespace) -> dict[str, A
     figures.update(
         errors=sorted(written["errors"].values(), key=lambda error: -error["occurrences"]),
         players=players,
+        not_modified=share,
         server=100 * served / args.seconds,
         generator=100 * generator / args.seconds,
         rest=100 * max(0.0, machine - served - generator) / args.seconds,
@@ -180,6 +211,7 @@ def row(figures: dict[str, Any]) -> str:
         f"{figures['players']:,}{void}",
         f"{figures['rate']:.0f}",
         get,
+        f"{100 * figures['not_modified']:.0f}%",
         move,
         f"{figures['moves']:,}",
         f"{figures['failures']:,} of {figures['requests']:,}",
@@ -237,10 +269,10 @@ def main() -> int:
         f"{time.monotonic() - began:.0f} s in all. Times in ms; CPU in % of one core."
     )
     print(
-        "\n| players | requests/s | GET p50/p99 | move p50/p95/p99 | moves | failures "
-        "| server CPU | generator CPU | rest of machine |"
+        "\n| players | requests/s | GET p50/p99 | GETs 304 | move p50/p95/p99 | moves "
+        "| failures | server CPU | generator CPU | rest of machine |"
     )
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     print("\n".join(rows))
     if failures:
         print("\nmost frequent failures:\n" + "\n".join(failures))
