@@ -8,6 +8,11 @@ the server did not answer (a saturated server's timeout) is what a client would 
 setup step is retried at the next poll, a lost table is found again with `GET /me/`.
 Requests are named by route, so that Locust's figures are per route.
 
+Like a good client, it polls with `If-None-Match`: the ETag of the game it holds, which the
+server answers 304 with no body while the game has not changed (docs/api.md, Polling a game).
+YANIV_POLLING_CONDITIONAL=0 polls without it, as a client that ignores ETags does (every poll
+a 200 with the game); bench.polling's `--no-conditional` sets it.
+
 With YANIV_POLLING_REPORT set, the master (or the only process) writes Locust's stats and
 errors there as JSON when it quits, after the last reports of its workers.
 """
@@ -28,6 +33,7 @@ from locust.runners import WorkerRunner
 from bench.api_moves import move_for
 
 POLL_SECONDS = 1.0
+CONDITIONAL = os.environ.get("YANIV_POLLING_CONDITIONAL", "1") != "0"
 THINK_SECONDS = (1.0, 3.0)
 # The master stops the whole run when a worker misses 3 s of heartbeats (its default): on a
 # machine this busy a worker can wait that long for a core. Missed heartbeats still show.
@@ -53,7 +59,8 @@ events.quit.add_listener(_report)  # type: ignore[no-untyped-call]
 class PollingPlayer(FastHttpUser):
     headers: dict[str, str] = {}
     game_id = ""
-    game: dict[str, Any] = {}
+    game: dict[str, Any] = {}  # the game as last read (a 304 keeps it)
+    etag: str | None = None  # its ETag
     next_poll = 0.0
     move_at: float | None = None  # when the planned move of `game` is due
 
@@ -98,18 +105,24 @@ class PollingPlayer(FastHttpUser):
         return bool(self.game_id)
 
     def poll(self) -> None:
+        headers = self.headers
+        if CONDITIONAL and self.etag is not None and self.game.get("id") == self.game_id:
+            headers = {**headers, "If-None-Match": self.etag}
         response = self.client.get(
-            f"/api/v1/games/{self.game_id}/", headers=self.headers, name="GET /games/{id}/"
+            f"/api/v1/games/{self.game_id}/", headers=headers, name="GET /games/{id}/"
         )
-        if response.status_code != 200:
+        if response.status_code == 200:
+            etag = None if response.headers is None else response.headers.get("ETag")
+            self.game, self.etag = response.json(), etag if isinstance(etag, str) else None
+        elif response.status_code != 304:
             return
-        game = response.json()
+        game = self.game
         if game["status"] == "waiting":  # new: the CPU seat, then the start
             self.post("cpu" if len(game["seats"]) < 2 else "start")
         elif game["status"] != "active":
             self.game_id = ""  # finished: a new table at the next poll
         elif self.move_at is None and game["turn"] and game["turn"]["seat"] == game["you"]["seat"]:
-            self.game = game  # its turn: a move, once thought over
+            # Its turn: a move, once thought over (a 304 while it thinks changes nothing).
             self.move_at = time.monotonic() + random.uniform(*THINK_SECONDS)
 
     def post(self, what: str, *, body: Any = None, name: str = "") -> None:

@@ -4,14 +4,19 @@ For each player count (default 100, 300 and 1,000) it runs Locust headless, with
 (one load generator process per core by default), against the server as `make run` serves it:
 uvicorn with WEB_CONCURRENCY processes (the cores), a Celery worker and beat. Each player is a
 guest at a private table against one CPU seat, reads its game about once a second and moves
-after a human think time (1-3 s) when it is its turn (bench/_polling_player.py). The players
+after a human think time (1-3 s) when it is its turn (bench/_polling_player.py). It reads
+with `If-None-Match`, as a good client does, so that an unchanged game is a 304 with no body;
+`--no-conditional` reads without it (every read a 200 with the game), as before. The players
 arrive at `--spawn-rate` a second; figures are taken from when all have arrived (Locust's
 `--reset-stats`) for `--seconds`: requests/s, the p50/p99 of the GET and the p50/p95/p99 of
 the move (Locust's figures: times rounded to 1 ms below 100 ms, to 10 ms below 1 s), failures
-(any answer that is not 2xx), and the CPU of the server (web, worker, beat, its PostgreSQL and
-Redis), of the load generator, and of the rest of the machine, each in % of one core.
+(any answer that is not 2xx or 304), the share of the GETs the server answered 304 (its own
+count, from its /metrics), and the CPU of the server (web, worker, beat, its
+PostgreSQL and Redis), of the load generator, and of the rest of the machine, each in % of
+one core.
 
     python -m bench.polling [--players 100,300,1000] [--seconds 60] [--spawn-rate 50]
+                            [--no-conditional]
 
 It runs on the servers of DATABASE_URL / REDIS_URL, as `make bench` sets them, with the
 per-player and guest-creation limits raised as bench.api_moves does (capacity, not the abuse
@@ -29,6 +34,9 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+
+import httpx
+from prometheus_client.parser import text_string_to_metric_families
 
 from bench._server import (
     BIN,
@@ -84,6 +92,30 @@ def summary(entries: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def game_reads(url: str) -> dict[str, float]:
+    """The server's count of its answers to `GET /games/{id}/`, by status (its /metrics:
+    loopback clients may read it)."""
+    text = httpx.get(f"{url}/metrics", timeout=30).text
+    found: dict[str, float] = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            labels = sample.labels
+            if (
+                sample.name == "yaniv_http_requests_total"
+                and labels["route"] == "/api/v1/games/{game_id}/"
+                and labels["method"] == "GET"
+            ):
+                found[labels["status"]] = found.get(labels["status"], 0.0) + sample.value
+    return found
+
+
+def not_modified_share(before: dict[str, float], after: dict[str, float]) -> float:
+    """The share of the GETs between two counts that were answered 304."""
+    gained = {status: after[status] - before.get(status, 0.0) for status in after}
+    total = sum(gained.values())
+    return gained.get("304", 0.0) / total if total else float("nan")
+
+
 def wait_spawned(log: Path, process: subprocess.Popen[bytes], timeout: float) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -128,11 +160,17 @@ def level(server: Server, players: int, args: argparse.Namespace) -> dict[str, A
         "--reset-stats",
         "--only-summary",
     ]
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "YANIV_POLLING_REPORT": str(report)}
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "YANIV_POLLING_REPORT": str(report),
+        "YANIV_POLLING_CONDITIONAL": "1" if args.conditional else "0",
+    }
     locust = spawn(name, command, env)
     log = ROOT / "var" / f"bench-{name}.log"
     try:
         wait_spawned(log, locust, timeout=3 * ramp + 60)
+        reads = game_reads(server.url)
         before, generator, machine = (
             cpu_seconds(server),
             cpu_of(process_tree(locust.pid)),
@@ -140,6 +178,7 @@ def level(server: Server, players: int, args: argparse.Namespace) -> dict[str, A
         )
         time.sleep(args.seconds)
         after = cpu_seconds(server)
+        share = not_modified_share(reads, game_reads(server.url))
         generator = cpu_of(process_tree(locust.pid)) - generator
         machine = busy_seconds() - machine
         stopped = STOPPED in log.read_text(errors="replace")
@@ -153,6 +192,7 @@ def level(server: Server, players: int, args: argparse.Namespace) -> dict[str, A
     figures.update(
         errors=sorted(written["errors"].values(), key=lambda error: -error["occurrences"]),
         players=players,
+        not_modified=share,
         server=100 * served / args.seconds,
         generator=100 * generator / args.seconds,
         rest=100 * max(0.0, machine - served - generator) / args.seconds,
@@ -171,6 +211,7 @@ def row(figures: dict[str, Any]) -> str:
         f"{figures['players']:,}{void}",
         f"{figures['rate']:.0f}",
         get,
+        f"{100 * figures['not_modified']:.0f}%",
         move,
         f"{figures['moves']:,}",
         f"{figures['failures']:,} of {figures['requests']:,}",
@@ -189,6 +230,12 @@ def main() -> int:
     parser.add_argument("--spawn-rate", type=float, default=50, help="players arriving a second")
     parser.add_argument("--processes", type=int, default=cores, help="load generator processes")
     parser.add_argument("--port", type=int, default=8766)
+    parser.add_argument(
+        "--conditional",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="poll with If-None-Match (304 while the game is unchanged); on by default",
+    )
     args = parser.parse_args()
     webs = int(os.environ.get("WEB_CONCURRENCY") or cores)
     setup_django()
@@ -217,14 +264,15 @@ def main() -> int:
             tidy()
     print(
         f"\n{webs} web processes, 1 Celery worker (4 processes) and beat; "
-        f"{args.processes} Locust processes; {cores} cores; "
+        f"{args.processes} Locust processes; {cores} cores; polls "
+        f"{'with' if args.conditional else 'without'} If-None-Match; "
         f"{time.monotonic() - began:.0f} s in all. Times in ms; CPU in % of one core."
     )
     print(
-        "\n| players | requests/s | GET p50/p99 | move p50/p95/p99 | moves | failures "
-        "| server CPU | generator CPU | rest of machine |"
+        "\n| players | requests/s | GET p50/p99 | GETs 304 | move p50/p95/p99 | moves "
+        "| failures | server CPU | generator CPU | rest of machine |"
     )
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     print("\n".join(rows))
     if failures:
         print("\nmost frequent failures:\n" + "\n".join(failures))

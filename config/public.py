@@ -8,14 +8,18 @@ sends nothing and the client parses nothing. Anonymous answers may be kept by an
 `YANIV_PUBLIC_MAX_AGE_SECONDS`; an authenticated caller's answer may hold what only they may
 see (a private game they sat at), so it is private and revalidated each time (`Vary:
 Authorization`). A token sent is still checked: a bad one is 401, as everywhere.
+
+`with_etag` and `not_modified` are also what a read that knows its ETag before it builds its
+answer uses (`GET /games/{id}/`: games/apis.py), so that both kinds answer alike.
 """
 
 from __future__ import annotations
 
 import hashlib
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
+from django.http import HttpResponse, HttpResponseBase
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework.permissions import AllowAny
@@ -25,6 +29,8 @@ from rest_framework.views import APIView
 
 from accounts.throttles import PlayerRateThrottle, PublicIpThrottle
 
+R = TypeVar("R", bound=HttpResponse)
+
 IF_NONE_MATCH = OpenApiParameter(
     "If-None-Match",
     str,
@@ -32,9 +38,36 @@ IF_NONE_MATCH = OpenApiParameter(
     required=False,
     description="The `ETag` of an answer you hold: 304 with no body while it is current.",
 )
+ETAG = OpenApiParameter(
+    "ETag",
+    str,
+    OpenApiParameter.HEADER,
+    response=[200, 304],
+    description="The answer's tag: send it back as `If-None-Match`.",
+)
 NOT_MODIFIED = {
     304: OpenApiResponse(description="Not modified: the `ETag` sent is still the answer's.")
 }
+
+
+def with_etag(response: R, etag: str, *, public: bool) -> R:
+    """`response` with `etag` and the caching headers of a read: kept by any cache for
+    `YANIV_PUBLIC_MAX_AGE_SECONDS` when `public`, else private and revalidated each time."""
+    response["ETag"] = etag
+    patch_vary_headers(response, ["Authorization"])
+    if public:
+        patch_cache_control(response, public=True, max_age=settings.YANIV_PUBLIC_MAX_AGE_SECONDS)
+    else:
+        patch_cache_control(response, private=True, no_cache=True)
+    return response
+
+
+def not_modified(request: Request, response: HttpResponse) -> HttpResponseBase | None:
+    """304 Not Modified, with `response`'s ETag and caching headers and no body, when the
+    request's `If-None-Match` names `response`'s ETag (or 412 for an `If-Match` that fails);
+    else None: `response` stands."""
+    answer = get_conditional_response(request._request, etag=response["ETag"], response=response)
+    return None if answer is response else answer
 
 
 class PublicReadApi(APIView):
@@ -51,15 +84,6 @@ class PublicReadApi(APIView):
         if request.method not in {"GET", "HEAD"} or response.status_code != 200:
             return response
         response.render()
-        response["ETag"] = f'"{hashlib.sha256(response.content).hexdigest()[:32]}"'
-        patch_vary_headers(response, ["Authorization"])
-        if request.user is None:
-            patch_cache_control(
-                response, public=True, max_age=settings.YANIV_PUBLIC_MAX_AGE_SECONDS
-            )
-        else:
-            patch_cache_control(response, private=True, no_cache=True)
-        conditional = get_conditional_response(
-            request._request, etag=response["ETag"], response=response
-        )
-        return response if conditional is None else conditional
+        digest = f'"{hashlib.sha256(response.content).hexdigest()[:32]}"'
+        with_etag(response, digest, public=request.user is None)
+        return not_modified(request, response) or response

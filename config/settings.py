@@ -361,9 +361,6 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # GET /metrics (ops/views.py): with a token, for `Authorization: Bearer <token>` only; without,
 # for loopback clients only. PROMETHEUS_MULTIPROC_DIR: config/metrics.py.
 METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
-# Set: a Celery worker serves its own metrics on this port (ops/tasks_signals.py), for the
-# compose network's Prometheus; unset: none (web's /metrics shows what shares its directory).
-METRICS_WORKER_PORT = env.int("METRICS_WORKER_PORT", default=None)
 
 # Accounts (accounts/): bearer tokens slide their expiry forward with use, at most once per
 # ACCOUNTS_TOKEN_TOUCH_SECONDS so that a request is not also a write.

@@ -12,6 +12,7 @@ from typing import Any
 from uuid import UUID
 
 from django.conf import settings
+from django.http import HttpResponse, HttpResponseBase
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.pagination import LimitOffsetPagination
@@ -24,7 +25,7 @@ from accounts.models import Player
 from config import logs, metrics
 from config.errors import ApplicationError, error_responses
 from config.payloads import PayloadSerializers
-from config.public import IF_NONE_MATCH, NOT_MODIFIED, PublicReadApi
+from config.public import ETAG, IF_NONE_MATCH, NOT_MODIFIED, PublicReadApi, not_modified, with_etag
 from config.redis import get_redis
 from config.schema import paginated
 from games.engine.cpu import Level
@@ -50,7 +51,7 @@ from games.selectors import (
     viewer_seat,
 )
 from games.services import lobby, play, rematch
-from games.table import LockedGame, game_seats
+from games.table import LockedGame, game_seats, game_view_tag
 from games.table_rules import MAX_TABLE
 from ratings.payloads import PlayerData, PlayerSerializer
 
@@ -83,14 +84,22 @@ def _game_response(locked: LockedGame, player: Player, code: int = 200) -> Respo
     return Response(locked.payload_for(player), status=code)
 
 
+def _no_game() -> ApplicationError:
+    return ApplicationError("not_found", "No such game.", 404)
+
+
+def _require_view(ranked: bool, seat: int | None) -> None:
+    if not may_view(ranked, seat):
+        raise ApplicationError("forbidden", "This is a private game you have no seat at.", 403)
+
+
 def _visible_game(game_id: UUID, player: Player | None) -> tuple[Game, list[Any], int | None]:
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        raise ApplicationError("not_found", "No such game.", 404)
+        raise _no_game()
     seats = game_seats(game)
     seat = viewer_seat(seats, player)
-    if not may_view(game, seat):
-        raise ApplicationError("forbidden", "This is a private game you have no seat at.", 403)
+    _require_view(game.ranked, seat)
     return game, seats, seat
 
 
@@ -190,11 +199,28 @@ class GameLeaveApi(APIView):
 
 class GameDetailApi(APIView):
     @extend_schema(
-        operation_id="games_get", responses={200: GameSerializer, **error_responses(401, 403, 404)}
+        operation_id="games_get",
+        description="The answer carries an `ETag`, the viewer's own: `If-None-Match` with it "
+        "gets 304 and no body while the game as this viewer sees it has not changed, decided "
+        "before the game is built (docs/api.md, Polling a game).",
+        parameters=[IF_NONE_MATCH, ETAG],
+        responses={200: GameSerializer, **NOT_MODIFIED, **error_responses(401, 403, 404)},
     )
-    def get(self, request: Request, game_id: UUID) -> Response:
-        game, seats, seat = _visible_game(game_id, request_player(request))
-        return Response(game_payload(game, game_state(game), seats, seat))
+    def get(self, request: Request, game_id: UUID) -> HttpResponseBase:
+        player = request_player(request)
+        # The tag is read before the game: a game that moves in between is answered newer
+        # than its tag, so the next poll gets it again; never older, which would hold a
+        # client at a stale game through 304s.
+        tag = game_view_tag(game_id, player)
+        if tag is None:
+            raise _no_game()
+        _require_view(tag.ranked, tag.seat)
+        unchanged = not_modified(request, with_etag(HttpResponse(), tag.etag, public=False))
+        if unchanged is not None:
+            return unchanged
+        game, seats, seat = _visible_game(game_id, player)
+        payload = game_payload(game, game_state(game), seats, seat)
+        return with_etag(Response(payload), tag.etag, public=False)
 
 
 class LiveGamesPagination(LimitOffsetPagination):
@@ -206,7 +232,12 @@ class LiveGamesApi(PublicReadApi):
         operation_id="games_live",
         description="Ranked games in play, the newest first, each as a stranger sees it (any "
         "ranked game may be watched: `ws /ws/v1/games/{id}/`). No token needed.",
-        parameters=[OpenApiParameter("limit", int), OpenApiParameter("offset", int), IF_NONE_MATCH],
+        parameters=[
+            OpenApiParameter("limit", int),
+            OpenApiParameter("offset", int),
+            IF_NONE_MATCH,
+            ETAG,
+        ],
         responses={
             200: paginated(GameSerializer(many=True), "LiveGame"),
             **NOT_MODIFIED,
@@ -442,7 +473,7 @@ class GameRecordApi(PublicReadApi):
         operation_id="games_record",
         description="A ranked game's record needs no token; a private game's is for its "
         "seated players (403 `forbidden` to anyone else, with a token or without).",
-        parameters=[IF_NONE_MATCH],
+        parameters=[IF_NONE_MATCH, ETAG],
         responses={
             200: RecordSerializer,
             **NOT_MODIFIED,

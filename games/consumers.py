@@ -109,7 +109,7 @@ class GameConsumer(_Consumer):
         if game is None:
             return CLOSE_NOT_FOUND
         seat = viewer_seat(game_seats(game), self.player)
-        if not may_view(game, seat):
+        if not may_view(game.ranked, seat):
             return CLOSE_FORBIDDEN
         try:
             play.game_player_returned(game_id=self.game_id, player=self.player)

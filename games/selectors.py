@@ -308,9 +308,9 @@ def viewer_seat(seats: list[Seat], player: Player | None) -> int | None:
     return None
 
 
-def may_view(game: Game, seat: int | None) -> bool:
+def may_view(ranked: bool, seat: int | None) -> bool:
     """Seated players see their table; anyone may watch a ranked game as a stranger."""
-    return seat is not None or game.ranked
+    return seat is not None or ranked
 
 
 def game_state(game: Game) -> GameState | None:

@@ -16,14 +16,16 @@ object the move produced: parsing (~20 us) costs more than applying a move (~1 u
 at a four-player table used to parse it six times (tests/games/test_table.py counts).
 
 This module is also where the game app's rows are read in plain SQL (config/perf/sql.py): the
-locked row and `game_seats`, and nowhere else in the app.
+locked row, `game_seats` and `game_view_tag`, and nowhere else in the app.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import hashlib
+from typing import Any, NamedTuple
 from uuid import UUID
 
+from django.conf import settings
 from django.utils import timezone
 
 from accounts.models import Player
@@ -31,8 +33,19 @@ from config.errors import ApplicationError
 from config.perf.sql import Columns, fetch, insert, query, update
 from games.engine.state import EngineEvent, GameState
 from games.models import Event, Game, GameStatus, Seat
-from games.selectors import GameData, game_payload, viewer_seat
+from games.selectors import (
+    DiscardData,
+    GameData,
+    LastRoundData,
+    RulesData,
+    SeatData,
+    TurnData,
+    YouData,
+    game_payload,
+    viewer_seat,
+)
 from ratings.models import Rating
+from ratings.payloads import PlayerData, RatingData
 
 _GAME, _EVENT = Columns(Game, "g"), Columns(Event, "e")
 _SEAT, _PLAYER, _RATING = Columns(Seat, "s"), Columns(Player, "p"), Columns(Rating, "r")
@@ -53,6 +66,61 @@ _SEATS_SQL = query(
     p=_PLAYER,
     r=_RATING,
 )
+
+# What a viewer's `game` is built from (games/selectors.py game_payload), less the state: the
+# game row, its seats with their players and ratings, each row whole (a column added later is
+# in it too). The state changes only with `seq` (a move) or `status` (the deal at the start),
+# so the row's other columns stand for it without reading or parsing it.
+_VIEW_TAG_SQL = query(
+    "SELECT g.ranked,"
+    " (SELECT s.seat FROM {s.table} WHERE s.game_id = g.id AND s.player_id = %s),"
+    " ROW({shown.select})::text,"
+    " (SELECT string_agg(ROW({s.select}, {p.select}, {r.select})::text, ';' ORDER BY s.seat)"
+    "  FROM {s.table} LEFT JOIN {p.table} ON p.id = s.player_id"
+    "  LEFT JOIN {r.table} ON r.player_id = p.id WHERE s.game_id = g.id)"
+    " FROM {g.table} WHERE g.id = %s",
+    g=_GAME,
+    shown=Columns(Game, "g", omit={"state"}),
+    s=_SEAT,
+    p=_PLAYER,
+    r=_RATING,
+)
+# The payload's shape: a server that adds a key answers 200, not 304 to a copy without it.
+_SHOWN_KINDS = (GameData, SeatData, TurnData, YouData, DiscardData, LastRoundData, RulesData)
+_PAYLOAD_SHAPE = repr([kind.__annotations__ for kind in (*_SHOWN_KINDS, PlayerData, RatingData)])
+
+
+class ViewTag(NamedTuple):
+    """What `GET /games/{id}/` decides before it builds the game: who may see it, and the
+    ETag of the viewer's payload."""
+
+    ranked: bool
+    seat: int | None  # the viewer's
+    etag: str
+
+
+def game_view_tag(game_id: UUID, player: Player) -> ViewTag | None:
+    """The ETag of the `game` `player` sees (None when there is no such game), from one
+    query that reads neither the state nor the events: equal tags, equal payloads.
+
+    The tag is a keyed digest of every input of the payload: the rows above, the viewer (the
+    player and their seat: a tag is one viewer's and never matches another's), the settings
+    the payload reads (the takeover level, the provisional sigma) and the payload's shape.
+    Keyed by SECRET_KEY, it tells nothing of its inputs to whoever holds it."""
+    for ranked, seat, game_row, seat_rows in fetch(_VIEW_TAG_SQL, [player.pk, game_id]):
+        inputs = (
+            game_row,
+            seat_rows,
+            str(player.pk),
+            seat,
+            settings.YANIV_CPU_TAKEOVER_LEVEL,
+            settings.YANIV_PROVISIONAL_SIGMA,
+            _PAYLOAD_SHAPE,
+        )
+        key = hashlib.sha256(settings.SECRET_KEY.encode()).digest()
+        digest = hashlib.blake2b(repr(inputs).encode(), key=key, digest_size=16).hexdigest()
+        return ViewTag(ranked, seat, f'"g{digest}"')
+    return None
 
 
 def game_seats(game: Game) -> list[Seat]:

@@ -9,16 +9,16 @@ one hour, before (or the oldest there is, saying how far back that is). A counte
 down was reset by a restart (a process's samples start again from zero): as Prometheus's
 `increase`, it counts from zero again.
 
-The figures are those of one host's processes (one PROMETHEUS_MULTIPROC_DIR), as `make run`
-has them: snapshots another host took (a worker container of its own, under compose) are left
-out, so a rate is never one host's counter less another's; compose has Grafana for the whole.
+The figures are those of every process that writes to this PROMETHEUS_MULTIPROC_DIR: all of
+`make run`'s, and under compose every web, worker and beat replica's (they share one volume:
+config/metrics.py). Snapshots of another directory (a host that keeps its own) are left out,
+so a rate is never one registry's counter less another's.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-import socket
 import time
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -38,12 +38,12 @@ SNAPSHOTS_KEPT = 60  # one a minute: an hour
 
 class Snapshot(TypedDict):
     at: float  # time.time()
-    source: str  # the host and metrics directory read
+    source: str  # the metrics directory read (its registry_id)
     values: dict[str, float]
 
 
 def source() -> str:
-    return f"{socket.gethostname()}:{metrics.MULTIPROC_DIR}"
+    return metrics.registry_id()
 
 
 def counters(families: Iterable[Metric]) -> dict[str, float]:
@@ -82,7 +82,7 @@ def snapshot_take(registry: Collector, *, now: float | None = None) -> Snapshot:
 
 
 def snapshots() -> list[Snapshot]:
-    """The snapshots of this host's metrics, oldest first."""
+    """The snapshots of this directory's metrics, oldest first."""
     mine = source()
     return [taken for taken in cache.get(SNAPSHOTS_KEY, []) if taken["source"] == mine]
 

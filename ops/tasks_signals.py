@@ -1,11 +1,7 @@
 """Celery task metrics and log context, from Celery's signals (each prefork child counts its
-own runs; a child that exits drops its live gauges), and the worker's own scrape endpoint.
-
-A worker's figures (task runs, the matchmaking pass, CPU fills) are written to its own
-container's PROMETHEUS_MULTIPROC_DIR, which web's /metrics cannot read in another container:
-with METRICS_WORKER_PORT set, the worker's main process serves them (every child's, summed)
-on that port for Prometheus, on the compose network only (docker-compose.yml publishes no
-such port).
+own runs; a child that exits drops its live gauges). A worker's figures (task runs, the
+matchmaking pass, CPU fills) go to the PROMETHEUS_MULTIPROC_DIR it shares with web (under
+compose, one volume for every container: config/metrics.py), so web's /metrics serves them.
 """
 
 from __future__ import annotations
@@ -19,11 +15,7 @@ from celery.signals import (
     task_prerun,
     task_retry,
     worker_process_shutdown,
-    worker_ready,
 )
-from django.conf import settings
-from prometheus_client import CollectorRegistry, start_http_server
-from prometheus_client.multiprocess import MultiProcessCollector
 
 from config import logs, metrics
 
@@ -59,23 +51,9 @@ def _child_exit(**_: Any) -> None:
     metrics.mark_process_dead()
 
 
-def serve_worker_metrics(**_: Any) -> int | None:
-    """Serve this worker's metrics (all its children's) on METRICS_WORKER_PORT, if set; the
-    port served (0 asks for a free one, as the tests do), or None."""
-    port = settings.METRICS_WORKER_PORT
-    if port is None:
-        return None
-    registry = CollectorRegistry()
-    MultiProcessCollector(registry, path=str(metrics.MULTIPROC_DIR))  # type: ignore[no-untyped-call]
-    server, _thread = start_http_server(port, addr="0.0.0.0", registry=registry)  # noqa: S104
-    served: int = server.server_address[1]
-    return served
-
-
 def connect() -> None:
     task_prerun.connect(_prerun, weak=False)
     task_postrun.connect(_postrun, weak=False)
     task_failure.connect(_failure, weak=False)
     task_retry.connect(_retry, weak=False)
     worker_process_shutdown.connect(_child_exit, weak=False)
-    worker_ready.connect(serve_worker_metrics, weak=False)

@@ -41,7 +41,7 @@ from accounts.throttles import (
 )
 from accounts.usernames import USERNAME_PATTERN
 from config.errors import error_responses
-from config.public import IF_NONE_MATCH, NOT_MODIFIED, PublicReadApi
+from config.public import ETAG, IF_NONE_MATCH, NOT_MODIFIED, PublicReadApi
 from config.schema import paginated
 from games.models import Seat
 from games.selectors import seat_name
@@ -356,7 +356,7 @@ class LeaderboardEntrySerializer(serializers.Serializer[dict[str, Any]]):
 class PlayerDetailApi(PublicReadApi):
     @extend_schema(
         operation_id="players_get",
-        parameters=[IF_NONE_MATCH],
+        parameters=[IF_NONE_MATCH, ETAG],
         responses={200: PlayerSerializer, **NOT_MODIFIED, **error_responses(401, 403, 404)},
     )
     def get(self, request: Request, player_id: UUID) -> Response:
@@ -368,7 +368,7 @@ class PlayerGamesApi(PublicReadApi):
         operation_id="players_games",
         description="Ranked games, and the private games the caller sat at too (without a "
         "token: ranked games only).",
-        parameters=[*PAGE_PARAMETERS, IF_NONE_MATCH],
+        parameters=[*PAGE_PARAMETERS, IF_NONE_MATCH, ETAG],
         responses={
             200: paginated(PlayerGameSerializer(many=True), "PlayerGame"),
             **NOT_MODIFIED,
@@ -390,7 +390,7 @@ class PlayerGamesApi(PublicReadApi):
 class PlayerRatingHistoryApi(PublicReadApi):
     @extend_schema(
         operation_id="players_rating_history",
-        parameters=[*PAGE_PARAMETERS, IF_NONE_MATCH],
+        parameters=[*PAGE_PARAMETERS, IF_NONE_MATCH, ETAG],
         responses={
             200: paginated(RatingPointSerializer(many=True), "RatingPoint"),
             **NOT_MODIFIED,
@@ -409,7 +409,7 @@ class LeaderboardApi(PublicReadApi):
         "at least `YANIV_LEADERBOARD_MIN_GAMES` rated games, one of them in the last "
         "`YANIV_LEADERBOARD_ACTIVE_DAYS` days. Provisional players are listed (their "
         "`rating.provisional` is true): the ordinal already takes three sigmas off their mu.",
-        parameters=[*PAGE_PARAMETERS, IF_NONE_MATCH],
+        parameters=[*PAGE_PARAMETERS, IF_NONE_MATCH, ETAG],
         responses={
             200: paginated(LeaderboardEntrySerializer(many=True), "LeaderboardEntry"),
             **NOT_MODIFIED,

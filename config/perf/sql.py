@@ -20,7 +20,7 @@ The queries themselves are the game app's (games/table.py) and the token lookup'
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from functools import cache, cached_property
 from typing import Any, Generic, TypeVar
 
@@ -33,11 +33,12 @@ Converter = Callable[[Any, Any, Any], Any]
 
 class Columns(Generic[M]):
     """A model's columns in a query, under a table alias: `{columns.select}` in the SELECT
-    list, `{columns.table}` in FROM or JOIN; `load` makes the instance from its part of a row."""
+    list, `{columns.table}` in FROM or JOIN; `load` makes the instance from its part of a row.
+    Fields named in `omit` are left out (a loaded instance reads them on first use)."""
 
-    def __init__(self, model: type[M], alias: str) -> None:
+    def __init__(self, model: type[M], alias: str, *, omit: Collection[str] = ()) -> None:
         self.model, self.alias = model, alias
-        self.fields = list(model._meta.concrete_fields)
+        self.fields = [field for field in model._meta.concrete_fields if field.name not in omit]
         self.width = len(self.fields)
         self.table = f'"{model._meta.db_table}" {alias}'
         self.select = ", ".join(f'{alias}."{field.column}"' for field in self.fields)

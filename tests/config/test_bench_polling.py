@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from bench.polling import GET, MOVE, percentile, summary
+from bench.polling import GET, MOVE, not_modified_share, percentile, summary
 
 
 def test_percentiles_are_read_off_locusts_histogram():
@@ -43,3 +43,10 @@ def test_the_summary_adds_every_route_and_times_the_get_and_the_move_apart():
     assert figures["get"] == [4, 30]
     assert figures["move"] == [10, 10, 10]
     assert figures["moves"] == 20
+
+
+def test_the_share_of_304s_is_of_the_gets_answered_in_between():
+    before = {"200": 10.0, "304": 5.0}
+    after = {"200": 40.0, "304": 95.0, "404": 5.0}
+    assert not_modified_share(before, after) == 90 / 125
+    assert math.isnan(not_modified_share(after, after))

@@ -110,29 +110,40 @@ def test_the_dashboard_shows_every_metric_through_the_provisioned_datasource():
     assert {re.sub(r"_bucket$", "", name) for name in used} == METRICS
 
 
-def test_prometheus_scrapes_every_web_replica_with_the_token():
+def test_every_container_writes_its_metrics_to_one_shared_volume():
+    """web, worker, beat (and migrate) share one metrics directory, a volume in memory, so
+    any web replica's /metrics is the whole deployment's (config/metrics.py)."""
+    data = compose()
+    directory = data["x-app"]["environment"]["PROMETHEUS_MULTIPROC_DIR"]
+    mount = f"metrics:{directory}"
+    assert mount in data["x-app"]["volumes"]
+    for name in ("migrate", "web", "worker", "beat"):
+        service = data["services"][name]
+        assert "volumes" not in service or mount in service["volumes"]
+        assert "tmpfs" not in service
+        assert (
+            service.get("environment", data["x-app"]["environment"]).get(
+                "PROMETHEUS_MULTIPROC_DIR", directory
+            )
+            == directory
+        )
+    assert data["volumes"]["metrics"]["driver_opts"]["type"] == "tmpfs"
+
+
+def test_prometheus_scrapes_one_web_replica_with_the_token():
+    """One target: every replica serves the same sums, so scraping each would count every
+    figure once per replica."""
     config = yaml.safe_load((DEPLOY / "prometheus/prometheus.yml").read_text())
-    job, worker = config["scrape_configs"]
+    (job,) = config["scrape_configs"]
     assert job["metrics_path"] == "/metrics"
-    assert job["dns_sd_configs"] == [
-        {"names": ["web"], "type": "A", "port": 8000, "refresh_interval": "15s"}
-    ]
+    assert job["static_configs"] == [{"targets": ["web:8000"]}]
+    assert "dns_sd_configs" not in job
     token_file = job["authorization"]["credentials_file"]
     prometheus = compose()["services"]["prometheus"]
     assert token_file in " ".join(prometheus["entrypoint"])
     assert prometheus["environment"]["METRICS_TOKEN"] == "${METRICS_TOKEN:-}"
     assert "front" in prometheus["networks"]
-    # And every worker on its own port, which the worker serves and nothing publishes.
-    services = compose()["services"]
-    port = int(services["worker"]["environment"]["METRICS_WORKER_PORT"])
-    assert worker["dns_sd_configs"][0]["names"] == ["worker"]
-    assert worker["dns_sd_configs"][0]["port"] == port
-    assert "ports" not in services["worker"]
-    assert set(services["worker"]["networks"]) <= set(prometheus["networks"])
-    # Each container writes its processes' metrics to a tmpfs of its own.
-    for name in ("web", "worker"):
-        directory = services[name]["environment"]["PROMETHEUS_MULTIPROC_DIR"]
-        assert directory in services[name]["tmpfs"]
+    assert "ports" not in compose()["services"]["worker"]
 
 
 def test_nginx_accepts_the_proxy_config(tmp_path: Path):

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-import urllib.request
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,6 +15,8 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test.client import Client as DjangoClient
 from django.utils import timezone
+from prometheus_client import CollectorRegistry
+from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.parser import text_string_to_metric_families
 
 from config import metrics
@@ -19,8 +25,9 @@ from games.models import Game, GameStatus
 from games.services.clock import game_cpu_turn
 from games.tasks import rate_pending_games, sweep_deadlines
 from matchmaking.services import matchmaking_pass, ticket_create
-from ops import tasks_signals
 from tests.games.conftest import Client, simple_move
+
+ROOT = Path(__file__).resolve().parents[2]
 
 NAMES = [
     "yaniv_http_requests_total",
@@ -173,18 +180,132 @@ def test_a_scrape_and_a_probe_by_a_replicas_address_pass_the_host_check(db, sett
     assert client.get("/leaderboard", HTTP_HOST="172.30.80.5:8000").status_code == 400
 
 
-def test_a_worker_serves_its_own_metrics_on_its_port(settings) -> None:
-    """A worker's figures live in its container's directory: with METRICS_WORKER_PORT set it
-    serves them itself (ops/tasks_signals.py), for Prometheus' worker job."""
-    settings.METRICS_WORKER_PORT = None
-    assert tasks_signals.serve_worker_metrics() is None
-    settings.METRICS_WORKER_PORT = 0  # a free port
-    metrics.CELERY_TASK_RUNS.labels("games.tasks.cpu_turn", "success").inc()
-    port = tasks_signals.serve_worker_metrics()
-    assert port
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as answer:
-        body = answer.read().decode()
-    assert 'yaniv_celery_task_runs_total{state="success",task="games.tasks.cpu_turn"}' in body
+# A process of another container: its hostname (and, with a third argument, its pid: pids
+# repeat across containers) as given, it counts moves and opens sockets, says so, and lives
+# until its stdin closes. With FORK set it forks first, and the child opens one socket more.
+_OTHER_PROCESS = """
+import os, socket, sys
+socket.gethostname = lambda: sys.argv[1]
+if len(sys.argv) > 3:
+    os.getpid = lambda: int(sys.argv[3])
+from config import metrics
+metrics.MOVES_APPLIED.labels("player").inc(int(sys.argv[2]))
+metrics.OPEN_WEBSOCKETS.inc(int(sys.argv[2]))
+if os.environ.get("FORK"):
+    written, told = os.pipe()
+    if os.fork() == 0:
+        metrics.OPEN_WEBSOCKETS.inc(100)
+        os.write(told, b"x")
+        sys.stdin.readline()
+        os._exit(0)
+    os.read(written, 1)  # the child has written: then the parent says it is ready
+print("ready", os.getpid(), flush=True)
+sys.stdin.readline()
+"""
+
+
+class Container:
+    """Processes as in other containers, writing into one metrics directory."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.processes: list[subprocess.Popen[str]] = []
+
+    def start(self, host: str, moves: int, *args: str, fork: bool = False) -> subprocess.Popen[str]:
+        env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(self.directory)}
+        if fork:
+            env["FORK"] = "1"
+        process = subprocess.Popen(
+            [sys.executable, "-c", _OTHER_PROCESS, host, str(moves), *args],
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        self.processes.append(process)
+        assert process.stdout is not None
+        assert process.stdout.readline().startswith("ready")
+        return process
+
+    def kill(self, process: subprocess.Popen[str]) -> None:
+        process.kill()  # as a container ends at once: no hook runs
+        process.wait()
+
+    def read(self) -> dict[str, float]:
+        metrics.mark_dead_processes(self.directory)
+        registry = CollectorRegistry()
+        MultiProcessCollector(registry, path=str(self.directory))  # type: ignore[no-untyped-call]
+        found = {"moves": 0.0, "sockets": 0.0}
+        for family in registry.collect():
+            for sample in family.samples:
+                if sample.name == "yaniv_moves_applied_total":
+                    found["moves"] += sample.value
+                elif sample.name == "yaniv_open_websockets":
+                    found["sockets"] += sample.value
+        return found
+
+    def close(self) -> None:
+        for process in self.processes:
+            assert process.stdin is not None
+            process.stdin.close()  # a forked child still reading it ends too
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+
+
+@pytest.fixture
+def containers(tmp_path: Path) -> Iterator[Container]:
+    shared = Container(tmp_path)
+    yield shared
+    shared.close()
+
+
+def test_processes_of_containers_sharing_a_directory_are_summed(containers) -> None:
+    """Two containers' processes with the same pid write files of their own, summed; one
+    that ends at once keeps its counts, and its live gauge goes at the next read."""
+    web = containers.start("web-1", 3, "7")
+    worker = containers.start("worker-1", 4, "7")
+    assert sorted(p.name for p in containers.directory.glob("counter_*.db")) == [
+        "counter_web-1-7.db",
+        "counter_worker-1-7.db",
+    ]
+    assert containers.read() == {"moves": 7, "sockets": 7}
+    containers.kill(worker)
+    assert containers.read() == {"moves": 7, "sockets": 3}
+    assert not list(containers.directory.glob("*worker-1-7.lock"))
+    assert (containers.directory / "web-1-7.lock").exists()  # alive: its lock is held
+    containers.kill(web)
+    assert containers.read() == {"moves": 7, "sockets": 0}
+
+
+def test_a_restarted_container_does_not_inherit_its_dead_namesakes_live_gauges(
+    containers,
+) -> None:
+    """The same hostname and pid after a restart: the live gauge starts afresh (not from what
+    the dead one left), the counter counts on from it."""
+    first = containers.start("web-1", 5, "9")
+    containers.kill(first)
+    containers.start("web-1", 2, "9")  # nothing read in between
+    assert containers.read() == {"moves": 7, "sockets": 2}
+
+
+def test_two_live_namesakes_each_get_a_name_of_their_own(containers) -> None:
+    """Containers given one hostname (compose's `hostname:`), pids that repeat: the second
+    process finds the name's lock held and takes a name of its own, and nothing is lost."""
+    containers.start("web", 3, "7")
+    containers.start("web", 4, "7")
+    assert len(list(containers.directory.glob("counter_web-7*.db"))) == 2
+    assert containers.read() == {"moves": 7, "sockets": 7}
+
+
+def test_a_forked_child_is_a_process_of_its_own(containers) -> None:
+    """Celery's prefork children: a child writes under its own pid and holds its own lock, so
+    its parent's end drops the parent's live gauge and not the child's."""
+    parent = containers.start("worker-1", 1, fork=True)
+    assert containers.read() == {"moves": 1, "sockets": 101}
+    containers.kill(parent)
+    assert containers.read() == {"moves": 1, "sockets": 100}
 
 
 def test_a_probe_is_counted_by_its_route(db) -> None:

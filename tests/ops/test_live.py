@@ -4,8 +4,12 @@ who may see it, and the arithmetic of its rates."""
 from __future__ import annotations
 
 import math
+import os
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from django.core.cache import cache
@@ -16,7 +20,7 @@ from games.models import Event
 from matchmaking.services import matchmaking_pass, ticket_create
 from ops import live, tasks
 from ops.collectors import scrape_registry
-from tests.config.test_metrics import _play_against_a_cpu
+from tests.config.test_metrics import ROOT, _play_against_a_cpu
 from tests.factories import PlayerFactory
 from tests.games.conftest import Client
 from tests.games.test_leaks import CARD
@@ -159,13 +163,33 @@ def test_the_quantile_interpolates_within_its_bucket() -> None:
     assert live.quantile(0.5, [(1.0, 0), (math.inf, 0)]) is None
 
 
-def test_the_snapshots_keep_the_last_hour_of_this_host_only(db) -> None:
+def test_the_snapshots_keep_the_last_hour_of_this_directory_only(db) -> None:
     for minute in range(live.SNAPSHOTS_KEPT + 5):
         live.snapshot_take(scrape_registry(database=False), now=minute * 60.0)
     kept = live.snapshots()
     assert len(kept) == live.SNAPSHOTS_KEPT
     assert kept[0]["at"] == 5 * 60.0
     assert all(taken["source"] == live.source() for taken in kept)
+
+
+def test_every_process_sharing_the_directory_tags_its_snapshots_alike(tmp_path: Path) -> None:
+    """A worker in another container (another hostname) sharing the directory takes
+    snapshots the page reads as its own; one with a directory of its own does not."""
+    script = (
+        "import socket; socket.gethostname = lambda: 'worker-9'; "
+        "from config import metrics; print(metrics.registry_id())"
+    )
+
+    def registry_of(directory: Path) -> str:
+        env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(directory)}
+        done = subprocess.run(
+            [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    assert registry_of(metrics.MULTIPROC_DIR) == live.source()
+    assert registry_of(tmp_path) not in ("", live.source())
 
 
 def test_spans_read_as_time() -> None:
