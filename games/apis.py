@@ -507,7 +507,7 @@ class RulesApi(PublicReadApi):
         description="What a host may choose in `POST /games/`: every key's default, each "
         "preset's keys resolved (RULES.md §12), the most seats by decks. No token needed. "
         "Each key's values are in the `rules` schema of `game`.",
-        parameters=[IF_NONE_MATCH],
+        parameters=[IF_NONE_MATCH, ETAG],
         responses={200: RulesCatalogSerializer, **NOT_MODIFIED, **error_responses(401, 403)},
     )
     def get(self, request: Request) -> Response:
