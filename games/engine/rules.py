@@ -22,7 +22,8 @@ Where a new rule goes:
   names), and, if it is a choice that changes behaviour, an enum like those below with that
   behaviour as its methods. The engine then reads it from ``Rules`` where it applies
   (``state``, ``scoring``, ``cpu``), and ``tests/games/engine/test_rules.py`` covers its
-  values.
+  values. (The two fields outside ``__init__``, ``codes_repeat`` and ``variant_play``, are no
+  options: ``__post_init__`` derives them from the others.)
 - A preset (several keys at once, RULES.md §12): a member of ``Preset`` and its keys in
   ``PRESETS``, plain data. ``Rules.from_dict`` lays the keys given next to a preset over its
   keys, before the checks, so everything past the parse sees plain options.
@@ -36,7 +37,7 @@ keeps the limit beside these rules (``games.table_rules``).
 """
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property, lru_cache
 from typing import Any, Literal
@@ -93,18 +94,19 @@ class Ending(StrEnum):
     OUT_AT_200 = "out_at_200"
     FIRST_AT_200 = "first_at_200"
 
-    @property
+    # Cached on the member: scoring asks these for every seat at every round's end.
+    @cached_property
     def limit(self) -> int:
         """The total named by the rule; ``room`` and ``over`` say which totals lie past it."""
         return 200 if self.value.endswith("200") else 100
 
-    @property
+    @cached_property
     def knocks_out(self) -> bool:
         """Whether a player past the limit goes out and the others play on (else the game ends,
         and places go by total alone)."""
         return self.value.startswith("out")
 
-    @property
+    @cached_property
     def limit_is_out(self) -> bool:
         """Whether a total of exactly the limit is past it ("at" endings)."""
         return "_at_" in self.value
@@ -140,7 +142,7 @@ class Direction(StrEnum):
     """By increasing seat index."""
     COUNTERCLOCKWISE = "counterclockwise"
 
-    @property
+    @cached_property
     def step(self) -> int:
         """What the next seat adds to a seat's index (modulo the number of seats)."""
         return 1 if self is Direction.CLOCKWISE else -1
@@ -267,7 +269,6 @@ def _option(option: type[StrEnum]) -> Callable[[str, object], Any]:
     return lambda key, value: option(one_of(key, value, values))
 
 
-# Not slotted, so that ``cached_property`` can keep what the hot path asks per action.
 @dataclass(frozen=True)
 class Rules:
     preset: Preset = Preset.STANDARD
@@ -296,6 +297,20 @@ class Rules:
     """Whether each seven discarded makes every other active player draw a card."""
     spy_queen: bool = False
     """Whether discarding the queen of diamonds shows the discarder the other hands."""
+    # Derived from the options above when the rules are made, not options themselves. The
+    # engine asks them on every play: plain fields read fastest (a property runs a call; a
+    # ``cached_property`` moves every attribute of the instance into a slower dict).
+    codes_repeat: bool = field(init=False, repr=False, compare=False)
+    """Whether two cards may share a code (two decks)."""
+    variant_play: bool = field(init=False, repr=False, compare=False)
+    """Whether a play may do more than §4 says (forced draws, spying) or must be counted
+    (no call on a first turn)."""
+
+    def __post_init__(self) -> None:
+        # Frozen: the derived fields are set the way the generated __init__ sets the others.
+        object.__setattr__(self, "codes_repeat", self.decks > 1)
+        variant = self.sevens or self.spy_queen or not self.first_turn_call
+        object.__setattr__(self, "variant_play", variant)
 
     @property
     def deck(self) -> tuple[str, ...]:
@@ -317,17 +332,6 @@ class Rules:
         """The most points one card can be worth under these rules."""
         return max(self.card_values().values())
 
-    @cached_property
-    def codes_repeat(self) -> bool:
-        """Whether two cards may share a code (two decks)."""
-        return self.decks > 1
-
-    @cached_property
-    def variant_play(self) -> bool:
-        """Whether a play may do more than §4 says (forced draws, spying) or must be counted
-        (no call on a first turn)."""
-        return self.sevens or self.spy_queen or not self.first_turn_call
-
     def forced_draws(self, group: Iterable[str]) -> int:
         """How many cards every other active player draws after ``group`` is discarded."""
         return sum(RANK[card] == SEVEN for card in group) if self.sevens else 0
@@ -344,8 +348,7 @@ class Rules:
             raise InvalidRules("rules must be an object")
         try:
             # The JSON types are part of the key: `true` and `1.0` equal 1 but are refused.
-            key = tuple((name, type(value), value) for name, value in data.items())
-            return _parse(key)
+            return _parse(tuple(data.items()), tuple(map(type, data.values())))
         except TypeError:  # an unhashable value, which no rule takes: let the checks say so
             return _check(data)
 
@@ -418,10 +421,11 @@ def _check(data: Mapping[str, object]) -> Rules:
 
 
 @lru_cache(maxsize=256)
-def _parse(key: tuple[tuple[str, type, object], ...]) -> Rules:
-    """``_check`` of the rules in ``key``, once per distinct spelling: every stored state holds
-    its game's rules, and a game has one set of them. Errors are not cached."""
-    return _check({name: value for name, _, value in key})
+def _parse(items: tuple[tuple[str, object], ...], types: tuple[type, ...]) -> Rules:
+    """``_check`` of the rules ``items`` (whose values have these ``types``), once per distinct
+    spelling: every stored state holds its game's rules, and a game has one set of them.
+    Errors are not cached."""
+    return _check(dict(items))
 
 
 DEFAULT_RULES = Rules()

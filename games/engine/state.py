@@ -35,6 +35,7 @@ there and that seat has not discarded since (None: itself, or a seat out of the 
 # Loading maps each code to the interned one: unknown codes fail there, and the comparisons of
 # a loaded state's cards often succeed on identity alone.
 _CANONICAL: dict[str, str] = {code: code for code in VALUE}
+_canonical = _CANONICAL.__getitem__
 _blank = object.__new__
 # Searching ``shown`` before each append would cost more than the append itself; repeats and
 # cards since laid are dropped instead whenever it grows this long, which keeps it bounded.
@@ -258,7 +259,10 @@ class GameState:
     def known(self) -> tuple[tuple[str, ...], ...]:
         """Per seat, the cards it took face up from the discard this round and still holds
         (a code as many times as both say)."""
-        return tuple(_held(shown, hand) for shown, hand in zip(self.shown, self.hands, strict=True))
+        return tuple(
+            _held(shown, hand) if shown else ()
+            for shown, hand in zip(self.shown, self.hands, strict=True)
+        )
 
     @property
     def rules(self) -> Rules:
@@ -310,8 +314,7 @@ class GameState:
 
     def hand_total(self, seat: int) -> int:
         """The points of ``seat``'s hand this round."""
-        values = self.table.values
-        return sum(values[card] for card in self.hands[seat])
+        return sum(map(self.table.values.__getitem__, self.hands[seat]))
 
     def call_refusal(self, seat: int) -> Reason | None:
         """Why ``seat``, whose turn it is, may not call Yaniv now; None when it may."""
@@ -367,7 +370,7 @@ class GameState:
             players=players,
             round=int(data["round"]),
             starter=int(data["starter"]),
-            totals=tuple(int(total) for total in data["totals"]),
+            totals=tuple(map(int, data["totals"])),
             out_round=out_round,
             last_round=None if last_round is None else RoundResult.from_dict(last_round),
             standings=None
@@ -399,7 +402,7 @@ class GameState:
 
 def _cards(codes: Sequence[str]) -> tuple[str, ...]:
     try:
-        return tuple(_CANONICAL[code] for code in codes)
+        return tuple(map(_canonical, codes))
     except (KeyError, TypeError) as error:
         raise ValueError(f"unknown card in {codes!r}") from error
 
@@ -553,7 +556,7 @@ def apply_play(
     stock_pos = state.stock_pos
     pile = state.pile
     shown = state.shown
-    if shown[seat] and table.rules.codes_repeat:
+    if table.rules.codes_repeat and shown[seat]:
         # A copy of a code taken face up may since have come back blind: a discard of the
         # code takes it off what is known.
         shown = _replaced(shown, seat, _without(shown[seat], cards))
@@ -764,13 +767,13 @@ def _end_round(
     game over."""
     table = state.table
     rules = table.rules
-    values = table.values
+    value = table.values.__getitem__
     hands_shown: list[tuple[str, ...] | None] = []
     hand_totals: list[int | None] = []
     for hand, out in zip(state.hands, table.out_round, strict=True):
         active = out is None
         hands_shown.append(hand if active else None)
-        hand_totals.append(sum(values[card] for card in hand) if active else None)
+        hand_totals.append(sum(map(value, hand)) if active else None)
     score = score_round(rules, caller, hand_totals, table.totals, table.out_round, table.round)
     result = RoundResult(
         table.round,

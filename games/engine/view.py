@@ -37,50 +37,54 @@ def view(state: GameState, seat: int | None) -> ViewData:
     this seat the other hands this round, then ``{"<seat>": [cards]}``: per other active seat,
     the cards it held then and has not discarded since (it may hold more).
     """
-    rules = state.rules
+    table = state.table
+    rules = table.rules
+    hands = state.hands
     you: dict[str, Any] | None = None
     if seat is not None:
-        hand = state.hands[seat]
         you = {
             "seat": seat,
-            "hand": list(hand),
+            "hand": list(hands[seat]),
             "hand_total": state.hand_total(seat),
             "can_call_yaniv": state.can_call_yaniv(seat),
         }
         if rules.spy_queen:
             you["spied"] = _spied(state, seat)
     finished = state.finished
+    totals = table.totals
+    out_round = table.out_round
+    last_round = table.last_round
     known = state.known
     return {
         "status": "finished" if finished else "active",
         "rules": rules,
-        "players": state.players,
-        "round": state.round,
-        "starter": state.starter,
+        "players": table.players,
+        "round": table.round,
+        "starter": table.starter,
         "turn": state.turn,
         "you": you,
         "seats": [
             {
                 "seat": index,
-                "score": state.totals[index],
-                "eliminated": state.out_round[index] is not None,
-                "out_round": state.out_round[index],
-                "hand_count": len(state.hands[index]),
+                "score": totals[index],
+                "eliminated": out_round[index] is not None,
+                "out_round": out_round[index],
+                "hand_count": len(hands[index]),
                 "known": list(known[index]),
             }
-            for index in range(state.players)
+            for index in range(table.players)
         ],
         "discard": {
             "cards": list(state.group),
             "takeable": [] if finished else list(rules.draw_from.takeable(state.group)),
             "seat": state.group_seat,
         },
-        "wild": state.wild,
+        "wild": table.wild,
         "caller": state.caller,
         "pile": list(state.pile),
         "stock_count": state.stock_count,
-        "last_round": None if state.last_round is None else state.last_round.to_dict(),
-        "standings": standings_list(state.standings),
+        "last_round": None if last_round is None else last_round.to_dict(),
+        "standings": standings_list(table.standings),
     }
 
 
