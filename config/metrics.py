@@ -182,6 +182,11 @@ MOVE_DURATION = Histogram(
     "Service time of a player's move (lock, engine, write, commit)",
     buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5),
 )
+GC_FULL_DURATION = Histogram(
+    "yaniv_gc_full_seconds",
+    "A web process's full garbage collection, which stops the process (config/perf/garbage.py)",
+    buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5),
+)
 OPEN_WEBSOCKETS = Gauge(
     "yaniv_open_websockets", "Websockets connected", multiprocess_mode="livesum"
 )

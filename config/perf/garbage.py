@@ -12,7 +12,8 @@ frees are few (1,500 to 5,000 objects of 140,000 to 320,000 each time there), so
 lost by freeing them less often.
 Here: what the process built while starting (Django, the URL conf, the views) is frozen
 (`gc.freeze`: never visited again), the two young generations are collected as before, and
-the full collection runs every `WEB_GC_FULL_SECONDS` (a setting; 0 keeps CPython's own).
+the full collection runs every `WEB_GC_FULL_SECONDS` (a setting; 0 keeps CPython's own),
+each timed in `yaniv_gc_full_seconds` (/metrics).
 Relies on (tests/config/perf/test_gc.py): CPython collects generation 2 only when its count,
 one per generation-1 collection, exceeds its threshold, so a threshold out of reach stops the
 automatic full collections and nothing else.
@@ -24,6 +25,8 @@ import gc
 import logging
 import threading
 import time
+
+from config import metrics
 
 logger = logging.getLogger(__name__)
 
@@ -52,8 +55,6 @@ def _collect_every(seconds: float) -> None:
         time.sleep(seconds)
         started = time.perf_counter()
         found = gc.collect()
-        logger.info(
-            "full garbage collection: %d objects freed in %.0f ms",
-            found,
-            (time.perf_counter() - started) * 1000,
-        )
+        took = time.perf_counter() - started
+        metrics.GC_FULL_DURATION.observe(took)
+        logger.info("full garbage collection: %d objects freed in %.0f ms", found, took * 1000)
