@@ -45,6 +45,7 @@ NAMES = [
     "yaniv_overdue_turns_total",
     "yaniv_celery_task_runs_total",
     "yaniv_celery_task_duration_seconds",
+    "yaniv_gc_full_seconds",
 ]
 
 
