@@ -8,13 +8,14 @@ it took 130 to 170 ms of CPU (bench.capacity), and nothing else in the process m
 meanwhile, so every move in flight was late by that much. CPython runs one whenever the
 objects that outlived two younger collections reach a quarter of the old ones: under a steady
 load every 20 to 40 s per process, longer the more sockets. The cycles a full collection
-frees are few (1,500 to 5,000 objects of 140,000 to 320,000 each time there), so nothing is
-lost by freeing them less often.
+frees are few (1,500 to 5,000 objects of 140,000 to 320,000 each time there), so little is
+held the longer by freeing them less often. (A frozen object is never collected: only what
+the start built, which lives as long as the process, is frozen.)
 Here: what the process built while starting (Django, the URL conf, the views) is frozen
 (`gc.freeze`: never visited again), the two young generations are collected as before, and
 the full collection runs every `WEB_GC_FULL_SECONDS` (a setting; 0 keeps CPython's own),
 each timed in `yaniv_gc_full_seconds` (/metrics).
-Relies on (tests/config/perf/test_gc.py): CPython collects generation 2 only when its count,
+Relies on (tests/config/perf/test_garbage.py): CPython collects generation 2 only when its count,
 one per generation-1 collection, exceeds its threshold, so a threshold out of reach stops the
 automatic full collections and nothing else.
 """
