@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from datetime import datetime
+from functools import cache
 from typing import Annotated, Any, Literal, NotRequired, TypedDict, cast, get_args
 from uuid import UUID
 
@@ -372,8 +373,10 @@ def game_payload(
 _RULE_KEYS = frozenset(TableRules().to_dict())
 
 
+@cache
 def rules_catalog() -> RulesCatalogData:
-    """The defaults and every preset, resolved as a game stores them."""
+    """The defaults and every preset, resolved as a game stores them: the same for every
+    request, so built once (callers do not change it)."""
 
     def resolved(rules: TableRules) -> RulesData:
         return cast(RulesData, rules.to_dict())

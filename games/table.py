@@ -22,6 +22,7 @@ locked row, `game_seats` and `game_view_tag`, and nowhere else in the app.
 from __future__ import annotations
 
 import hashlib
+from functools import cache
 from typing import Any, NamedTuple
 from uuid import UUID
 
@@ -99,6 +100,12 @@ class ViewTag(NamedTuple):
     etag: str
 
 
+@cache
+def _tag_key() -> bytes:
+    """The key of the game tags' digest, from SECRET_KEY (read once: it does not change)."""
+    return hashlib.sha256(settings.SECRET_KEY.encode()).digest()
+
+
 def game_view_tag(game_id: UUID, player: Player) -> ViewTag | None:
     """The ETag of the `game` `player` sees (None when there is no such game), from one
     query that reads neither the state nor the events: equal tags, equal payloads.
@@ -117,9 +124,8 @@ def game_view_tag(game_id: UUID, player: Player) -> ViewTag | None:
             settings.YANIV_PROVISIONAL_SIGMA,
             _PAYLOAD_SHAPE,
         )
-        key = hashlib.sha256(settings.SECRET_KEY.encode()).digest()
-        digest = hashlib.blake2b(repr(inputs).encode(), key=key, digest_size=16).hexdigest()
-        return ViewTag(ranked, seat, f'"g{digest}"')
+        digest = hashlib.blake2b(repr(inputs).encode(), key=_tag_key(), digest_size=16)
+        return ViewTag(ranked, seat, f'"g{digest.hexdigest()}"')
     return None
 
 
