@@ -28,7 +28,7 @@ from config.payloads import PayloadSerializers
 from config.public import ETAG, IF_NONE_MATCH, NOT_MODIFIED, PublicReadApi, not_modified, with_etag
 from config.redis import get_redis
 from config.schema import paginated
-from games.engine.cpu import Level
+from games.engine.cpu import DEFAULT_LEVEL, Level
 from games.models import Game, GameStatus
 from games.selectors import (
     EventData,
@@ -154,7 +154,7 @@ class GameJoinApi(APIView):
 class GameCpuInput(serializers.Serializer[dict[str, Any]]):
     level = serializers.ChoiceField(
         choices=[level.value for level in Level],
-        default=Level.HARD.value,
+        default=DEFAULT_LEVEL.value,
         help_text="How well the CPU plays (games/engine/cpu.py); `hard` when left out.",
     )
 

@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from accounts.models import Player
 from config.payloads import Default, Doc, Timestamp, Uuid
+from games.engine.cpu import DEFAULT_LEVEL, Level
 from games.engine.record import RECORD_FORMAT, record_from_events
 from games.engine.rules import (
     PLAYERS_PER_DECK,
@@ -155,6 +156,10 @@ class RulesCatalogData(TypedDict):
     presets: Annotated[list[PresetData], Doc("RULES.md §12's presets, in its order.")]
     max_players: Annotated[
         dict[str, int], Doc('The most seats by `decks` (`"1"`, `"2"`): 5 and 8.')
+    ]
+    cpu_levels: Annotated[list[CpuLevel], Doc("The levels a CPU seat may play at, weakest first.")]
+    default_cpu_level: Annotated[
+        CpuLevel, Doc("The level of a CPU seat added without a `level`: `hard`.")
     ]
 
 
@@ -388,6 +393,8 @@ def rules_catalog() -> RulesCatalogData:
             for preset in Preset
         ],
         "max_players": {str(decks): most for decks, most in PLAYERS_PER_DECK.items()},
+        "cpu_levels": [cast(CpuLevel, level.value) for level in Level],
+        "default_cpu_level": cast(CpuLevel, DEFAULT_LEVEL.value),
     }
 
 

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from config import metrics
 from games import notify
-from games.engine.cpu import Level, cpu_action
+from games.engine.cpu import DEFAULT_LEVEL, Level, cpu_action
 from games.engine.state import EngineEvent, GameState, apply
 from games.models import GameStatus
 from games.services import fair_play
@@ -180,6 +180,6 @@ def _cpu_plays(
     locked: LockedGame, state: GameState, *, schedule: bool = True, source: str = "cpu"
 ) -> None:
     assert state.turn is not None
-    level = Level(locked.seats[state.turn].playing_level or Level.HARD)
+    level = Level(locked.seats[state.turn].playing_level or DEFAULT_LEVEL)
     new_state, events = apply(state, cpu_action(state, state.turn, RNG, level), RNG)
     advance(locked, new_state, events, by="cpu", schedule=schedule, source=source)

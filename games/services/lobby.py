@@ -14,7 +14,7 @@ from django.utils import timezone
 from accounts.models import Player
 from config.errors import ApplicationError
 from games import notify
-from games.engine.cpu import Level
+from games.engine.cpu import DEFAULT_LEVEL, Level
 from games.engine.errors import InvalidRules
 from games.engine.state import start_game
 from games.models import Game, GameStatus, Seat
@@ -74,7 +74,9 @@ def game_join(*, game_id: UUID | str, player: Player, invite_code: str) -> Locke
 
 
 @transaction.atomic
-def game_add_cpu(*, game_id: UUID | str, player: Player, level: Level = Level.HARD) -> LockedGame:
+def game_add_cpu(
+    *, game_id: UUID | str, player: Player, level: Level = DEFAULT_LEVEL
+) -> LockedGame:
     locked = LockedGame.lock(game_id)
     _require_host(locked, player)
     _require_free_seat(locked)

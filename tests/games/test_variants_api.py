@@ -177,3 +177,19 @@ def test_the_catalogs_seats_are_what_the_decks_allow(api_client, make_client) ->
         assert _create(make_client("Host"), most, decks=int(decks)).status_code == 201
         if most < 8:
             _refused(_create(make_client("Host"), most + 1, decks=int(decks)), "at most")
+
+
+def test_the_catalogs_cpu_levels_are_the_ones_a_seat_takes(api_client, make_client) -> None:
+    """Every level the catalog names adds a CPU seat at it; the default is a seat's without one."""
+    catalog = api_client.get("/api/v1/rules/").json()
+    assert catalog["cpu_levels"] == ["easy", "medium", "hard", "expert"]
+    host = make_client("Host")
+    game = _create(host, 5).json()
+    for level in catalog["cpu_levels"]:
+        added = host.post(f"/api/v1/games/{game['id']}/cpu/", {"level": level})
+        assert added.status_code == 200
+        assert added.json()["seats"][-1]["cpu_level"] == level
+    other = _create(host := make_client("Host")).json()
+    plain = host.post(f"/api/v1/games/{other['id']}/cpu/", {})
+    assert plain.status_code == 200
+    assert plain.json()["seats"][-1]["cpu_level"] == catalog["default_cpu_level"] == "hard"

@@ -26,7 +26,7 @@ from games.engine.rng import Rng
 from games.engine.state import Action, GameState
 from games.engine.view import ViewData, view
 
-__all__ = ["Level", "View", "choose_action", "cpu_action"]
+__all__ = ["DEFAULT_LEVEL", "Level", "View", "choose_action", "cpu_action"]
 
 
 class Level(StrEnum):
@@ -36,6 +36,9 @@ class Level(StrEnum):
     EXPERT = "expert"
 
 
+DEFAULT_LEVEL = Level.HARD
+"""The level of a CPU seat nobody chose a level for."""
+
 _PLAYERS = {
     Level.EASY: simple.easy,
     Level.MEDIUM: simple.medium,
@@ -44,13 +47,13 @@ _PLAYERS = {
 }
 
 
-def cpu_action(state: GameState, seat: int, rng: Rng, level: Level = Level.HARD) -> Action:
+def cpu_action(state: GameState, seat: int, rng: Rng, level: Level = DEFAULT_LEVEL) -> Action:
     """The action of a CPU of ``level`` for ``seat``, whose turn it is; it sees only that
     seat's view."""
     return choose_action(view(state, seat), rng, level)
 
 
-def choose_action(seen: ViewData, rng: Rng, level: Level = Level.HARD) -> Action:
+def choose_action(seen: ViewData, rng: Rng, level: Level = DEFAULT_LEVEL) -> Action:
     """The action of a CPU of ``level`` from ``seen``, the ``view`` of its own seat on its
     turn. A seeded ``rng`` gives the same choice every time."""
     you = seen["you"]
