@@ -11,7 +11,7 @@ FAST_SERVICES := $(PY) -m config.devservers exec --fast --
 PORT ?= 8000
 export PORT
 
-.PHONY: install run test test-web lint format bench lock backup restore services-stop clean
+.PHONY: install run test test-web lint format bench bench-compare lock backup restore services-stop clean
 
 install: $(STAMP)
 
@@ -47,6 +47,11 @@ format: $(STAMP)
 
 bench: $(STAMP)
 	$(FAST_SERVICES) $(PY) -m bench
+
+# This checkout against another commit, in one run: make bench-compare REF=<commit> [BENCH="engine api_moves"]
+bench-compare: $(STAMP)
+	@test -n "$(REF)" || { echo "usage: make bench-compare REF=<commit> [BENCH=\"engine api_moves\"]"; exit 2; }
+	$(FAST_SERVICES) $(PY) -m bench._compare "$(REF)" $(BENCH)
 
 # Re-pin every dependency after editing pyproject.toml: the project with its dev extra, frozen;
 # what the project alone needs of that (pip's resolver, constrained by the freeze) is
