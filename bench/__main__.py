@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from bench import finish
+
 HERE = Path(__file__).resolve().parent
 
 
@@ -21,10 +23,7 @@ def main(argv: list[str]) -> int:
             failed.append(name)
     if not names:
         print("| benchmark | result |\n|---|---|\n(no benchmarks yet)")
-    if failed:
-        print(f"\nfailed: {', '.join(failed)}", file=sys.stderr)
-        return 1
-    return 0
+    return finish(failed)
 
 
 if __name__ == "__main__":

@@ -18,6 +18,8 @@ import sys
 import time
 from pathlib import Path
 
+from bench import finish
+
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT = ("engine", "api_moves")
 
@@ -59,10 +61,7 @@ def main(argv: list[str]) -> int:
                     failed.append(f"{name} on {label}")
     finally:
         _git("worktree", "remove", "--force", str(worktree))
-    if failed:
-        print(f"\nfailed: {', '.join(failed)}", file=sys.stderr)
-        return 1
-    return 0
+    return finish(failed)
 
 
 if __name__ == "__main__":

@@ -393,8 +393,8 @@ def rules_catalog() -> RulesCatalogData:
             for preset in Preset
         ],
         "max_players": {str(decks): most for decks, most in PLAYERS_PER_DECK.items()},
-        "cpu_levels": [cast(CpuLevel, level.value) for level in Level],
-        "default_cpu_level": cast(CpuLevel, DEFAULT_LEVEL.value),
+        "cpu_levels": [level.value for level in Level],
+        "default_cpu_level": DEFAULT_LEVEL.value,
     }
 
 
