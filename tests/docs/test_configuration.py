@@ -38,9 +38,7 @@ def documented(markdown: str) -> set[str]:
     """The variables of the table under `## Settings`, up to the next `## ` heading."""
     section = re.search(r"^## Settings\n(.*?)(?=^## |\Z)", markdown, re.M | re.S)
     assert section, "docs/configuration.md has no '## Settings' section"
-    return {
-        match[1] for line in section[1].splitlines() if (match := _ROW.match(line)) is not None
-    }
+    return {match[1] for line in section[1].splitlines() if (match := _ROW.match(line)) is not None}
 
 
 def test_docs_configuration_md_and_settings_name_the_same_variables() -> None:
@@ -55,7 +53,7 @@ def test_the_readers_find_env_calls_and_table_rows_only() -> None:
         'A = env.int("A_SECONDS", default=1)\n'
         'B = env("B_URL")\n'
         'C = other.str("NOT_ENV")\n'
-        'D = env.str(name)\n'
+        "D = env.str(name)\n"
         "E = {'x': env.bool(\"E_FLAG\", default=False)}\n"
     )
     assert read_from_the_environment(source) == {"A_SECONDS", "B_URL", "E_FLAG"}
