@@ -11,7 +11,7 @@ FAST_SERVICES := $(PY) -m config.devservers exec --fast --
 PORT ?= 8000
 export PORT
 
-.PHONY: install run test test-web lint format bench bench-compare lock backup restore services-stop clean
+.PHONY: install run test test-web lint format docs bench bench-compare lock backup restore services-stop clean
 
 install: $(STAMP)
 
@@ -44,6 +44,11 @@ lint: $(STAMP)
 format: $(STAMP)
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
+
+# The documentation site (mkdocs.yml) into site/, offline: --strict fails on a broken link or
+# anchor, or a page outside the nav. (The variable quiets Material's notice about MkDocs 2.)
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir site
 
 bench: $(STAMP)
 	$(FAST_SERVICES) $(PY) -m bench

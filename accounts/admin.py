@@ -253,7 +253,7 @@ class StaffActionAdmin(admin.ModelAdmin[StaffAction]):
         return False
 
 
-# Fair play: offences and queue bans (README, Fair play), their own pages ------------------
+# Fair play: offences and queue bans (docs/api.md, Fair play), their own pages ------------------
 
 
 @admin.register(Offence)

@@ -1,4 +1,4 @@
-"""The queue-ban schedule (README, Fair play), pure: from the offences a player has in the
+"""The queue-ban schedule (docs/api.md, Fair play), pure: from the offences a player has in the
 window and the clean ranked games they finished since the first of them, how long a ban the
 latest offence earns. After lichess' playban: one offence in a stretch is forgiven; each
 further one in the window bans for the next step (capped at the last), and clean games wear

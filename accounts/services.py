@@ -295,7 +295,7 @@ def ws_ticket_redeem(*, ticket: str) -> Player | None:
     return active_player_get(player_id=player_id, token_id=token_id or None)
 
 
-# Fair play: offences and queue bans (README, Fair play) ---------------------------------
+# Fair play: offences and queue bans (docs/api.md, Fair play) ---------------------------------
 
 
 @transaction.atomic

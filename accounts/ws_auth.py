@@ -1,4 +1,4 @@
-"""Who is on the other end of a websocket (API.md, Realtime auth).
+"""Who is on the other end of a websocket (docs/api.md, Realtime auth).
 
 `PlayerAuthMiddleware` wraps the websocket router (config/asgi.py) and sets `scope["player"]`:
 the Player, or None when the connection is not authenticated. A connection authenticates with

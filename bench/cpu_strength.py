@@ -8,7 +8,7 @@ Each row plays N complete games (default rules, to the end) of one player, in se
 one opponent heads-up or three at a four-player table: each level against the level below it
 (the ladder), ``expert`` against ``hard`` (the CPU as it was before the levels, unchanged), and
 ``hard`` against the greedy and random baselines. The engine draws the first starter at
-random. With ``--presets`` (or ``--presets-only``, without the ladder) a row per RULES.md §12
+random. With ``--presets`` (or ``--presets-only``, without the ladder) a row per docs/rules.md §12
 preset follows: ``hard`` against ``greedy`` heads-up and at four seats, and at eight for
 ``least_count`` (two decks); ``--preset-pairing expert hard`` has other players play them. A
 win is a first place; a first place shared by k players counts 1/k of a win, so the shares of
@@ -63,7 +63,7 @@ def greedy(seen: ViewData, rng: Rng) -> Action:
     seat = you["seat"]
     if you["can_call_yaniv"]:
         return CallYaniv(seat)
-    values = seen["rules"].card_values(seen["wild"])  # the round's values (RULES.md §12)
+    values = seen["rules"].card_values(seen["wild"])  # the round's values (docs/rules.md §12)
     groups = legal_groups(you["hand"], _wild_rank(seen))
     top = max(sum(values[card] for card in group) for group in groups)
     heaviest = [group for group in groups if sum(values[card] for card in group) == top]

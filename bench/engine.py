@@ -3,7 +3,7 @@
 Plays seeded random legal games (2-5 players, a spread of house rules), exports their records,
 then times, in CPU seconds of this one process: whole random games, record replay (the figure
 that matters for ``replay_record`` and for re-checking stored games; also of eight-player games
-with two decks, RULES.md §12), live ``apply``,
+with two decks, docs/rules.md §12), live ``apply``,
 legal-move generation, state save/load (the service does one of each per move) and a seat's
 view. Prints a table.
 """

@@ -176,7 +176,7 @@ AUTH_PASSWORD_VALIDATORS = [
 # AXES_FAILURE_LIMIT failures in a row, per username (any spelling: accounts.usernames) and,
 # separately, per client address (the trusted one: FORWARDED_ALLOW_IPS), for
 # AXES_COOLOFF_MINUTES after the last failure. Staff unlock with `manage.py axes_reset_username`
-# (README, "Admin lockout") or by deleting the admin's access attempts.
+# (docs/operations.md, "Admin lockout") or by deleting the admin's access attempts.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
@@ -249,7 +249,7 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     "COMPONENT_SPLIT_REQUEST": True,
-    # One name for the CPU levels (games/engine/cpu.py Level), a request's `level` or a seat's
+    # One name for the CPU levels (games/engine/cpu/ Level), a request's `level` or a seat's
     # `cpu_level`.
     "ENUM_NAME_OVERRIDES": {"CpuLevelEnum": ["easy", "medium", "hard", "expert"]},
     "POSTPROCESSING_HOOKS": [
@@ -337,10 +337,10 @@ CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
 # How often beat sweeps overdue turns: the second path that enforces deadlines (games/tasks.py).
 YANIV_SWEEP_SECONDS = env.float("YANIV_SWEEP_SECONDS", default=2.0)
 
-# Game settings (API.md, Operations).
+# Game settings (docs/api.md, Operations).
 YANIV_RANKED_TURN_SECONDS = env.int("YANIV_RANKED_TURN_SECONDS", default=60)
 YANIV_CPU_THINK_SECONDS = env.float("YANIV_CPU_THINK_SECONDS", default=0.8)
-# The CPU level that plays a seat its player left or is away from (games/engine/cpu.py Level).
+# The CPU level that plays a seat its player left or is away from (games/engine/cpu/ Level).
 YANIV_CPU_TAKEOVER_LEVEL = env.str("YANIV_CPU_TAKEOVER_LEVEL", default="hard")
 if YANIV_CPU_TAKEOVER_LEVEL not in {"easy", "medium", "hard", "expert"}:
     raise ImproperlyConfigured(
@@ -384,7 +384,7 @@ YANIV_QUEUE_CPU_FILL_SECONDS = env.float("YANIV_QUEUE_CPU_FILL_SECONDS", default
 # provisional ordinal (mu - 3 sigma) still carries a margin of more than 15 points.
 YANIV_PROVISIONAL_SIGMA = env.float("YANIV_PROVISIONAL_SIGMA", default=5.0)
 
-# Fair play (README, Fair play; accounts/fair_play.py): offences in ranked games and the
+# Fair play (docs/api.md, Fair play; accounts/fair_play.py): offences in ranked games and the
 # escalating bans from the ranked queue they earn.
 YANIV_QUEUE_BAN_STEPS = env.str("YANIV_QUEUE_BAN_STEPS", default="10m,1h,24h")
 YANIV_QUEUE_BAN_WINDOW_DAYS = env.int("YANIV_QUEUE_BAN_WINDOW_DAYS", default=7)

@@ -369,11 +369,11 @@ def _rounds(game: Game, names: list[str]) -> list[dict[str, Any]]:
             rounds[-1]["actions"].append(
                 (names[data["seat"]], data["by"], " ".join(data["cards"]), f"{data['draw']}{drawn}")
             )
-        elif event.type == "forced_draw":  # RULES.md §12, sevens
+        elif event.type == "forced_draw":  # docs/rules.md §12, sevens
             rounds[-1]["actions"].append(
                 (names[data["seat"]], "", "draws: a seven was played", f"stock ({data['drawn']})")
             )
-        elif event.type == "spied":  # RULES.md §12, spy queen
+        elif event.type == "spied":  # docs/rules.md §12, spy queen
             seen = " · ".join(f"{names[int(s)]}: {' '.join(c)}" for s, c in data["hands"].items())
             rounds[-1]["actions"].append((names[data["seat"]], "", "sees the others' hands", seen))
         elif event.type == "yaniv_called":

@@ -1,4 +1,4 @@
-"""The games endpoints of API.md: thin views over games.services and games.selectors."""
+"""The games endpoints of docs/api.md: thin views over games.services and games.selectors."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ IDEMPOTENCY_TTL = 24 * 3600
 # claim left by a process that died no longer answers `in_progress` for a day.
 IDEMPOTENCY_CLAIM_TTL = 60
 IDEMPOTENCY_KEY = re.compile(r"[ -~]{1,255}")  # printable ASCII: space to tilde
-# Jokers X1..X4: two decks bring four (RULES.md §12).
+# Jokers X1..X4: two decks bring four (docs/rules.md §12).
 CARD_PATTERN = r"[A2-9TJQK][SHDC]|X[1-4]"
 CARD_CODE = serializers.RegexField(rf"^({CARD_PATTERN})$", max_length=2)
 # The longest group: a run of every rank, ace to king (a set holds at most 8, with two decks).
@@ -386,7 +386,7 @@ _KEEP = """
 def _idempotent(
     *, player: Player, scope: str, body: dict[str, Any], act: Callable[[], Response]
 ) -> Response:
-    """Run `act` once per key; a repeat gets the kept response (API.md, Actions).
+    """Run `act` once per key; a repeat gets the kept response (docs/api.md, Actions).
 
     Redis holds, per key, a digest of it (whatever its length, 69 bytes), then the answer
     compactly: `{"f": body fingerprint, "s": status, "b": body}`, some 1-3 KB. Only an applied

@@ -1,4 +1,4 @@
-"""Websockets (API.md, Realtime): one game's changes, and a player's own notifications.
+"""Websockets (docs/api.md, Realtime): one game's changes, and a player's own notifications.
 
 A game socket joins its viewer's group (games/notify.py): every change arrives there already
 projected for that viewer, and is forwarded as is. Only when a message shows that one was

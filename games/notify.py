@@ -1,4 +1,5 @@
-"""What leaves a game transaction, always after its commit (STYLE.md, Zulip's notify_*).
+"""What leaves a game transaction, always after its commit (docs/architecture.md's house rules,
+Zulip's notify_*).
 
 A locked table's change is published already projected: each seated player's group gets the
 game and the new events as that seat may see them, and a ranked game's watchers get the

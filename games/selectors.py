@@ -119,7 +119,7 @@ class PlaceData(TypedDict):
 
 
 class RulesData(TypedDict):
-    """A game's rules, every key resolved (RULES.md §9 and §12): the preset the host named, and
+    """A game's rules, every key resolved (docs/rules.md §9 and §12): the preset the host named, and
     each key as the game plays it, whether the preset, the host or the default set it."""
 
     preset: Annotated[Preset, Doc("The name chosen; the keys below are already its keys.")]
@@ -399,7 +399,7 @@ def rules_catalog() -> RulesCatalogData:
 
 
 def shown_rules(stored: dict[str, Any]) -> RulesData:
-    """A game's stored rules with every key: as stored (a table made since RULES.md §12 stores
+    """A game's stored rules with every key: as stored (a table made since docs/rules.md §12 stores
     them resolved), or resolved again for a row from before some key existed."""
     if stored.keys() == _RULE_KEYS:
         return cast(RulesData, stored)
@@ -422,7 +422,7 @@ def _seat_payload(seat: Seat, engine: Payload | None) -> SeatData:
         "score": seat.score if public is None else public["score"],
         "eliminated": seat.eliminated if public is None else public["eliminated"],
         "hand_count": 0 if public is None else public["hand_count"],
-        # Cards this seat took face up and still holds: public by RULES.md §11.
+        # Cards this seat took face up and still holds: public by docs/rules.md §11.
         "known": [] if public is None else public["known"],
         "place": seat.place,
     }
@@ -431,7 +431,7 @@ def _seat_payload(seat: Seat, engine: Payload | None) -> SeatData:
 def _last_round(result: Payload | None) -> LastRoundData | None:
     if result is None:
         return None
-    # Hands are shown to everyone when a round ends (RULES.md §5).
+    # Hands are shown to everyone when a round ends (docs/rules.md §5).
     return {
         "round": result["round"],
         "caller": result["caller"],
@@ -446,7 +446,7 @@ def _last_round(result: Payload | None) -> LastRoundData | None:
 
 
 # Events that only one seat may see at all, and the key that names it: what the spy queen
-# showed its discarder (RULES.md §12: "an event shown to them alone"). Every other event is
+# showed its discarder (docs/rules.md §12: "an event shown to them alone"). Every other event is
 # shown to everyone, less what `event_payload` removes.
 _PRIVATE_EVENTS = {"spied": "seat"}
 
@@ -477,7 +477,7 @@ def event_payload(event: Event, seat: int | None) -> EventData:
         if mine:
             shown["drawn"] = data["drawn"]
     elif event.type == "forced_draw":
-        # A stock draw like any other (RULES.md §12, sevens): the card only to its drawer.
+        # A stock draw like any other (docs/rules.md §12, sevens): the card only to its drawer.
         shown["seat"] = data["seat"]
         if mine:
             shown["drawn"] = data["drawn"]
@@ -496,7 +496,7 @@ def event_payload(event: Event, seat: int | None) -> EventData:
 _PUBLIC_KEYS: dict[str, tuple[str, ...]] = {
     "game_started": ("players", "seats"),
     "yaniv_called": ("seat",),
-    # Hands are shown to everyone when a round ends (RULES.md §5).
+    # Hands are shown to everyone when a round ends (docs/rules.md §5).
     "round_ended": (
         "round",
         "caller",
@@ -669,7 +669,7 @@ def rated_results() -> Iterator[GameResult]:
         yield game
 
 
-# Fair play, rematches and match histories (README, Fair play; docs/api.md) ----------------
+# Fair play, rematches and match histories (docs/api.md, Fair play; docs/api.md) ----------------
 
 
 def clean_ranked_games(player_id: UUID | str, *, since: datetime) -> int:

@@ -1,13 +1,13 @@
 """`LockedGame`: the one place a game row is locked, and what a transaction does under the lock.
 
-Every write to a game takes its row lock here (STYLE.md, Saleor's one place for locks), and
-a transaction locks one existing game (a matchmaking pass also locks the games it creates,
-which no other transaction sees before its commit), so no two can wait on each other's game
-locks and there is no order to keep; the seats are only written under their game's lock.
-The sweeper locks with SKIP LOCKED, leaving a game another worker holds to that worker.
-(Rating a game, games/services/rating.py, also locks its players' earlier finished games that still
-wait for their rating: under the ratings lock, which lets one rating transaction run at a
-time, and finished games take no moves, so those locks cannot wait on each other either.)
+Every write to a game takes its row lock here (docs/architecture.md's house rules, Saleor's one
+place for locks), and a transaction locks one existing game (a matchmaking pass also locks the games
+it creates, which no other transaction sees before its commit), so no two can wait on each other's
+game locks and there is no order to keep; the seats are only written under their game's lock. The
+sweeper locks with SKIP LOCKED, leaving a game another worker holds to that worker. (Rating a game,
+games/services/rating.py, also locks its players' earlier finished games that still wait for their
+rating: under the ratings lock, which lets one rating transaction run at a time, and finished games
+take no moves, so those locks cannot wait on each other either.)
 
 The locked game carries its state parsed: the row's JSON is read into a `GameState` at most
 once per transaction, the first time it is asked for, and the state the engine returns

@@ -1,4 +1,4 @@
-"""A table's rules as the API, the database and a record hold them (RULES.md §9): the house
+"""A table's rules as the API, the database and a record hold them (docs/rules.md §9): the house
 rules the engine plays by, and the turn limit, which only the server's clock reads (§10).
 
 This is the one place that splits the one into the other: ``POST /games/`` and records go
@@ -45,7 +45,7 @@ class TableRules:
         return cls(_house_rules(data), data.get(_TURN_SECONDS))
 
     def check_seats(self, players: int) -> None:
-        """``InvalidRules`` when these rules cannot seat ``players`` (RULES.md §12: one deck
+        """``InvalidRules`` when these rules cannot seat ``players`` (docs/rules.md §12: one deck
         seats 2-5, two decks 2-8), naming both keys."""
         most = self.rules.max_players
         if players > most:

@@ -1,4 +1,4 @@
-"""The ranked matchmaking endpoints of API.md: thin views over matchmaking.services."""
+"""The ranked matchmaking endpoints of docs/api.md: thin views over matchmaking.services."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Reads about tickets: the `ticket` object of API.md, a player's tickets, and the queue."""
+"""Reads about tickets: the `ticket` object of docs/api.md, a player's tickets, and the queue."""
 
 from __future__ import annotations
 

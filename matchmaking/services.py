@@ -1,8 +1,9 @@
 """Every write to a ticket, and the matchmaking pass that turns tickets into ranked games
 (with CPU players in the seats of a ticket that waited YANIV_QUEUE_CPU_FILL_SECONDS alone).
 
-Ticket changes reach the player's `ws /ws/v1/me/` after the commit that made them (STYLE.md);
-a pass is requested after the commit that queued a ticket, and the beat runs one every second.
+Ticket changes reach the player's `ws /ws/v1/me/` after the commit that made them
+(docs/architecture.md's house rules); a pass is requested after the commit that queued a ticket, and
+the beat runs one every second.
 """
 
 from __future__ import annotations

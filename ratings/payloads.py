@@ -91,7 +91,7 @@ class RatingSerializer(serializers.Serializer[RatingData]):
 class PlayerSerializer(serializers.Serializer[Player]):
     """A player, as every response shows one."""
 
-    # The one representation of a player (API.md `player`); other apps nest this serializer.
+    # The one representation of a player (docs/api.md `player`); other apps nest this serializer.
     id = serializers.UUIDField(read_only=True)
     display_name = serializers.CharField(read_only=True)
     is_guest = serializers.BooleanField(read_only=True)

@@ -1,7 +1,7 @@
 """OpenSkill for Yaniv: the rating update of one game, as a pure function (no Django, no I/O).
 
-Each player is a team of one, and the ranks are the final places (RULES.md §8): a shared place
-is an equal rank. API.md fixes what a draw is worth: a tied player's change is the mean of the
+Each player is a team of one, and the ranks are the final places (docs/rules.md §8): a shared place
+is an equal rank. docs/api.md fixes what a draw is worth: a tied player's change is the mean of the
 changes that the two untied orders would give (halfway between a win and a loss).
 
 The model is Bradley-Terry with partial pairing (Weng and Lin 2011, algorithm 2), with its
@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from openskill.models import BradleyTerryPart
 
-# RULES.md §2. The exactness argument above needs the window to span the table.
+# docs/rules.md §2. The exactness argument above needs the window to span the table.
 MAX_PLAYERS = 5
 _MODEL = BradleyTerryPart(window_size=MAX_PLAYERS - 1)
 

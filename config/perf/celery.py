@@ -1,13 +1,13 @@
 """Celery, with a task's database connections kept as a web request keeps them, and its publish
 bounded as the project's other Redis calls are.
 
-`keep_pooled_connections` replaces what Celery's Django fixup does around each task. The
-fixup closes every database connection before and after each task, and with a connection pool
-in a prefork worker it closes the whole pool: every task opened a new PostgreSQL connection
-(about 5 ms of CPU in the worker, plus a backend started in PostgreSQL; worker CPU per task
-7.0 -> 3.6 ms without it: README, "What helped"). Its "reuse" setting turns that off (it would
-close them only every 2**30 tasks); instead a task treats connections as a web request does:
-given back to the pool (a broken one dropped) before and after it runs.
+`keep_pooled_connections` replaces what Celery's Django fixup does around each task. The fixup
+closes every database connection before and after each task, and with a connection pool in a prefork
+worker it closes the whole pool: every task opened a new PostgreSQL connection (about 5 ms of CPU in
+the worker, plus a backend started in PostgreSQL; worker CPU per task 7.0 -> 3.6 ms without it:
+bench/README.md, "What helped"). Its "reuse" setting turns that off (it would close them only every
+2**30 tasks); instead a task treats connections as a web request does: given back to the pool (a
+broken one dropped) before and after it runs.
 
 `BoundedTask` is every task's class (config/celery.py): a task is queued as the project's
 other Redis calls are made (config/redis.py), refused at once while Redis is known not to

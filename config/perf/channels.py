@@ -7,7 +7,7 @@ is a Redis channel, and a group send is one PUBLISH. Made here with the process'
 change cannot get that change's push after the next change's, even when another process serves
 the next one. The layer's own `group_send` is a coroutine: from a request thread it cost a
 hand-off to an event loop and back (pushes from the request thread, with the dispatch below:
-web CPU per move 9.6 -> 7.8 ms, human-pace p99 80 -> 33-46 ms; README, "What helped").
+web CPU per move 9.6 -> 7.8 ms, human-pace p99 80 -> 33-46 ms; bench/README.md, "What helped").
 
 `DirectDispatch` replaces `AsyncConsumer.dispatch`. Channels runs `close_old_connections` in a
 thread before every message it dispatches, whether the handler reads the database or not: a

@@ -4,7 +4,7 @@ Replaces: Django's ASGI handler (config/asgi.py routes `http` here; websockets s
 Why: the API is synchronous (DRF, the ORM). Under Django's ASGI handler every middleware hook
 and the view each cross from the event loop to a thread and back, about fifteen crossings per
 API request, and they cost more than the request itself (`/healthz` 113 -> 381 requests/s, web
-CPU per request 4.0 -> 1.0 ms: README, "What helped"). Here a request is read on the event
+CPU per request 4.0 -> 1.0 ms: bench/README.md, "What helped"). Here a request is read on the event
 loop, handed whole to Django's WSGI handler in a thread of a fixed pool, and its response
 written back from the loop: two crossings.
 

@@ -1,4 +1,4 @@
-"""The rules of Yaniv (shared/RULES.md) as pure Python: no Django, no I/O, no randomness of
+"""The rules of Yaniv (docs/rules.md) as pure Python: no Django, no I/O, no randomness of
 its own (every shuffle goes through the ``Rng`` passed in).
 
 - ``cards``: codes, values, ranks, decks.

@@ -1,4 +1,4 @@
-"""Card codes, values and decks (RULES.md §1).
+"""Card codes, values and decks (docs/rules.md §1).
 
 Cards are their two-character codes everywhere (``"TH"``, ``"AS"``, ``"X1"``): the codes are
 what the API, records and logs carry, so keeping them as the internal form too means no
@@ -46,7 +46,7 @@ _DECKS: dict[tuple[int, int], tuple[str, ...]] = {
 
 def full_deck(jokers: int, decks: int = 1) -> tuple[str, ...]:
     """The unshuffled deck of ``decks`` decks with ``jokers`` jokers each (2 or 0): with two,
-    every natural code twice (RULES.md §12)."""
+    every natural code twice (docs/rules.md §12)."""
     return _DECKS[jokers, decks]
 
 

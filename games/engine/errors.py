@@ -48,4 +48,4 @@ class IllegalMove(Exception):
 
 
 class InvalidRules(ValueError):
-    """Rules that RULES.md §9 and §12 do not allow; the message says which key and why."""
+    """Rules that docs/rules.md §9 and §12 do not allow; the message says which key and why."""

@@ -1,4 +1,4 @@
-"""Discard groups: singles, sets and runs (RULES.md §4.1)."""
+"""Discard groups: singles, sets and runs (docs/rules.md §4.1)."""
 
 from collections.abc import Sequence
 
@@ -9,7 +9,7 @@ from games.engine.errors import Reason
 def group_error(cards: Sequence[str], wild_rank: int = 0) -> Reason | None:
     """Why ``cards``, laid in this order, are not a group; None when they are one.
 
-    Cards of ``wild_rank`` (RULES.md §12; 0: none) stand for any rank in a run, as jokers do,
+    Cards of ``wild_rank`` (docs/rules.md §12; 0: none) stand for any rank in a run, as jokers do,
     and are their own rank in a set. Assumes known codes held in the hand (the caller checks
     those first); with two decks a code may come twice.
     """

@@ -15,7 +15,7 @@ def legal_groups(hand: Sequence[str], wild_rank: int = 0) -> list[tuple[str, ...
     """Every group ``hand`` can discard, in every laid order that the rules tell apart.
 
     Sets come in every order (the order decides the ends); runs in ascending order with each
-    joker (and card of the ``wild_rank``, RULES.md §12) in every position it can stand in, and
+    joker (and card of the ``wild_rank``, docs/rules.md §12) in every position it can stand in, and
     the jokers swapped where several are used. With two decks a code held twice gives each
     group once.
     """

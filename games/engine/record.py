@@ -1,11 +1,11 @@
-"""Game records (``yaniv-record/1``, API.md "Record"): export from events, and replay.
+"""Game records (``yaniv-record/1``, docs/api.md "Record"): export from events, and replay.
 
 Replay drives the very code that live play uses: ``apply_play`` and ``apply_yaniv``, which
 ``apply`` dispatches to. The record's decks and reshuffles enter through the engine's
 randomness seam: a scripted ``Rng`` that hands back the recorded order, after checking that
 it is a permutation of exactly the cards the engine asked it to shuffle.
 
-Forced draws (RULES.md §12, sevens) and what the spy queen shows are derived, never recorded:
+Forced draws (docs/rules.md §12, sevens) and what the spy queen shows are derived, never recorded:
 the record holds only the reshuffles they cause, after the action, in the order they happened.
 Under ``final_turns`` the round goes on after the ``yaniv`` entry and ends with the last of the
 others' final plays.
@@ -169,7 +169,7 @@ def replay_document(document: object, read_rules: RulesReader = Rules.from_dict)
 
 
 def replay(record: object, read_rules: RulesReader = Rules.from_dict) -> dict[str, Any]:
-    """The summary of API.md "Record", or ``{"error", "round", "action"}`` (0-based) at the
+    """The summary of docs/api.md "Record", or ``{"error", "round", "action"}`` (0-based) at the
     first thing the rules refuse. Faults in a round's ``starter`` or ``deck`` are action 0;
     faults in the header (format, rules, players) are round 0, action 0. ``read_rules`` reads
     the record's ``rules`` (missing: ``{}``)."""

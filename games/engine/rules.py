@@ -1,4 +1,4 @@
-"""The rules of one game (RULES.md §9 and the variants of §12): ``Rules`` and the typed
+"""The rules of one game (docs/rules.md §9 and the variants of §12): ``Rules`` and the typed
 options it holds.
 
 Each option that changes how the game is played is a type carrying that behaviour, and the
@@ -17,14 +17,14 @@ Where a new rule goes:
 - A new value of an option (``ending: out_at_100``): a member of its enum, and whatever it
   changes in that enum's methods (``room``, and so ``over``, for "at" rather than "over");
   callers stay as they are.
-- A new option: a field of ``Rules`` with its RULES.md default, its entry in ``to_dict`` and
+- A new option: a field of ``Rules`` with its docs/rules.md default, its entry in ``to_dict`` and
   its check in ``_CHECKS`` (in field order: the first bad key in that order is the one an error
   names), and, if it is a choice that changes behaviour, an enum like those below with that
   behaviour as its methods. The engine then reads it from ``Rules`` where it applies
   (``state``, ``scoring``, ``cpu``), and ``tests/games/engine/test_rules.py`` covers its
   values. (The two fields outside ``__init__``, ``codes_repeat`` and ``variant_play``, are no
   options: ``__post_init__`` derives them from the others.)
-- A preset (several keys at once, RULES.md §12): a member of ``Preset`` and its keys in
+- A preset (several keys at once, docs/rules.md §12): a member of ``Preset`` and its keys in
   ``PRESETS``, plain data. ``Rules.from_dict`` lays the keys given next to a preset over its
   keys, before the checks, so everything past the parse sees plain options.
 
@@ -66,7 +66,7 @@ class AssafScores(StrEnum):
 
 
 class ExactScores(StrEnum):
-    """Which running totals are halved when a round lands exactly on them (RULES.md §6)."""
+    """Which running totals are halved when a round lands exactly on them (docs/rules.md §6)."""
 
     HALVE_100_200 = "100_200"
     HALVE_50 = "halve_50"
@@ -83,7 +83,7 @@ class ExactScores(StrEnum):
 
 
 class Ending(StrEnum):
-    """How the game ends (RULES.md §7, §12): players past the limit go out one by one until one
+    """How the game ends (docs/rules.md §7, §12): players past the limit go out one by one until one
     is left, or the whole game ends as soon as anyone is past it. "over" endings let a player
     stay on the limit itself; "at" endings put them out there too."""
 
@@ -123,7 +123,7 @@ class Ending(StrEnum):
 
 
 class AssafPenaltyRule(StrEnum):
-    """What an Assaf costs the caller on top of their own total (RULES.md §6, §12)."""
+    """What an Assaf costs the caller on top of their own total (docs/rules.md §6, §12)."""
 
     FIXED = "fixed"
     """``assaf_penalty``."""
@@ -136,7 +136,7 @@ class AssafPenaltyRule(StrEnum):
 
 
 class Direction(StrEnum):
-    """The order of dealing and turns, and of every "clockwise" of RULES.md §3-§7 (§12)."""
+    """The order of dealing and turns, and of every "clockwise" of docs/rules.md §3-§7 (§12)."""
 
     CLOCKWISE = "clockwise"
     """By increasing seat index."""
@@ -154,7 +154,8 @@ class Direction(StrEnum):
 
 
 class Values(StrEnum):
-    """The points of a natural card (RULES.md §1, §12); the rank order of runs never changes."""
+    """The points of a natural card (docs/rules.md §1, §12); the rank order of runs never
+    changes."""
 
     STANDARD = "standard"
     """Ace 1, 2-10 their face, J, Q and K 10."""
@@ -173,7 +174,7 @@ class Values(StrEnum):
 
 
 class DrawFrom(StrEnum):
-    """Which cards of the previous player's group may be drawn (RULES.md §4.2, §12)."""
+    """Which cards of the previous player's group may be drawn (docs/rules.md §4.2, §12)."""
 
     ENDS = "ends"
     """Its first and last laid card."""
@@ -188,7 +189,7 @@ class DrawFrom(StrEnum):
 
 
 class Preset(StrEnum):
-    """A named set of keys (RULES.md §12); ``PRESETS`` holds them."""
+    """A named set of keys (docs/rules.md §12); ``PRESETS`` holds them."""
 
     STANDARD = "standard"
     NEPALESE = "nepalese"

@@ -1,4 +1,4 @@
-"""Scoring a round, elimination, the next starter and final standings (RULES.md §6-§8)."""
+"""Scoring a round, elimination, the next starter and final standings (docs/rules.md §6-§8)."""
 
 from collections.abc import Sequence
 from typing import Literal, NamedTuple

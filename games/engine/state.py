@@ -1,4 +1,4 @@
-"""The state of a game and the one function that advances it (RULES.md §3-§7).
+"""The state of a game and the one function that advances it (docs/rules.md §3-§7).
 
 A ``GameState`` holds the current round only, never the history, so loading, applying and
 saving cost the same at move 10 and move 500. States are values: ``apply`` returns a new state
@@ -475,7 +475,7 @@ def standings_list(standings: Standings | None) -> list[dict[str, int]] | None:
 
 
 def start_game(players: int, rules: Rules, rng: Rng) -> tuple[GameState, list[EngineEvent]]:
-    """A new game: a random first starter, then the first deal (RULES.md §3)."""
+    """A new game: a random first starter, then the first deal (docs/rules.md §3)."""
     if not MIN_PLAYERS <= players <= rules.max_players:
         raise ValueError(f"players must be {MIN_PLAYERS} to {rules.max_players}")
     starter = rng.randrange(players)
@@ -563,7 +563,7 @@ def apply_play(
     if draw == STOCK:
         try:
             drawn = stock[stock_pos]
-        except IndexError:  # forced draws emptied stock and pile (RULES.md §12)
+        except IndexError:  # forced draws emptied stock and pile (docs/rules.md §12)
             raise IllegalMove(Reason.STOCK_EMPTY) from None
         stock_pos += 1
         pile += group
@@ -625,7 +625,7 @@ def _reshuffle(
     hands: Sequence[tuple[str, ...]],
     events: list[EngineEvent],
 ) -> tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[str, ...], ...]]:
-    """The new stock from ``pile`` (RULES.md §4.3), the empty pile, and ``shown`` without the
+    """The new stock from ``pile`` (docs/rules.md §4.3), the empty pile, and ``shown`` without the
     cards that went back (what no hand holds)."""
     fresh = list(pile)
     rng.shuffle(fresh)
@@ -642,7 +642,7 @@ def _after_play(
     rng: Rng,
     events: list[EngineEvent],
 ) -> tuple[GameState, list[EngineEvent]]:
-    """What RULES.md §12 adds once ``seat`` has discarded ``cards`` and drawn (``extra`` as it
+    """What docs/rules.md §12 adds once ``seat`` has discarded ``cards`` and drawn (``extra`` as it
     was before): one more turn counted, a discard lowers what the spy knows of its hand,
     sevens make the others draw, the spy queen shows the hands, and the last final turn ends
     the round."""
@@ -677,7 +677,7 @@ def _forced_draws(
     state: GameState, seat: int, count: int, rng: Rng, events: list[EngineEvent]
 ) -> GameState:
     """Every other active seat but a frozen caller draws ``count`` cards from the stock, one
-    each in turn order from the next, ``count`` times over (RULES.md §12, sevens)."""
+    each in turn order from the next, ``count`` times over (docs/rules.md §12, sevens)."""
     drawers = []
     other = state.next_seat[seat]
     while other != seat:
@@ -702,7 +702,7 @@ def _forced_draws(
 
 
 def _spy(state: GameState, seat: int, events: list[EngineEvent]) -> GameState:
-    """``seat`` sees every other active hand as it is now (RULES.md §12, spy queen)."""
+    """``seat`` sees every other active hand as it is now (docs/rules.md §12, spy queen)."""
     seen: Spied = tuple(
         None if other == seat or out is not None else hand
         for other, (hand, out) in enumerate(zip(state.hands, state.out_round, strict=True))
@@ -763,7 +763,7 @@ def apply_yaniv(state: GameState, seat: int, rng: Rng) -> tuple[GameState, list[
 def _end_round(
     state: GameState, caller: int, rng: Rng, events: list[EngineEvent]
 ) -> tuple[GameState, list[EngineEvent]]:
-    """Every hand shown and the round scored (RULES.md §6-§7); the next round dealt, or the
+    """Every hand shown and the round scored (docs/rules.md §6-§7); the next round dealt, or the
     game over."""
     table = state.table
     rules = table.rules

@@ -1,4 +1,4 @@
-"""What one seat, or a stranger, may see of a game (RULES.md §11).
+"""What one seat, or a stranger, may see of a game (docs/rules.md §11).
 
 This is the only place hidden information is removed: the CPU decides from this dict, and the
 API builds its ``game`` object from it. It never holds another seat's hand (beyond the cards

@@ -1,4 +1,5 @@
-"""Every write to a game, one transaction per action (STYLE.md), in four modules by job:
+"""Every write to a game, one transaction per action (docs/architecture.md's house rules), in seven
+modules by job:
 
 - `lobby`: tables before they start (create, join, CPU seats, start, a matched ranked table,
   leaving a waiting table);

@@ -26,7 +26,7 @@ from games.services import fair_play
 from games.table import LockedGame
 from games.table_rules import TableRules
 
-# Shuffles and the first starter: never `random` (STYLE.md).
+# Shuffles and the first starter: never `random` (docs/architecture.md's house rules).
 RNG = secrets.SystemRandom()
 # How long past its think time a CPU turn may wait before the sweeper plays it: covers a lost
 # task (a worker killed mid-game) without racing a healthy one.

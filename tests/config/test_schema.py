@@ -1,4 +1,4 @@
-"""The generated OpenAPI schema validates, warns about nothing, and covers all of API.md."""
+"""The generated OpenAPI schema validates, warns about nothing, and covers all of docs/api.md."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ CONTRACT = {
 
 
 def _normalised(path: str) -> str:
-    """`/games/{game_id}/` -> `/games/{id}/`: API.md names every id parameter `id`."""
+    """`/games/{game_id}/` -> `/games/{id}/`: docs/api.md names every id parameter `id`."""
     parts = ["{id}" if part.startswith("{") else part for part in path.split("/")]
     return "/".join(parts)
 

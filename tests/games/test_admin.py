@@ -71,7 +71,7 @@ def test_a_live_games_admin_pages_show_no_hidden_card(admin_client, live_game) -
 
 
 def test_a_live_games_events_page_leaves_out_what_a_seat_spied(admin_client, live_game) -> None:
-    """What the spy queen showed one seat (RULES.md §12) is that seat's alone: a spectator's
+    """What the spy queen showed one seat (docs/rules.md §12) is that seat's alone: a spectator's
     view of the log, which staff read while the game is live, does not hold the event."""
     game = Game.objects.get(pk=live_game)
     state = GameState.from_dict(game.state or {})

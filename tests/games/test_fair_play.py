@@ -1,4 +1,4 @@
-"""Offences in ranked games and the queue bans they earn (README, Fair play): leaving, idling
+"""Offences in ranked games and the queue bans they earn (docs/api.md, Fair play): leaving, idling
 to the end, not a disconnect the player came back from; 403 `queue_banned`, `/me`, the admin."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Every games endpoint of API.md: success and each documented error."""
+"""Every games endpoint of docs/api.md: success and each documented error."""
 
 from __future__ import annotations
 

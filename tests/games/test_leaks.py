@@ -1,11 +1,11 @@
-"""No payload sent to a viewer holds a card outside that viewer's sight (RULES.md §11, §12).
+"""No payload sent to a viewer holds a card outside that viewer's sight (docs/rules.md §11, §12).
 
 Whole tables play through REST, and after every move every viewer's game object is scanned for
 the cards it may not see: other seats' hands (beyond the cards they took face up), the stock,
 cards others drew from the stock (by choice or forced by a seven), and what the spy queen
 showed another seat. Every viewer's event list is scanned the same way, event by event against
 the full event in the log, and so is every message published towards its socket. The variant
-tables play every preset of RULES.md §12, with the two keys that hide something more (sevens,
+tables play every preset of docs/rules.md §12, with the two keys that hide something more (sevens,
 the spy queen), at two seats and at the largest table the preset's decks seat, to the end.
 """
 
@@ -35,7 +35,7 @@ from tests.conftest import clear_throttle_counters
 from tests.games.conftest import Client, simple_move
 
 CARD = re.compile(r"\b(?:[A2-9TJQK][SHDC]|X[1-4])\b")
-# The keys of RULES.md §12 that hide something more than a hand: forced draws, spied hands.
+# The keys of docs/rules.md §12 that hide something more than a hand: forced draws, spied hands.
 PRIVATE_KEYS = {"sevens": True, "spy_queen": True}
 # A variant game is read through `GET /games/{id}/` by each player every this many moves.
 READ_EVERY = 7

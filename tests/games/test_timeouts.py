@@ -1,4 +1,4 @@
-"""Turn limits, absence and CPU takeover (RULES.md §10), with a controllable clock."""
+"""Turn limits, absence and CPU takeover (docs/rules.md §10), with a controllable clock."""
 
 from __future__ import annotations
 

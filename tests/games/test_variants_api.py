@@ -1,4 +1,4 @@
-"""`POST /games/` under RULES.md §12: presets, every variant key, the seats the decks allow,
+"""`POST /games/` under docs/rules.md §12: presets, every variant key, the seats the decks allow,
 and the resolved rules a game stores and shows; ranked games keep the defaults."""
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ def test_keys_beside_a_preset_override_it(make_client) -> None:
     game = _create(
         make_client("Host"), preset="least_count", call_limit=6, sevens=True, turn_seconds=30
     ).json()
-    # RULES.md §12's row for least_count, with the two keys given over it.
+    # docs/rules.md §12's row for least_count, with the two keys given over it.
     assert game["rules"] == {
         **DEFAULTS,
         "preset": "least_count",

@@ -1,4 +1,4 @@
-"""The ticket endpoints: every answer and every error of API.md, Ranked matchmaking."""
+"""The ticket endpoints: every answer and every error of docs/api.md, Ranked matchmaking."""
 
 from __future__ import annotations
 

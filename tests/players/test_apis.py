@@ -1,4 +1,4 @@
-"""GET /players/{id}/, its games and rating history, and the leaderboard (API.md)."""
+"""GET /players/{id}/, its games and rating history, and the leaderboard (docs/api.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The pure OpenSkill wrapper: the draw rule of API.md, proved numerically, and ordering."""
+"""The pure OpenSkill wrapper: the draw rule of docs/api.md, proved numerically, and ordering."""
 
 from __future__ import annotations
 

@@ -113,7 +113,7 @@ def open_player(browser: Browser, server: str) -> Iterator[Callable[..., Page]]:
 
 
 def shot(page: Page, name: str) -> None:
-    """docs/screenshots/<name>.png: the README shows them."""
+    """docs/screenshots/<name>.png: the README and docs/web-client.md show them."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=SCREENSHOTS / f"{name}.png", full_page=True)
 

@@ -1,4 +1,4 @@
-"""A variant table (RULES.md §12) in the browser: the preset fills the house rules, two decks
+"""A variant table (docs/rules.md §12) in the browser: the preset fills the house rules, two decks
 seat eight, the table shows its rules and the round's wild card, and plays."""
 
 from __future__ import annotations

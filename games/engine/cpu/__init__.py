@@ -1,4 +1,4 @@
-"""The CPU players (RULES.md §10), at four levels, each deciding from one seat's view alone.
+"""The CPU players (docs/rules.md §10), at four levels, each deciding from one seat's view alone.
 
 ``choose_action`` decides from exactly what ``view(state, seat)`` shows that seat, so no level
 can use hidden cards even by accident; ``cpu_action`` is the service's entry point and builds

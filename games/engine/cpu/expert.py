@@ -10,19 +10,19 @@ extra turn, through ``apply_yaniv``) and plays the play (``apply_play``) and the
 on, for at most ``_HORIZON`` turns each, every seat playing a quick full-information policy:
 call when the rules allow it and no other hand is as low, else throw the most valuable group
 and take a discard that is low or joins a group. Everything is counted at the round's values
-and wild rank (RULES.md §12). A round that ends is valued by what it scored (our points
+and wild rank (docs/rules.md §12). A round that ends is valued by what it scored (our points
 against the opponents' mean, and going out, knocking someone out or the game's first place at
 ``_KNOCK_OUT``); one still going by the hands as they stand. The same worlds serve both
 options (common random numbers). Calls ``hard`` must make (``hard.must_call``) skip the search.
 
-Measured (``bench/cpu_strength.py``, README), this is as strong as ``hard`` and no stronger:
+Measured (``bench/cpu_strength.py``, docs/cpu.md), this is as strong as ``hard`` and no stronger:
 searching the plays too (``hard``'s best three in the same worlds) lost to ``hard``, as did
 rollouts whose opponents call as soon as they may or never; within the budget a search has
 too few rollouts to separate ``hard``'s best plays. Nor did a better read of the hidden hand
 help the call: the sampled worlds estimate the Assaf risk better than ``hard``'s formula, and
 weighting them by the opponent's last turn adds nothing, but neither call rule on that risk
 beats ``hard``'s own; calls made seeing the other hand, and only those, win 62-74% against
-``hard`` (``bench/cpu_ceiling.py``). The README lists every variant tried, with its numbers.
+``hard`` (``bench/cpu_ceiling.py``). docs/cpu.md lists every variant tried, with its numbers.
 
 All its chance comes from the ``rng`` it is given (the samples, and a reshuffle in a rollout
 whose stock runs out): a seeded rng gives the same choice every time.

@@ -1,4 +1,4 @@
-"""The ``hard`` level (RULES.md §10): legal, sensible Yaniv from one seat's view alone.
+"""The ``hard`` level (docs/rules.md §10): legal, sensible Yaniv from one seat's view alone.
 
 ``choose`` decides from exactly what ``view(state, seat)`` shows that seat, so it cannot use
 hidden cards even by accident. ``expert`` builds on it: it uses its ``View``, its plays and its
@@ -55,7 +55,7 @@ _WAIT_COST_PER_TURN = 0.5
 _KNOCK_OUT_COST = 100.0
 # One call in this many breaks a stalemate of certain Assafs (see should_call).
 _STALEMATE_ODDS = 20
-# What one forced draw (RULES.md §12, sevens) costs an opponent, as a share of the mean unseen
+# What one forced draw (docs/rules.md §12, sevens) costs an opponent, as a share of the mean unseen
 # card: a seven thrown is worth this much less to keep than its value says.
 _SEVEN_WEIGHT = 0.5
 _EPSILON = 1e-9
@@ -116,7 +116,7 @@ class View:
                 left[card] -= 1
                 self.unseen.append(card)
         self.unseen_set = set(self.unseen)
-        # What the spy queen showed us (RULES.md §12): more of each hand known to us alone.
+        # What the spy queen showed us (docs/rules.md §12): more of each hand known to us alone.
         spied: Mapping[str, list[str]] = you.get("spied") or {}
         self.located: dict[int, list[str]] = {}
         for seat in self.opponents:
@@ -306,7 +306,7 @@ def _scored_plays(table: View) -> list[tuple[float, Play]]:
         if table.stock_count:
             draws.append(STOCK)
         draws = draws or takeable
-        # Each seven thrown makes every other player draw (RULES.md §12): it hurts them all.
+        # Each seven thrown makes every other player draw (docs/rules.md §12): it hurts them all.
         sevens = _SEVEN_WEIGHT * table.mean_unseen * table.rules.forced_draws(cards)
         for draw in draws:
             if last_turn:
@@ -361,7 +361,7 @@ def _stock_score(table: View, rest: tuple[str, ...], memo: dict[int, float]) -> 
 
 def joins(rest: Sequence[str], card: str, wild_rank: int = 0) -> bool:
     """Whether ``card`` forms a set, or a run with another natural, with cards of ``rest``
-    (cards of ``wild_rank`` count as jokers in runs, RULES.md §12)."""
+    (cards of ``wild_rank`` count as jokers in runs, docs/rules.md §12)."""
     rank = RANK[card]
     if not rank or rank == wild_rank:
         return False

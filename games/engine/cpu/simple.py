@@ -23,7 +23,7 @@ def easy(seen: ViewData, rng: Rng) -> Action:
         return CallYaniv(seat)
     hand = you["hand"]
     wild = seen["wild"]
-    # The round's values (RULES.md §12: the rules' values, the wild rank worth 0).
+    # The round's values (docs/rules.md §12: the rules' values, the wild rank worth 0).
     values = seen["rules"].card_values(wild)
     groups = legal_groups(hand, RANK[wild] if wild else 0)
     top = max(sum(values[card] for card in group) for group in groups)

@@ -5,7 +5,7 @@ at a four-seat table of one player of each level, seats in a new random order ea
 game rated with the pure OpenSkill model (ratings/rating.py) in turn from the defaults. What
 the levels end with is their starting skill as rated players: written to
 ratings/cpu_start.json (ratings/cpu.py), the skill a level has before its first rated game,
-unless `--dry-run`. Progress goes to stderr; the table on stdout is Markdown for the README.
+unless `--dry-run`. Progress goes to stderr; the table on stdout is Markdown for docs/cpu.md.
 
 The figures place the levels against each other; where they stand against people is for the
 ranked games to settle, which move the levels' ratings like anyone's. So the stored sigma is at

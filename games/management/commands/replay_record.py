@@ -1,6 +1,6 @@
 """``python manage.py replay_record FILE...``: check game records against the rules.
 
-Prints one JSON line per file, in order: the replay summary of API.md "Record", or
+Prints one JSON line per file, in order: the replay summary of docs/api.md "Record", or
 ``{"error", "round", "action"}``. ``-`` reads standard input. Exits 1 when any file failed.
 Needs no database: the engine does all the work.
 """

@@ -199,7 +199,7 @@ def test_every_level_plays_every_preset_legally_at_two_seats_and_the_largest_tab
             state, _ = apply(state, action, rng)
 
 
-# --- expert under RULES.md §12 --------------------------------------------------------------
+# --- expert under docs/rules.md §12 --------------------------------------------------------------
 
 
 def spied_positions() -> Iterator[GameState]:

@@ -1,4 +1,4 @@
-"""The CPU (hard, which medium and expert build on) plays RULES.md §12 sensibly: it knows the
+"""The CPU (hard, which medium and expert build on) plays docs/rules.md §12 sensibly: it knows the
 values, the wild rank, final turns and sevens, and uses what the spy queen showed it."""
 
 from typing import Any

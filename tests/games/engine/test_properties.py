@@ -1,4 +1,4 @@
-"""Properties of random legal games under random house rules (RULES.md §9) and random
+"""Properties of random legal games under random house rules (docs/rules.md §9) and random
 combinations of the variants' keys (§12), up to the largest table the rules allow."""
 
 import json

@@ -363,7 +363,7 @@ def test_seats_per_deck() -> None:
     ],
 )
 def test_a_preset_resolves_to_its_keys_of_rules_md(preset: str, expected: dict[str, Any]) -> None:
-    # The table of RULES.md §12, spelled out again here so that a wrong PRESETS entry fails.
+    # The table of docs/rules.md §12, spelled out again here so that a wrong PRESETS entry fails.
     assert PRESETS[Preset(preset)] == expected
     resolved = Rules.from_dict({"preset": preset}).to_dict()
     assert resolved == {**DEFAULTS, "preset": preset, **expected}

@@ -12,7 +12,7 @@ from games.engine.record import replay_document
 # replays the copy kept here, taken from it.
 SHARED = Path(__file__).resolve().parents[3].parent / "shared" / "scenarios"
 SCENARIOS = SHARED if SHARED.is_dir() else Path(__file__).resolve().parent / "scenarios"
-# The games of RULES.md §12's variants are in variants/ (one per preset and a few key mixes).
+# The games of docs/rules.md §12's variants are in variants/ (one per preset and a few key mixes).
 FILES = sorted(SCENARIOS.glob("*.json")) + sorted(SCENARIOS.glob("variants/*.json"))
 
 

@@ -1,4 +1,4 @@
-"""Dealing, turns, discarding, drawing, reshuffles and Yaniv calls (RULES.md §3-§5)."""
+"""Dealing, turns, discarding, drawing, reshuffles and Yaniv calls (docs/rules.md §3-§5)."""
 
 import json
 import random

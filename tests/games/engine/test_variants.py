@@ -1,4 +1,4 @@
-"""RULES.md §12, key by key: records built by hand from the rule text, each with the summary
+"""docs/rules.md §12, key by key: records built by hand from the rule text, each with the summary
 worked out by hand beside it, and the engine's handling of what records never show (forced
 draws, the spy queen's sight, what a seat is known to hold with two decks)."""
 

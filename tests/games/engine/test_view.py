@@ -1,4 +1,4 @@
-"""What a seat may see (RULES.md §11)."""
+"""What a seat may see (docs/rules.md §11)."""
 
 import random
 from typing import Any
