@@ -23,8 +23,8 @@ from accounts.locks import player_lock
 from accounts.models import AuthToken, Offence, Player, QueueBan, StaffAction, StaffActionKind
 from accounts.selectors import active_player_get, offences_since, player_get_by_username
 from accounts.signals import player_banned, player_erased
-from config.errors import ApplicationError
-from config.redis import get_redis
+from core.errors import ApplicationError
+from core.redis import get_redis
 
 logger = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ from django.db import transaction
 from django.dispatch import Signal
 from redis import RedisError
 
-from config.perf.channels import group_publish
+from core.perf.channels import group_publish
 from games.models import Game, Seat
 from games.selectors import events_shown, your_turn_message
 from games.table import LockedGame
@@ -46,7 +46,7 @@ def viewer_group(game_id: UUID | str, player_id: UUID | str | None) -> str:
 
 def send_to_group(group: str, message: dict[str, Any]) -> None:
     """Publish a channel-layer message to a group, from synchronous code, before returning
-    (config/perf/channels.py: why not the layer's `group_send`). A push never fails a move
+    (core/perf/channels.py: why not the layer's `group_send`). A push never fails a move
     (clients refetch on a gap): a Redis error is logged."""
     try:
         group_publish(group, message)

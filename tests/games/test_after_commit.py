@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
-from config.perf.channels import group_channel
+from core.perf.channels import group_channel
 from games import tasks as game_tasks
 from games.engine.cpu import cpu_action
 from games.engine.state import GameState, Play

@@ -15,7 +15,7 @@ from django.db import transaction
 
 from accounts.services import ws_ticket_issue
 from config.asgi import application
-from config.perf.channels import group_channel
+from core.perf.channels import group_channel
 from games.models import Event, Seat
 from games.notify import viewer_group
 from games.selectors import viewer_seat

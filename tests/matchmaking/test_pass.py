@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import Player
-from config.locks import AdvisoryLock
+from core.locks import AdvisoryLock
 from games.models import Game, GameStatus
 from games.notify import player_group
 from games.services.lobby import game_create

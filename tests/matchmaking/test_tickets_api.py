@@ -9,7 +9,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from config.errors import ApplicationError
+from core.errors import ApplicationError
 from games.notify import player_group
 from games.services.lobby import game_create
 from matchmaking import services

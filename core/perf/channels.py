@@ -3,7 +3,7 @@
 `group_publish` replaces the channel layer's `group_send` for code that runs in a request or
 task thread. The layer is Redis pub/sub (`channels_redis.pubsub`, config/settings.py): a group
 is a Redis channel, and a group send is one PUBLISH. Made here with the process's Redis client
-(config/redis.py), it is in Redis when the call returns: a client that had the response to one
+(core/redis.py), it is in Redis when the call returns: a client that had the response to one
 change cannot get that change's push after the next change's, even when another process serves
 the next one. The layer's own `group_send` is a coroutine: from a request thread it cost a
 hand-off to an event loop and back (pushes from the request thread, with the dispatch below:
@@ -15,7 +15,7 @@ thread hop per push, some 8% of a web process's CPU under load (bench/api_moves.
 with this mixin runs its handlers directly; those that read the database do so through
 `database_sync_to_async`, which closes old connections around the call itself.
 
-Relies on (tests/config/perf/test_channels.py): channels_redis.pubsub names a group's Redis
+Relies on (tests/core/perf/test_channels.py): channels_redis.pubsub names a group's Redis
 channel `{prefix}__group__{group}` and, with one host, publishes it on that host, which is
 REDIS_URL's; it reads what the layer's `serialize` writes. Channels' `AsyncConsumer` hands every
 message to `self.dispatch`, which finds the handler by `get_handler_name`.
@@ -29,7 +29,7 @@ from channels.consumer import get_handler_name
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from config.redis import get_redis
+from core.redis import get_redis
 
 
 def group_channel(group: str) -> str:

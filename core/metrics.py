@@ -184,7 +184,7 @@ MOVE_DURATION = Histogram(
 )
 GC_FULL_DURATION = Histogram(
     "yaniv_gc_full_seconds",
-    "A web process's full garbage collection, which stops the process (config/perf/garbage.py)",
+    "A web process's full garbage collection, which stops the process (core/perf/garbage.py)",
     buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5),
 )
 OPEN_WEBSOCKETS = Gauge(

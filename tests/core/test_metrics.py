@@ -19,8 +19,8 @@ from prometheus_client import CollectorRegistry
 from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.parser import text_string_to_metric_families
 
-from config import metrics
 from config.asgi import application
+from core import metrics
 from games.models import Game, GameStatus
 from games.services.clock import game_cpu_turn
 from games.tasks import rate_pending_games, sweep_deadlines
@@ -189,7 +189,7 @@ import os, socket, sys
 socket.gethostname = lambda: sys.argv[1]
 if len(sys.argv) > 3:
     os.getpid = lambda: int(sys.argv[3])
-from config import metrics
+from core import metrics
 metrics.MOVES_APPLIED.labels("player").inc(int(sys.argv[2]))
 metrics.OPEN_WEBSOCKETS.inc(int(sys.argv[2]))
 if os.environ.get("FORK"):

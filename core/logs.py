@@ -61,7 +61,7 @@ def config(log_format: str, level: str) -> dict[str, Any]:
     return {
         "version": 1,
         "disable_existing_loggers": False,
-        "filters": {"context": {"()": "config.logs.ContextFilter"}},
+        "filters": {"context": {"()": "core.logs.ContextFilter"}},
         "formatters": formatters,
         "handlers": {
             "console": {
@@ -87,7 +87,7 @@ class RequestIdMiddleware:
         self.get_response = get_response
         # Django logs a 4xx or 5xx after the middleware has returned: the ids are cleared once
         # the request is finished, not before.
-        request_finished.connect(_finished, dispatch_uid="config.logs.clear")
+        request_finished.connect(_finished, dispatch_uid="core.logs.clear")
 
     def __call__(self, request: Any) -> Any:
         sent = request.headers.get(REQUEST_ID_HEADER, "")

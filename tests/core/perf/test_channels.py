@@ -1,4 +1,4 @@
-"""config/perf/channels.py: a group publish that the Redis pub/sub layer delivers, and a
+"""core/perf/channels.py: a group publish that the Redis pub/sub layer delivers, and a
 dispatch without the thread hop; each test fails if channels_redis or Channels stops doing what
 the shim copies or leans on."""
 
@@ -15,8 +15,8 @@ from channels.testing import ApplicationCommunicator
 from channels_redis.pubsub import RedisPubSubChannelLayer, RedisPubSubLoopLayer
 from django.conf import settings
 
-from config.perf.channels import DirectDispatch, group_channel, group_publish
-from config.redis import get_redis
+from core.perf.channels import DirectDispatch, group_channel, group_publish
+from core.redis import get_redis
 
 GROUPS = ["game.7d2c", "player.1f3e.sockets", "game.7d2c.watch"]
 

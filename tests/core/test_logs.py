@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.conf import settings
 
-from config import logs
+from core import logs
 from games.tasks import cpu_turn
 from tests.games.conftest import Client, simple_move
 

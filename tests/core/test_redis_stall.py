@@ -20,13 +20,13 @@ from django.core.cache import cache
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
-from config import redis as config_redis
 from config.celery import app as celery_app
-from config.redis import get_redis
+from core import redis as core_redis
+from core.redis import get_redis
 from games import tasks
 from games.models import Game
 from games.services.clock import game_cpu_turn
-from tests.config.conftest import BOUND, within
+from tests.core.conftest import BOUND, within
 from tests.games.conftest import Client, simple_move
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -51,10 +51,10 @@ def _my_turn_against_a_cpu(host: Client) -> dict[str, Any]:
 def test_each_client_gives_up_after_its_timeout(stalled_redis: str) -> None:
     with pytest.raises(redis.TimeoutError):
         within(BOUND, get_redis().ping)
-    config_redis.outage_ends()
+    core_redis.outage_ends()
     with pytest.raises(redis.TimeoutError):
         within(BOUND, lambda: cache.get("anything"))
-    config_redis.outage_ends()
+    core_redis.outage_ends()
     # Celery publishes once (no retries) on a connection with the same timeouts.
     with pytest.raises(OperationalError):
         within(BOUND, lambda: tasks.cpu_turn.apply_async(("game", 1), countdown=1))
@@ -64,11 +64,11 @@ def test_after_a_timeout_the_next_calls_fail_at_once(stalled_redis: str) -> None
     """So that a request making several Redis calls waits one timeout, not one each."""
     with pytest.raises(redis.TimeoutError):
         within(BOUND, get_redis().ping)
-    with pytest.raises(config_redis.RedisUnavailable):
+    with pytest.raises(core_redis.RedisUnavailable):
         within(0.1, get_redis().ping)
-    with pytest.raises(config_redis.RedisUnavailable):
+    with pytest.raises(core_redis.RedisUnavailable):
         within(0.1, lambda: cache.add("flag", 1, timeout=1))
-    with pytest.raises(config_redis.RedisUnavailable):
+    with pytest.raises(core_redis.RedisUnavailable):
         within(0.1, lambda: tasks.cpu_turn.apply_async(("game", 1)))
 
 
@@ -86,7 +86,7 @@ def test_a_move_is_answered_and_its_cpu_turn_recovered_by_the_sweep(host, stalle
     assert within(BOUND, lambda: host.get("/api/v1/me/")).status_code == 200
 
     # Redis is back: the CPU's turn has a due time, so the beat's sweep plays it.
-    config_redis.outage_ends()
+    core_redis.outage_ends()
     game = Game.objects.get(pk=view["id"])
     assert game.turn_deadline is not None
     Game.objects.filter(pk=game.pk).update(turn_deadline=timezone.now() - timedelta(seconds=1))

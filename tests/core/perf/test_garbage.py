@@ -1,4 +1,4 @@
-"""config/perf/garbage.py: a web process's full collections run on a clock. The collector's
+"""core/perf/garbage.py: a web process's full collections run on a clock. The collector's
 own state is the process's, so the checks that change it run in a child interpreter."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 from channels.testing import ApplicationCommunicator
 
 from config import asgi
-from config.perf import garbage
+from core.perf import garbage
 
 
 def _run(code: str) -> str:
@@ -31,7 +31,7 @@ def test_allocations_no_longer_start_a_full_collection() -> None:
     out = _run(
         """
         import gc
-        from config.perf import garbage
+        from core.perf import garbage
 
         garbage.install(3600)
         before = gc.get_stats()[2]["collections"]
@@ -62,7 +62,7 @@ def test_the_clock_frees_cycles_that_outlived_the_young_generations() -> None:
     out = _run(
         """
         import gc, time, weakref
-        from config.perf import garbage
+        from core.perf import garbage
 
         class Node:
             pass
@@ -77,7 +77,7 @@ def test_the_clock_frees_cycles_that_outlived_the_young_generations() -> None:
         print(gone() is not None, end=" ")
         time.sleep(1.0)
         print(gone() is None, end=" ")
-        from config import metrics
+        from core import metrics
 
         samples = metrics.GC_FULL_DURATION.collect()[0].samples
         print(next(s.value for s in samples if s.name.endswith("_count")) >= 1)
@@ -90,7 +90,7 @@ def test_zero_leaves_cpythons_collector_alone() -> None:
     out = _run(
         """
         import gc
-        from config.perf import garbage
+        from core.perf import garbage
 
         threshold = gc.get_threshold()
         print(garbage.install(0) is None, gc.get_threshold() == threshold,

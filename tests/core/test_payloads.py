@@ -1,4 +1,4 @@
-"""A payload's TypedDict is its schema (config/payloads.py): each key as the schema says it."""
+"""A payload's TypedDict is its schema (core/payloads.py): each key as the schema says it."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import pytest
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework import serializers
 
-from config.payloads import Default, Doc, PayloadSerializers, Timestamp, Uuid
+from core.payloads import Default, Doc, PayloadSerializers, Timestamp, Uuid
 from games.selectors import EventData, GameData, GameMessage, RecordData, SeatData
 
 

@@ -15,7 +15,7 @@ Here: what the process built while starting (Django, the URL conf, the views) is
 (`gc.freeze`: never visited again), the two young generations are collected as before, and
 the full collection runs every `WEB_GC_FULL_SECONDS` (a setting; 0 keeps CPython's own),
 each timed in `yaniv_gc_full_seconds` (/metrics).
-Relies on (tests/config/perf/test_garbage.py): CPython collects generation 2 only when its count,
+Relies on (tests/core/perf/test_garbage.py): CPython collects generation 2 only when its count,
 one per generation-1 collection, exceeds its threshold, so a threshold out of reach stops the
 automatic full collections and nothing else.
 """
@@ -27,7 +27,7 @@ import logging
 import threading
 import time
 
-from config import metrics
+from core import metrics
 
 logger = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""config/perf/http.py, HTTP through Django's WSGI handler in a thread: the environ, the bridge,
+"""core/perf/http.py, HTTP through Django's WSGI handler in a thread: the environ, the bridge,
 the real application; and what the bridge leans on in Django's handler, each test failing if
 Django stops doing it."""
 
@@ -20,7 +20,7 @@ from django.http import FileResponse, HttpRequest, HttpResponse, StreamingHttpRe
 from django.urls import path
 
 from config.asgi import application, django_wsgi_app
-from config.perf.http import SPOOL_BYTES, ThreadedWSGI, environ
+from core.perf.http import SPOOL_BYTES, ThreadedWSGI, environ
 
 StartResponse = Callable[..., Any]
 

@@ -22,5 +22,5 @@ class JSONParser(parsers.JSONParser):
         except RecursionError as error:
             # The decoder recurses once per level: some 1,000 levels exhaust the stack (no
             # body this API takes is more than three deep). DRF turns only ValueError into a
-            # ParseError, which config/errors.py answers as 400 `invalid`.
+            # ParseError, which core/errors.py answers as 400 `invalid`.
             raise ParseError("JSON parse error - the body is nested too deeply.") from error

@@ -23,7 +23,7 @@ from kombu.exceptions import OperationalError as BrokerError
 from rest_framework import exceptions, serializers
 from rest_framework.response import Response
 
-from config.payloads import Doc, PayloadSerializers, Timestamp, Uuid
+from core.payloads import Doc, PayloadSerializers, Timestamp, Uuid
 
 logger = logging.getLogger(__name__)
 
@@ -87,7 +87,7 @@ _UNAVAILABLE = (
     db.OperationalError,
     db.InterfaceError,
 )
-# Long enough for a brief stall to pass (config/redis.py refuses calls for a second after one).
+# Long enough for a brief stall to pass (core/redis.py refuses calls for a second after one).
 UNAVAILABLE_RETRY_AFTER = 2
 
 

@@ -1,4 +1,4 @@
-"""config/perf/cache.py: Django's Redis cache, reusing one client per connection pool; each test
+"""core/perf/cache.py: Django's Redis cache, reusing one client per connection pool; each test
 fails if Django's cache backend stops doing what the shim leans on."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from django.conf import settings
 from django.core.cache import cache, caches
 from django.core.cache.backends import redis as django_redis
 
-from config.perf.cache import RedisCache, RedisCacheClient
-from config.redis import Connection
+from core.perf.cache import RedisCache, RedisCacheClient
+from core.redis import Connection
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ A streaming response (Django's StreamingHttpResponse, and FileResponse, which Wh
 serves the admin's static files with) is not joined: the thread that runs it sends each chunk
 as its iterator yields it, and stops when the client goes.
 
-Relies on (Django's WSGI handler, tests/config/perf/test_http.py): the iterable it returns is
+Relies on (Django's WSGI handler, tests/core/perf/test_http.py): the iterable it returns is
 the response itself, and its `streaming` attribute tells a streaming one (a FileResponse
 included, since the environ offers no `wsgi.file_wrapper`); the response's `close()` is where
 Django sends `request_finished`, which gives the request's database connection back.

@@ -1,12 +1,12 @@
 """Django's Redis cache backend, with one client per connection pool instead of one per call,
-and the project's bounded connections (config/redis.py).
+and the project's bounded connections (core/redis.py).
 
 Replaces: `django.core.cache.backends.redis.RedisCacheClient.get_client`.
 Why: Django builds a new `redis.Redis` for every cache operation, which fills a table of some
 170 response callbacks each time: about a fifth of a millisecond, twice per API request (the
 throttle reads and writes its counter). A client is thread-safe, so one per pool serves all.
 
-Relies on (Django's private API, tests/config/perf/test_cache.py): every operation of the
+Relies on (Django's private API, tests/core/perf/test_cache.py): every operation of the
 client gets its `redis.Redis` from `get_client`; `RedisCache._class` is the client class it
 builds; the client keeps its pools' options in `_pool_options`, builds a pool with
 `_get_connection_pool(write)` and a client with `_client(connection_pool=...)`. Keys and values
@@ -19,7 +19,7 @@ from typing import Any
 
 from django.core.cache.backends import redis as django_redis
 
-from config.redis import connection_options
+from core.redis import connection_options
 
 
 class RedisCacheClient(django_redis.RedisCacheClient):

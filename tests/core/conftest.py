@@ -1,4 +1,4 @@
-"""What the tests of config/ share: a Redis that stops answering."""
+"""What the tests of core/ share: a Redis that stops answering."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from unittest import mock
 import pytest
 from django.db import connections
 
-from accounts.throttles import _sliding_window
-from config import redis as config_redis
 from config.celery import app as celery_app
-from config.redis import get_redis
+from core import redis as core_redis
+from core.redis import get_redis
+from core.throttles import _sliding_window
 
 # Every Redis timeout is 0.5 s; a request may wait one of them, and must answer within 2 s.
 BOUND = 2.0
@@ -72,4 +72,4 @@ def stalled_redis(settings: Any) -> Iterator[str]:
             celery_app.conf.update(broker_url=previous_broker)
             get_redis.cache_clear()
             _sliding_window.cache_clear()
-            config_redis.outage_ends()
+            core_redis.outage_ends()

@@ -27,7 +27,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.throttles import PlayerRateThrottle, PublicIpThrottle
+from core.throttles import PlayerRateThrottle, PublicIpThrottle
 
 R = TypeVar("R", bound=HttpResponse)
 

@@ -1,5 +1,5 @@
-"""config/locks.py: the advisory locks, named once; and the rule that every lock of an app is
-taken in one module of it (config/locks.py says the order across apps)."""
+"""core/locks.py: the advisory locks, named once; and the rule that every lock of an app is
+taken in one module of it (core/locks.py says the order across apps)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import psycopg
 import pytest
 from django.db import connection, transaction
 
-from config.locks import AdvisoryLock, advisory_xact_lock, try_advisory_xact_lock
+from core.locks import AdvisoryLock, advisory_xact_lock, try_advisory_xact_lock
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -21,9 +21,9 @@ LOCK_MODULES = {
     "games": "games/table.py",
     "matchmaking": "matchmaking/locks.py",
     "moderation": "moderation/locks.py",
-    "config": "config/locks.py",
+    "core": "core/locks.py",
 }
-ADVISORY_MODULES = {"config/locks.py"}
+ADVISORY_MODULES = {"core/locks.py"}
 
 ROW_LOCK = re.compile(r"select_for_update|\bFOR\s+(NO\s+KEY\s+)?(UPDATE|SHARE)\b", re.IGNORECASE)
 ADVISORY = re.compile(r"pg_(try_)?advisory", re.IGNORECASE)
@@ -47,9 +47,9 @@ def test_every_row_lock_is_taken_in_its_apps_lock_module() -> None:
     assert _taking(ROW_LOCK) >= {"accounts/locks.py", "games/table.py", "matchmaking/locks.py"}
 
 
-def test_every_advisory_lock_is_taken_in_config_locks() -> None:
+def test_every_advisory_lock_is_taken_in_core_locks() -> None:
     assert _taking(ADVISORY) <= ADVISORY_MODULES
-    assert "config/locks.py" in _taking(ADVISORY)
+    assert "core/locks.py" in _taking(ADVISORY)
 
 
 def test_the_search_finds_a_lock_wherever_it_is_written(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ table of CPU per move). Here the SQL is built once, with column lists from the m
 metadata; values go through the fields' own conversions both ways, as in the ORM. So a field
 added to a model is read and written here too.
 
-Relies on (Django's internals, tests/config/perf/test_sql.py): `_meta.concrete_fields` and
+Relies on (Django's internals, tests/core/perf/test_sql.py): `_meta.concrete_fields` and
 `auto_field` are what the ORM selects and inserts; a read value becomes the field's through the
 backend's and the column's `get_db_converters` (what the SQL compiler applies) and
 `Model.from_db`; a written one through `pre_save` and `get_db_prep_save`; an instance that was

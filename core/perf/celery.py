@@ -10,11 +10,11 @@ close them only every 2**30 tasks); instead a task treats connections as a web r
 given back to the pool (a broken one dropped) before and after it runs.
 
 `BoundedTask` is every task's class (config/celery.py): a task is queued as the project's
-other Redis calls are made (config/redis.py), refused at once while Redis is known not to
+other Redis calls are made (core/redis.py), refused at once while Redis is known not to
 answer, and a publish that timed out starts that outage, so a request that queues a task
 waits one timeout at most, not one per call.
 
-Relies on (tests/config/perf/test_celery.py): the fixup (`celery.fixups.django`) reads
+Relies on (tests/core/perf/test_celery.py): the fixup (`celery.fixups.django`) reads
 `CELERY_DB_REUSE_MAX` from the app's configuration and closes connections only every that many
 tasks; `task_cls` is the class of the tasks `shared_task` makes; kombu raises a publish that
 timed out as its `OperationalError` chained from redis-py's `TimeoutError`.
@@ -29,11 +29,11 @@ from celery import Celery, Task
 from celery.signals import task_postrun, task_prerun
 from kombu.exceptions import OperationalError
 
-from config.redis import check_available, outage_begins
+from core.redis import check_available, outage_begins
 
 
 class BoundedTask(Task[Any, Any]):
-    """Queued as the project's other Redis calls are bounded (config/redis.py): refused at once
+    """Queued as the project's other Redis calls are bounded (core/redis.py): refused at once
     while Redis is known not to answer, and a publish that timed out starts that outage."""
 
     def apply_async(self, *args: Any, **kwargs: Any) -> Any:

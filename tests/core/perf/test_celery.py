@@ -1,4 +1,4 @@
-"""config/perf/celery.py: tasks keep pooled database connections across tasks, as the web does,
+"""core/perf/celery.py: tasks keep pooled database connections across tasks, as the web does,
 and a task's publish is bounded; each test fails if Celery or kombu stops doing what it leans on."""
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from celery.fixups.django import DjangoWorkerFixup  # type: ignore[attr-defined]
 from celery.signals import task_postrun, task_prerun
 from kombu.exceptions import OperationalError
 
-from config import redis as config_redis
 from config.celery import app
-from config.perf import celery as perf_celery
-from config.perf.celery import BoundedTask
+from core import redis as core_redis
+from core.perf import celery as perf_celery
+from core.perf.celery import BoundedTask
 from games import tasks
-from tests.config.conftest import BOUND, within
+from tests.core.conftest import BOUND, within
 
 
 def test_the_django_fixup_no_longer_closes_the_pool_around_each_task() -> None:
@@ -74,5 +74,5 @@ def test_a_publish_that_times_out_starts_the_outage(stalled_redis: str) -> None:
     with pytest.raises(OperationalError) as raised:
         within(BOUND, lambda: tasks.cpu_turn.apply_async(("game", 1), countdown=1))
     assert isinstance(raised.value.__cause__, redis.TimeoutError)
-    with pytest.raises(config_redis.RedisUnavailable):
-        config_redis.check_available()
+    with pytest.raises(core_redis.RedisUnavailable):
+        core_redis.check_available()

@@ -12,6 +12,6 @@ Each module replaces one thing a framework does, for a cost measured in `bench/`
 - `celery`: Celery's Django fixup closing the connection pool around every task; and a task
   publish bounded as the project's other Redis calls are.
 
-An upgrade that changes one of those internals fails a test in tests/config/perf/, each
+An upgrade that changes one of those internals fails a test in tests/core/perf/, each
 written against the framework's own code, so that a shim never goes silently wrong.
 """

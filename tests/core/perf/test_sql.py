@@ -1,4 +1,4 @@
-"""config/perf/sql.py: hot queries in plain SQL give the same instances, and write the same
+"""core/perf/sql.py: hot queries in plain SQL give the same instances, and write the same
 rows, as the ORM; each test of what it takes from Django's internals (the columns, the
 converters, the INSERT and UPDATE) compares with the ORM's own SQL, so it fails if Django
 changes them."""
@@ -18,7 +18,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import AuthToken, Player
-from config.perf.sql import Columns, fetch, insert, query, update
+from core.perf.sql import Columns, fetch, insert, query, update
 from games.models import Event, Game, GameStatus, Seat
 from games.table import game_seats
 from ratings.models import Rating
@@ -216,6 +216,6 @@ def test_only_the_hot_queries_modules_use_it() -> None:
         str(path.relative_to(root))
         for path in root.glob("*/**/*.py")
         if path.parts[len(root.parts)] not in {".venv", "var", "tests"}
-        and re.search(r"^from config\.perf(\.sql| import sql)\b", path.read_text(), re.M)
+        and re.search(r"^from core\.perf(\.sql| import sql)\b", path.read_text(), re.M)
     }
     assert users == {"games/table.py", "accounts/selectors.py"}
