@@ -1,7 +1,7 @@
 """Settings, all from the environment (12-factor). Production-safe unless told otherwise.
 
 `DATABASE_URL` and `REDIS_URL` default to the embedded servers that `make run` / `make test`
-start under var/ when those variables are unset (config/devservers.py).
+start under var/ when those variables are unset (devtools/devservers.py).
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ import environ
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
-from config import devservers
 from core import logs
 
 # Lets admin and model classes be subscripted at run time, as django-stubs types them.
@@ -138,7 +137,18 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {"default": env.db_url("DATABASE_URL", default=devservers.Postgres().url)}
+# Unset, the embedded servers of `make run` and `make test` (devtools/devservers.py), which set
+# both for the command they run; a command run beside them (`manage.py createsuperuser`) finds
+# them at their ports. (One that found its port taken and moved to a free one is reached
+# through `python -m devtools.devservers exec --` only.) The image has no such servers.
+_embedded_pg_port = env.int("YANIV_EMBEDDED_PG_PORT", default=54329)
+_embedded_redis_port = env.int("YANIV_EMBEDDED_REDIS_PORT", default=63799)
+
+DATABASES = {
+    "default": env.db_url(
+        "DATABASE_URL", default=f"postgres://postgres@127.0.0.1:{_embedded_pg_port}/yaniv"
+    )
+}
 DATABASES["default"]["ENGINE"] = "django.db.backends.postgresql"
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if env.bool("DB_POOL", default=True):
@@ -152,7 +162,7 @@ if env.bool("DB_POOL", default=True):
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-REDIS_URL = env.str("REDIS_URL", default=devservers.Redis().url)
+REDIS_URL = env.str("REDIS_URL", default=f"redis://127.0.0.1:{_embedded_redis_port}/0")
 # Every Redis call (cache, throttles, tickets, pushes, Celery's publishes) gives up after these,
 # so that a Redis that stops answering cannot hold a request: a move against a CPU waited for
 # as long as Redis was paused. On a healthy network Redis answers in about a millisecond.

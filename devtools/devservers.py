@@ -7,9 +7,9 @@ commands of one checkout (a `make test` beside a `make run`): each `exec` regist
 user, and the last one to finish stops them, after its command and everything the command
 started has exited.
 
-    python -m config.devservers exec [--fast] -- <command> [args...]
-    python -m config.devservers start | stop | status
-    python -m config.devservers backup [DIR] | restore FILE    (of $DATABASE_URL, under exec)
+    python -m devtools.devservers exec [--fast] -- <command> [args...]
+    python -m devtools.devservers start | stop | status
+    python -m devtools.devservers backup [DIR] | restore FILE    (of $DATABASE_URL, under exec)
 
 Servers run durably (fsync, full-page writes, synchronous commit; Redis with its append-only
 file) unless `--fast` asks for speed over durability (`make test`, `make bench`). The choice
@@ -429,7 +429,7 @@ BACKUP_DIR = VAR_DIR / "backups"
 def _database_url(url: str | None) -> str:
     found = url or os.environ.get("DATABASE_URL")
     if not found:
-        raise SystemExit("DATABASE_URL is unset: run under `python -m config.devservers exec --`")
+        raise SystemExit("DATABASE_URL is unset: run under `python -m devtools.devservers exec --`")
     return found
 
 
@@ -556,7 +556,7 @@ def release(servers: list[_Embedded], user: int) -> None:
                 pids = ", ".join(map(str, others))
                 _log(f"leaving {server.name} running: still used by pid {pids}")
             elif server.pin_file.exists():
-                _log(f"leaving {server.name} running (`python -m config.devservers start`)")
+                _log(f"leaving {server.name} running (`python -m devtools.devservers start`)")
             elif server.is_running():
                 server.stop()
 
@@ -644,7 +644,7 @@ def exec_command(command: list[str], *, durable: bool = True) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m config.devservers", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m devtools.devservers", description=__doc__)
     sub = parser.add_subparsers(dest="action", required=True)
     run = sub.add_parser("exec", help="run a command with the servers it needs")
     run.add_argument(

@@ -20,8 +20,8 @@ from unittest import mock
 import pytest
 import redis
 
-from config import devservers
-from config.devservers import PG_PORT, REDIS_PORT, Postgres, Redis
+from devtools import devservers
+from devtools.devservers import PG_PORT, REDIS_PORT, Postgres, Redis
 
 
 def test_a_taken_port_is_given_up_and_the_new_one_remembered(tmp_path: Path) -> None:
@@ -41,6 +41,34 @@ def test_without_a_port_file_the_default_port_is_used(tmp_path: Path) -> None:
     assert Redis(data_dir=tmp_path / "redis").port == REDIS_PORT
 
 
+def test_the_settings_default_to_the_embedded_servers_urls(tmp_path: Path) -> None:
+    """Unset, DATABASE_URL and REDIS_URL are the embedded servers' (settings name them without
+    importing this tool), on the ports of YANIV_EMBEDDED_PG_PORT / _REDIS_PORT."""
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    env |= {
+        "YANIV_VAR_DIR": str(tmp_path),  # no port file: each server on its default port
+        "YANIV_EMBEDDED_PG_PORT": "54999",
+        "YANIV_EMBEDDED_REDIS_PORT": "63999",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+    }
+    script = textwrap.dedent(
+        """
+        import environ
+        from django.conf import settings
+        from devtools.devservers import Postgres, Redis
+
+        pg = environ.Env.db_url_config(Postgres().url)
+        db = settings.DATABASES["default"]
+        print([db[key] == pg[key] for key in ("HOST", "PORT", "NAME", "USER")])
+        print(settings.REDIS_URL == Redis().url, Redis().url)
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert out == ["[True, True, True, True]", "True redis://127.0.0.1:63999/0"]
+
+
 SYSTEM_USER = pwd.struct_passwd(("yaniv_postgres", "x", 12345, 12346, "", "/", "/bin/false"))
 
 
@@ -50,7 +78,7 @@ def test_as_root_postgresql_runs_with_its_own_group_and_none_of_roots(tmp_path: 
     server = Postgres(data_dir=tmp_path / "postgres")
     with (
         mock.patch.object(Postgres, "_run_as", return_value=SYSTEM_USER),
-        mock.patch("config.devservers.subprocess.run") as run,
+        mock.patch("devtools.devservers.subprocess.run") as run,
     ):
         server._pg("initdb", "-D", str(server.data_dir))
     assert run.call_args.kwargs["user"] == 12345
@@ -171,13 +199,13 @@ def test_the_last_command_using_a_server_stops_it(
         sleeper.wait()
 
 
-# `python -m config.devservers exec -- <command>` with a server that only writes down when it
+# `python -m devtools.devservers exec -- <command>` with a server that only writes down when it
 # is started and stopped.
 WRAPPER = textwrap.dedent(
     """
     import sys, time
     from pathlib import Path
-    from config import devservers
+    from devtools import devservers
 
     log = Path(sys.argv[1])
 

@@ -1,4 +1,4 @@
-"""make backup / make restore (config/devservers.py): a row backed up comes back after it
+"""make backup / make restore (devtools/devservers.py): a row backed up comes back after it
 was changed and deleted. On a database of its own on the tests' server, not the test
 database, which restoring would rewrite under the other tests."""
 
@@ -14,7 +14,7 @@ import pytest
 from django.conf import settings
 from psycopg import sql
 
-from config import devservers
+from devtools import devservers
 
 
 def url(database: str) -> str:
