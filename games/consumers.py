@@ -17,8 +17,8 @@ from accounts.ws_auth import PlayerConsumer, ws_require_player
 from core import metrics
 from core.errors import ApplicationError
 from core.perf.channels import DirectDispatch
+from core.sockets import game_group, player_group, viewer_group
 from games.models import Event, Game
-from games.notify import game_group, player_group, viewer_group
 from games.selectors import (
     GameData,
     GameMessage,

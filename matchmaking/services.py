@@ -23,8 +23,8 @@ from accounts.models import Player
 from accounts.selectors import queue_ban_until
 from core import metrics
 from core.errors import ApplicationError
+from core.sockets import player_group, send_to_group
 from games.engine.cpu import Level
-from games.notify import player_group, send_to_group
 from games.selectors import player_active_game_id
 from games.services.lobby import game_begin_ranked
 from matchmaking import pairing, selectors
