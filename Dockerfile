@@ -1,6 +1,7 @@
 # One image for web, worker and beat; docker-compose.yml picks the command.
 # The runtime lock only: no test, lint or benchmark tool, no embedded PostgreSQL or Redis
-# (DATABASE_URL and REDIS_URL are always set here); tests/ and bench/ stay out (.dockerignore).
+# (DATABASE_URL and REDIS_URL are always set here); tests/, bench/ and devtools/ stay out
+# (.dockerignore).
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \

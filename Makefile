@@ -5,9 +5,9 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
-SERVICES := $(PY) -m config.devservers exec --
+SERVICES := $(PY) -m devtools.devservers exec --
 # Tests and benchmarks may lose their data in a power cut: their servers skip fsync.
-FAST_SERVICES := $(PY) -m config.devservers exec --fast --
+FAST_SERVICES := $(PY) -m devtools.devservers exec --fast --
 PORT ?= 8000
 export PORT
 
@@ -72,14 +72,14 @@ lock: $(STAMP)
 # The embedded database (the default of make run): a pg_dump (custom format) to
 # var/backups/yaniv-<UTC timestamp>.dump, and a pg_restore --clean of one (stop make run first).
 backup: $(STAMP)
-	$(SERVICES) $(PY) -m config.devservers backup
+	$(SERVICES) $(PY) -m devtools.devservers backup
 
 restore: $(STAMP)
 	@test -n "$(FILE)" || { echo "usage: make restore FILE=var/backups/yaniv-<timestamp>.dump"; exit 2; }
-	$(SERVICES) $(PY) -m config.devservers restore "$(FILE)"
+	$(SERVICES) $(PY) -m devtools.devservers restore "$(FILE)"
 
 services-stop: $(STAMP)
-	$(PY) -m config.devservers stop
+	$(PY) -m devtools.devservers stop
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

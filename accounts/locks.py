@@ -1,4 +1,4 @@
-"""Every row lock of the accounts app: a player's (config/locks.py: the order across apps).
+"""Every row lock of the accounts app: a player's (core/locks.py: the order across apps).
 
 A player's row lock orders the writes that must see each other: registration, a ban and its
 lifting, and (matchmaking) a ticket queued against a ban or a second request of the same

@@ -12,10 +12,10 @@ from django.utils import timezone
 
 from accounts.models import AuthToken, Offence, Player, QueueBan
 from accounts.usernames import username_key
-from config.perf.sql import Columns, fetch, query
+from core.perf.sql import Columns, fetch, query
 
 _TOKEN, _PLAYER = Columns(AuthToken, "t"), Columns(Player, "p")
-# Every authenticated request runs this (config/perf/sql.py: why in SQL).
+# Every authenticated request runs this (core/perf/sql.py: why in SQL).
 _TOKEN_SQL = query(
     "SELECT {t.select}, {p.select} FROM {t.table} JOIN {p.table} ON p.id = t.player_id"
     " WHERE t.key_hash = %s AND t.expires_at > %s",

@@ -10,8 +10,6 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from functools import partial
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -23,8 +21,9 @@ from accounts.locks import player_lock
 from accounts.models import AuthToken, Offence, Player, QueueBan, StaffAction, StaffActionKind
 from accounts.selectors import active_player_get, offences_since, player_get_by_username
 from accounts.signals import player_banned, player_erased
-from config.errors import ApplicationError
-from config.redis import get_redis
+from core.errors import ApplicationError
+from core.redis import get_redis
+from core.sockets import player_sockets_group, send_to_group
 
 logger = logging.getLogger(__name__)
 
@@ -40,11 +39,6 @@ _ANIMALS = (
 )  # fmt: skip
 
 _WS_TICKET_KEY = "yaniv:ws-ticket:{}"
-
-
-def player_sockets_group(player_id: uuid.UUID | str) -> str:
-    """The channel-layer group every open websocket of a player joins (accounts.ws_auth)."""
-    return f"player.{player_id}.sockets"
 
 
 def guest_name_generate() -> str:
@@ -223,8 +217,7 @@ def player_ban(
 def _close_player_sockets(*, player_id: uuid.UUID) -> None:
     """Every open websocket of the player closes with 4403 (accounts.ws_auth.PlayerConsumer):
     a ban refuses new connections, and must not leave the open ones streaming."""
-    group_send = get_channel_layer().group_send
-    async_to_sync(group_send)(player_sockets_group(player_id), {"type": "player.banned"})
+    send_to_group(player_sockets_group(player_id), {"type": "player.banned"})
 
 
 @transaction.atomic

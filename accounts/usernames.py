@@ -1,7 +1,4 @@
-"""What a username may be, and the one form every comparison of usernames uses.
-
-No Django import: the throttles (imported early, by DRF's settings) need `username_key` too.
-"""
+"""What a username may be, and the one form every comparison of usernames uses."""
 
 from __future__ import annotations
 

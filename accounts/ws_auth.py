@@ -22,7 +22,8 @@ from rest_framework import exceptions
 
 from accounts.authentication import bearer_token, token_authenticate
 from accounts.models import Player
-from accounts.services import player_sockets_group, ws_ticket_redeem
+from accounts.services import ws_ticket_redeem
+from core.sockets import player_sockets_group
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_BANNED = 4403
@@ -102,7 +103,7 @@ async def ws_require_player(consumer: Any) -> Player | None:
 
 class PlayerConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     """Base of the consumers of players' sockets: each socket of an authenticated player is in
-    the player's group (accounts.services.player_sockets_group) from its first message to its
+    the player's group (core.sockets.player_sockets_group) from its first message to its
     last, and a ban, once committed, closes it with 4403."""
 
     sockets_group: str | None = None

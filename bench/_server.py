@@ -230,7 +230,7 @@ def prepared(env_extra: dict[str, str] | None = None) -> dict[str, str]:
     """The environment of a bench's server processes, its database migrated (and the logs of
     the last run removed)."""
     # A SIGTERM (a `timeout`, a CI limit) must still stop what we started; a second one (a
-    # signal to the group is passed on once more by config.devservers) must not cut that short.
+    # signal to the group is passed on once more by devtools.devservers) must not cut that short.
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
     (ROOT / "var").mkdir(exist_ok=True)
     for log in (ROOT / "var").glob("bench-*.log"):

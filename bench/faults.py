@@ -32,7 +32,7 @@ from typing import Any
 import httpx
 
 from bench._server import Server, abort_games, setup_django, worker_command
-from config.devservers import Redis
+from devtools.devservers import Redis
 
 BENCH_REDIS = Redis(
     data_dir=Path(__file__).resolve().parent.parent / "var" / "bench-redis", port=63899

@@ -19,7 +19,7 @@ Its clients check what must hold across processes:
     python -m bench.scale [--webs 1,2,3] [--clients 64] [--seconds 30] [--warmup 10]
 
 It runs on the servers of DATABASE_URL / REDIS_URL, as `make bench` sets them
-(`python -m config.devservers exec --fast -- python -m bench.scale`), with the per-player and
+(`python -m devtools.devservers exec --fast -- python -m bench.scale`), with the per-player and
 guest-creation limits raised as bench.api_moves does, and exits 1 if a check failed. It needs
 nginx (`apt-get install nginx`; Debian's is `/usr/sbin/nginx`).
 """

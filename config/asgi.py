@@ -16,14 +16,14 @@ from django.urls import get_resolver  # noqa: E402
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware  # noqa: E402
 
 from accounts.ws_auth import PlayerAuthMiddleware  # noqa: E402
-from config.perf import garbage  # noqa: E402
-from config.perf.http import ThreadedWSGI  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
+from core.perf import garbage  # noqa: E402
+from core.perf.http import ThreadedWSGI  # noqa: E402
 
 
 async def lifespan(scope: dict[str, Any], receive: Any, send: Any) -> None:
     """The server's start and stop (uvicorn sends them; the tests' servers do not): once
-    started, the process's garbage collection goes on a clock (config/perf/garbage.py)."""
+    started, the process's garbage collection goes on a clock (core/perf/garbage.py)."""
     while True:
         message = await receive()
         if message["type"] == "lifespan.startup":

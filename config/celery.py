@@ -10,13 +10,13 @@ from typing import Any
 from celery import Celery
 from celery.signals import celeryd_init
 
-from config.perf.celery import keep_pooled_connections
+from core.perf.celery import keep_pooled_connections
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 
-# Every task is a BoundedTask (config/perf/celery.py).
-app = Celery("yaniv", task_cls="config.perf.celery:BoundedTask")
+# Every task is a BoundedTask (core/perf/celery.py).
+app = Celery("yaniv", task_cls="core.perf.celery:BoundedTask")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
@@ -48,7 +48,7 @@ def _collect_beat_schedule(sender: Celery, **kwargs: Any) -> None:
     sender.conf.beat_schedule = {**sender.conf.beat_schedule, **beat_schedule()}
 
 
-# Tasks keep the worker's database connections pooled (config/perf/celery.py: why).
+# Tasks keep the worker's database connections pooled (core/perf/celery.py: why).
 keep_pooled_connections(app)
 
 

@@ -7,7 +7,7 @@ import logging
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 
-from config.redis import get_redis
+from core.redis import get_redis
 
 logger = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """Settings, all from the environment (12-factor). Production-safe unless told otherwise.
 
 `DATABASE_URL` and `REDIS_URL` default to the embedded servers that `make run` / `make test`
-start under var/ when those variables are unset (config/devservers.py).
+start under var/ when those variables are unset (devtools/devservers.py).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import environ
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
-from config import devservers, logs
+from core import logs
 
 # Lets admin and model classes be subscripted at run time, as django-stubs types them.
 django_stubs_ext.monkeypatch()
@@ -99,14 +99,14 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     # First: every request gets its id (logs, X-Request-ID) and is counted and timed.
-    "config.logs.RequestIdMiddleware",
-    "config.metrics.HttpMetricsMiddleware",
+    "core.logs.RequestIdMiddleware",
+    "core.metrics.HttpMetricsMiddleware",
     # /healthz and /metrics answer probes and scrapes by a replica's address (config/internal.py).
     "config.internal.InternalEndpointsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Content-Security-Policy on every response (CONTENT_SECURITY_POLICY below).
     "csp.middleware.CSPMiddleware",
-    # Static files (the admin's) from the web process itself (config/perf/http.py runs WSGI).
+    # Static files (the admin's) from the web process itself (core/perf/http.py runs WSGI).
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -137,7 +137,18 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {"default": env.db_url("DATABASE_URL", default=devservers.Postgres().url)}
+# Unset, the embedded servers of `make run` and `make test` (devtools/devservers.py), which set
+# both for the command they run; a command run beside them (`manage.py createsuperuser`) finds
+# them at their ports. (One that found its port taken and moved to a free one is reached
+# through `python -m devtools.devservers exec --` only.) The image has no such servers.
+_embedded_pg_port = env.int("YANIV_EMBEDDED_PG_PORT", default=54329)
+_embedded_redis_port = env.int("YANIV_EMBEDDED_REDIS_PORT", default=63799)
+
+DATABASES = {
+    "default": env.db_url(
+        "DATABASE_URL", default=f"postgres://postgres@127.0.0.1:{_embedded_pg_port}/yaniv"
+    )
+}
 DATABASES["default"]["ENGINE"] = "django.db.backends.postgresql"
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if env.bool("DB_POOL", default=True):
@@ -151,11 +162,11 @@ if env.bool("DB_POOL", default=True):
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-REDIS_URL = env.str("REDIS_URL", default=devservers.Redis().url)
+REDIS_URL = env.str("REDIS_URL", default=f"redis://127.0.0.1:{_embedded_redis_port}/0")
 # Every Redis call (cache, throttles, tickets, pushes, Celery's publishes) gives up after these,
 # so that a Redis that stops answering cannot hold a request: a move against a CPU waited for
 # as long as Redis was paused. On a healthy network Redis answers in about a millisecond.
-# After a timeout, the process's other Redis calls fail at once for a second (config/redis.py).
+# After a timeout, the process's other Redis calls fail at once for a second (core/redis.py).
 REDIS_CONNECT_TIMEOUT = env.float("REDIS_CONNECT_TIMEOUT", default=0.5)
 REDIS_SOCKET_TIMEOUT = env.float("REDIS_SOCKET_TIMEOUT", default=0.5)
 
@@ -187,7 +198,7 @@ AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_ONLY_ADMIN_SITE = True
 AXES_RESET_ON_SUCCESS = True
 AXES_USERNAME_CALLABLE = "accounts.admin.lockout_username"
-AXES_CLIENT_IP_CALLABLE = "accounts.throttles.client_ip"
+AXES_CLIENT_IP_CALLABLE = "core.throttles.client_ip"
 AXES_LOCKOUT_CALLABLE = "accounts.admin.lockout_response"
 
 LANGUAGE_CODE = "en-us"
@@ -205,7 +216,7 @@ with contextlib.suppress(OSError):
 
 CACHES = {
     "default": {
-        "BACKEND": "config.perf.cache.RedisCache",
+        "BACKEND": "core.perf.cache.RedisCache",
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": "yaniv",
     }
@@ -213,7 +224,7 @@ CACHES = {
 
 REST_FRAMEWORK: dict[str, Any] = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["core.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
@@ -221,8 +232,8 @@ REST_FRAMEWORK: dict[str, Any] = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["accounts.authentication.BearerTokenAuthentication"],
     # Protected by default; the few open endpoints (guest, login, schema) say so themselves.
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "EXCEPTION_HANDLER": "config.errors.exception_handler",
-    "DEFAULT_THROTTLE_CLASSES": ["accounts.throttles.PlayerRateThrottle"],
+    "EXCEPTION_HANDLER": "core.errors.exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": ["core.throttles.PlayerRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {
         "player": env.str("THROTTLE_RATE_PLAYER", default="600/min"),
         "guest_create": env.str("THROTTLE_RATE_GUEST_CREATE", default="20/hour"),
@@ -231,7 +242,7 @@ REST_FRAMEWORK: dict[str, Any] = {
         # Reads without a token (players, leaderboard, live games, records), per IP.
         "public": env.str("THROTTLE_RATE_PUBLIC", default="120/min"),
     },
-    # The client address is REMOTE_ADDR, never X-Forwarded-For (accounts.throttles.client_ip):
+    # The client address is REMOTE_ADDR, never X-Forwarded-For (core.throttles.client_ip):
     # config/asgi.py sets it from that header only for requests of FORWARDED_ALLOW_IPS.
     "NUM_PROXIES": 0,
     # The API parses only JSON, so that is what test clients send unless told otherwise.
@@ -255,7 +266,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "config.socket_messages.add_socket_messages",  # before the enums are named
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "config.schema.add_transport_errors",
+        "core.schema.add_transport_errors",
     ],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
@@ -267,11 +278,11 @@ SPECTACULAR_SETTINGS = {
 # cannot choose the address its per-IP limits (throttles, admin lockout) count against.
 FORWARDED_ALLOW_IPS = [ip.strip() for ip in env.list("FORWARDED_ALLOW_IPS", default=[])]
 
-# Threads per web process that run HTTP requests (config/perf/http.py); each may hold a database
+# Threads per web process that run HTTP requests (core/perf/http.py); each may hold a database
 # connection, so keep it at or below DB_POOL_MAX.
 WEB_THREADS = env.int("WEB_THREADS", default=8)
 
-# Seconds between a web process's full garbage collections (config/perf/garbage.py): they run
+# Seconds between a web process's full garbage collections (core/perf/garbage.py): they run
 # on this clock instead of when CPython's allocation counts say, since each one stops the
 # process for as long as it visits every socket's objects. 0: CPython's own.
 WEB_GC_FULL_SECONDS = env.float("WEB_GC_FULL_SECONDS", default=600.0)
@@ -353,13 +364,13 @@ if YANIV_CPU_TAKEOVER_LEVEL not in {"easy", "medium", "hard", "expert"}:
 # are still applied, only not kept (a retry is then 409 stale_seq, never applied twice).
 IDEMPOTENCY_MAX_BYTES_PER_PLAYER = env.int("IDEMPOTENCY_MAX_BYTES_PER_PLAYER", default=2**20)
 
-# LOG_FORMAT=json: one JSON object a line, with request_id, game_id and player_id (config/logs.py).
+# LOG_FORMAT=json: one JSON object a line, with request_id, game_id and player_id (core/logs.py).
 LOG_FORMAT = env.str("LOG_FORMAT", default="text")
 LOGGING = logs.config(LOG_FORMAT, env.str("LOG_LEVEL", default="INFO"))
 # Celery workers keep this LOGGING (JSON lines included) instead of configuring their own.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # GET /metrics (ops/views.py): with a token, for `Authorization: Bearer <token>` only; without,
-# for loopback clients only. PROMETHEUS_MULTIPROC_DIR: config/metrics.py.
+# for loopback clients only. PROMETHEUS_MULTIPROC_DIR: core/metrics.py.
 METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
 
 # Accounts (accounts/): bearer tokens slide their expiry forward with use, at most once per

@@ -34,5 +34,5 @@ urlpatterns = [
 ]
 
 # JSON under /api/, Django's pages elsewhere.
-handler404 = "config.errors.page_not_found"
-handler500 = "config.errors.server_error"
+handler404 = "core.errors.page_not_found"
+handler500 = "core.errors.server_error"

@@ -24,7 +24,7 @@ from django.utils.safestring import SafeString
 
 from accounts.admin import confirm_action_page
 from accounts.models import Player
-from config.errors import ApplicationError
+from core.errors import ApplicationError
 from games.models import Event, Game, Seat
 from games.selectors import (
     GameData,

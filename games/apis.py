@@ -22,12 +22,12 @@ from rest_framework.views import APIView
 
 from accounts.authentication import request_player
 from accounts.models import Player
-from config import logs, metrics
-from config.errors import ApplicationError, error_responses
-from config.payloads import PayloadSerializers
-from config.public import ETAG, IF_NONE_MATCH, NOT_MODIFIED, PublicReadApi, not_modified, with_etag
-from config.redis import get_redis
-from config.schema import paginated
+from core import logs, metrics
+from core.errors import ApplicationError, error_responses
+from core.payloads import PayloadSerializers
+from core.public import ETAG, IF_NONE_MATCH, NOT_MODIFIED, PublicReadApi, not_modified, with_etag
+from core.redis import get_redis
+from core.schema import paginated
 from games.engine.cpu import DEFAULT_LEVEL, Level
 from games.models import Game, GameStatus
 from games.selectors import (

@@ -14,11 +14,11 @@ from channels.db import database_sync_to_async
 
 from accounts.models import Player
 from accounts.ws_auth import PlayerConsumer, ws_require_player
-from config import metrics
-from config.errors import ApplicationError
-from config.perf.channels import DirectDispatch
+from core import metrics
+from core.errors import ApplicationError
+from core.perf.channels import DirectDispatch
+from core.sockets import game_group, player_group, viewer_group
 from games.models import Event, Game
-from games.notify import game_group, player_group, viewer_group
 from games.selectors import (
     GameData,
     GameMessage,
@@ -39,7 +39,7 @@ CLOSE_NOT_FOUND = 4404
 
 class _Consumer(DirectDispatch, PlayerConsumer):
     """A socket of this app: its handlers run without Channels' thread hop before each message
-    (config/perf/channels.py); those that read the database go through
+    (core/perf/channels.py); those that read the database go through
     `database_sync_to_async`."""
 
     _counted = False

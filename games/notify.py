@@ -11,48 +11,21 @@ Changes made without the table's lock (a rating) only say *that* the game change
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 from uuid import UUID
 
 from django.db import transaction
 from django.dispatch import Signal
-from redis import RedisError
 
-from config.perf.channels import group_publish
+from core.sockets import game_group, player_group, send_to_group, viewer_group
 from games.models import Game, Seat
 from games.selectors import events_shown, your_turn_message
 from games.table import LockedGame
-
-logger = logging.getLogger(__name__)
 
 # Sent after the commit that finished (or voided) a game; games/receivers.py queues its rating
 # (or the roll back of its ratings) on them.
 game_finished_signal = Signal()
 game_voided_signal = Signal()
-
-
-def game_group(game_id: UUID | str) -> str:
-    return f"game.{game_id}"
-
-
-def player_group(player_id: UUID | str) -> str:
-    return f"player.{player_id}"
-
-
-def viewer_group(game_id: UUID | str, player_id: UUID | str | None) -> str:
-    """Where a game's updates go for one seated player, or (None) for anyone watching."""
-    return f"game.{game_id}.{'watch' if player_id is None else player_id}"
-
-
-def send_to_group(group: str, message: dict[str, Any]) -> None:
-    """Publish a channel-layer message to a group, from synchronous code, before returning
-    (config/perf/channels.py: why not the layer's `group_send`). A push never fails a move
-    (clients refetch on a gap): a Redis error is logged."""
-    try:
-        group_publish(group, message)
-    except RedisError:
-        logger.exception("could not notify %s", group)
 
 
 def game_changed(game_id: UUID | str) -> None:

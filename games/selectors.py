@@ -8,7 +8,7 @@ another seat drew from the stock) is removed here and nowhere else. The game par
 the engine's own view (games/engine/view.py), which already holds only what a seat may see.
 
 The TypedDicts below are the payloads' one definition: they type what the builders return,
-and the OpenAPI schema is made from them (config/payloads.py, games/apis.py).
+and the OpenAPI schema is made from them (core/payloads.py, games/apis.py).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import Player
-from config.payloads import Default, Doc, Timestamp, Uuid
+from core.payloads import Default, Doc, Timestamp, Uuid
 from games.engine.cpu import DEFAULT_LEVEL, Level
 from games.engine.record import RECORD_FORMAT, record_from_events
 from games.engine.rules import (

@@ -15,7 +15,7 @@ replaces it. So the response and every viewer's push after the commit are built 
 object the move produced: parsing (~20 us) costs more than applying a move (~1 us), and a move
 at a four-player table used to parse it six times (tests/games/test_table.py counts).
 
-This module is also where the game app's rows are read in plain SQL (config/perf/sql.py): the
+This module is also where the game app's rows are read in plain SQL (core/perf/sql.py): the
 locked row, `game_seats` and `game_view_tag`, and nowhere else in the app.
 """
 
@@ -30,8 +30,8 @@ from django.conf import settings
 from django.utils import timezone
 
 from accounts.models import Player
-from config.errors import ApplicationError
-from config.perf.sql import Columns, fetch, insert, query, update
+from core.errors import ApplicationError
+from core.perf.sql import Columns, fetch, insert, query, update
 from games.engine.state import EngineEvent, GameState
 from games.models import Event, Game, GameStatus, Seat
 from games.selectors import (
@@ -50,7 +50,7 @@ from ratings.payloads import PlayerData, RatingData
 
 _GAME, _EVENT = Columns(Game, "g"), Columns(Event, "e")
 _SEAT, _PLAYER, _RATING = Columns(Seat, "s"), Columns(Player, "p"), Columns(Rating, "r")
-# Every move runs these (config/perf/sql.py: why in SQL): the game row, locked, and its last
+# Every move runs these (core/perf/sql.py: why in SQL): the game row, locked, and its last
 # event; its seats with their players and ratings.
 _LOCK_SQL = query(
     "SELECT {g.select},"

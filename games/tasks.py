@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db import OperationalError
 from django.utils import timezone
 
-from config import metrics
+from core import metrics
 from games.selectors import overdue_game_ids
 from games.services import clock, rating, rematch
 

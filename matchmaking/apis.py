@@ -12,8 +12,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.authentication import request_player
-from config.errors import error_responses
-from config.payloads import PayloadSerializers
+from core.errors import error_responses
+from core.payloads import PayloadSerializers
 from matchmaking import services
 from matchmaking.models import PLAYER_COUNTS, Ticket, TicketStatus
 from matchmaking.selectors import TicketData, TicketMessage, ticket_data, ticket_get

@@ -3,7 +3,7 @@
 Tickets are locked in pk order, so that two transactions locking several never wait on each
 other. A ticket is queued under its player's row lock (accounts/locks.py), which comes before
 any ticket; a pass holds its advisory lock, then tickets, then the games it creates
-(config/locks.py: the order across apps).
+(core/locks.py: the order across apps).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from uuid import UUID
 from django.db.models import QuerySet
 
 from accounts.models import Player
-from config.locks import AdvisoryLock, try_advisory_xact_lock
+from core.locks import AdvisoryLock, try_advisory_xact_lock
 from matchmaking.models import Ticket
 
 

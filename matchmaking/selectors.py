@@ -9,8 +9,8 @@ from uuid import UUID
 from django.db.models import Exists, OuterRef, Q
 
 from accounts.models import Player
-from config.errors import ApplicationError
-from config.payloads import Doc
+from core.errors import ApplicationError
+from core.payloads import Doc
 from games.engine.cpu import Level
 from games.models import Seat
 from matchmaking import pairing

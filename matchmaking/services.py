@@ -22,10 +22,10 @@ from django.utils import timezone
 from accounts.locks import player_lock
 from accounts.models import Player
 from accounts.selectors import queue_ban_until
-from config import metrics
-from config.errors import ApplicationError
+from core import metrics
+from core.errors import ApplicationError
+from core.sockets import player_group, send_to_group
 from games.engine.cpu import Level
-from games.notify import player_group, send_to_group
 from games.selectors import player_active_game_id
 from games.services.lobby import game_begin_ranked
 from matchmaking import pairing, selectors

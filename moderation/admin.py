@@ -19,7 +19,7 @@ from django.utils.safestring import SafeString
 
 from accounts.admin import PlayerAdmin, confirm_action_page
 from accounts.models import Player
-from config.errors import ApplicationError
+from core.errors import ApplicationError
 from games.models import Seat
 from moderation.models import Report, ReportStatus
 from moderation.services import report_resolve

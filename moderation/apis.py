@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.authentication import request_player
-from config.errors import error_responses
+from core.errors import error_responses
 from moderation.models import Report, ReportReason
 from moderation.services import report_create
 

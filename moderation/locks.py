@@ -1,5 +1,5 @@
 """Every row lock of the moderation app: a report's, taken after its reported player's
-(config/locks.py: the order across apps), so that a resolution's ban never waits the wrong way."""
+(core/locks.py: the order across apps), so that a resolution's ban never waits the wrong way."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ from django.utils import timezone
 from accounts.locks import player_lock
 from accounts.models import Player, StaffActionKind
 from accounts.services import player_ban, staff_action_record
-from config.errors import ApplicationError
+from core.errors import ApplicationError
 from games.models import Game, GameStatus
 from games.table import game_seats
 from moderation.locks import report_lock
@@ -61,7 +61,7 @@ def report_resolve(
     """Close an open report. `banned` bans the reported player (until `ban_until`, None: for
     good); `warned` records a warning on them (the audit log shows it on their page). The
     reporter is not told which."""
-    player_lock(report.reported_id)  # the player before the report (config/locks.py)
+    player_lock(report.reported_id)  # the player before the report (core/locks.py)
     report = report_lock(report.pk)
     if report.status != ReportStatus.OPEN:
         raise ApplicationError("already_resolved", "This report is already resolved.", 409)

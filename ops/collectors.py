@@ -12,7 +12,7 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import Collector
 
-from config import metrics
+from core import metrics
 from games.models import Game, GameStatus
 from matchmaking.models import Ticket, TicketStatus
 

@@ -11,7 +11,7 @@ down was reset by a restart (a process's samples start again from zero): as Prom
 
 The figures are those of every process that writes to this PROMETHEUS_MULTIPROC_DIR: all of
 `make run`'s, and under compose every web, worker and beat replica's (they share one volume:
-config/metrics.py). Snapshots of another directory (a host that keeps its own) are left out,
+core/metrics.py). Snapshots of another directory (a host that keeps its own) are left out,
 so a rate is never one registry's counter less another's.
 """
 
@@ -30,7 +30,7 @@ from django.core.cache import cache
 from prometheus_client.metrics_core import Metric
 from prometheus_client.registry import Collector
 
-from config import metrics
+from core import metrics
 
 SNAPSHOTS_KEY = "ops:metric-snapshots"
 SNAPSHOTS_KEPT = 60  # one a minute: an hour

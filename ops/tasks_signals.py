@@ -1,7 +1,7 @@
 """Celery task metrics and log context, from Celery's signals (each prefork child counts its
 own runs; a child that exits drops its live gauges). A worker's figures (task runs, the
 matchmaking pass, CPU fills) go to the PROMETHEUS_MULTIPROC_DIR it shares with web (under
-compose, one volume for every container: config/metrics.py), so web's /metrics serves them.
+compose, one volume for every container: core/metrics.py), so web's /metrics serves them.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from celery.signals import (
     worker_process_shutdown,
 )
 
-from config import logs, metrics
+from core import logs, metrics
 
 _started: dict[str, float] = {}
 

@@ -1,6 +1,6 @@
 """GET /metrics: the Prometheus scrape. Not public: with METRICS_TOKEN set it wants
 `Authorization: Bearer <token>` (401 otherwise); unset, it answers loopback clients only
-(the real client address: accounts.throttles.client_ip) and 404 to anyone else.
+(the real client address: core.throttles.client_ip) and 404 to anyone else.
 
 And the staff page of live figures (ops/live.py), read off the same registry."""
 
@@ -16,7 +16,7 @@ from django.template.response import TemplateResponse
 from django.views.decorators.http import require_GET
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
-from accounts.throttles import client_ip
+from core.throttles import client_ip
 from ops import live
 from ops.collectors import scrape_registry
 

@@ -33,16 +33,12 @@ from accounts.services import (
     player_update,
     ws_ticket_issue,
 )
-from accounts.throttles import (
-    GuestCreateThrottle,
-    LoginIpThrottle,
-    LoginUsernameThrottle,
-    PlayerRateThrottle,
-)
+from accounts.throttles import GuestCreateThrottle, LoginIpThrottle, LoginUsernameThrottle
 from accounts.usernames import USERNAME_PATTERN
-from config.errors import error_responses
-from config.public import ETAG, IF_NONE_MATCH, NOT_MODIFIED, PublicReadApi
-from config.schema import paginated
+from core.errors import error_responses
+from core.public import ETAG, IF_NONE_MATCH, NOT_MODIFIED, PublicReadApi
+from core.schema import paginated
+from core.throttles import PlayerRateThrottle
 from games.models import Seat
 from games.selectors import seat_name
 from players.selectors import me_data, player_games, player_get, player_rating_changes

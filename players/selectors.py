@@ -11,8 +11,8 @@ from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 
 from accounts.models import Player
 from accounts.selectors import queue_ban_until
-from config.errors import ApplicationError
-from config.payloads import Timestamp
+from core.errors import ApplicationError
+from core.payloads import Timestamp
 from games.models import Seat
 from games.selectors import player_active_game_id, player_finished_games
 from matchmaking.selectors import TicketData, player_searching_ticket

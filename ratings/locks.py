@@ -1,4 +1,4 @@
-"""The ratings' one lock: the right to write ratings (an advisory lock, config/locks.py).
+"""The ratings' one lock: the right to write ratings (an advisory lock, core/locks.py).
 
 Rating writes happen one at a time: a game is rated from its players' current ratings, and two
 games that share a player must not both read the same "before". Rating a game takes
@@ -8,7 +8,7 @@ makes a void's replay of later games and a rebuild safe against a game being rat
 
 from __future__ import annotations
 
-from config.locks import AdvisoryLock, advisory_xact_lock
+from core.locks import AdvisoryLock, advisory_xact_lock
 
 
 def ratings_lock() -> None:

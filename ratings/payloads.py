@@ -16,7 +16,7 @@ from django.core.exceptions import ObjectDoesNotExist
 from rest_framework import serializers
 
 from accounts.models import Player
-from config.payloads import Doc, Uuid
+from core.payloads import Doc, Uuid
 from ratings.cpu import cpu_start
 from ratings.rating import DEFAULT
 

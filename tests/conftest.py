@@ -16,9 +16,9 @@ from rest_framework.test import APIClient
 
 from accounts.models import Player
 from accounts.services import auth_token_issue
-from accounts.throttles import CACHE_KEY_PREFIX
 from config.celery import app as celery_app
-from config.redis import get_redis
+from core.redis import get_redis
+from core.throttles import CACHE_KEY_PREFIX
 from tests.factories import PlayerFactory
 from tests.schema_check import PublishedSchema
 

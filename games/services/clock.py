@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from config import metrics
+from core import metrics
 from games import notify
 from games.engine.cpu import DEFAULT_LEVEL, Level, cpu_action
 from games.engine.state import EngineEvent, GameState, apply

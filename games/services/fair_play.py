@@ -1,6 +1,6 @@
 """Fair play in ranked games (docs/api.md, Fair play): what counts as an offence, noticed where the
 game changes (leaving: play.game_leave; idling: the game's end, clock.advance), and stored by
-accounts after the commit, in a transaction of its own (config/locks.py: a player's lock comes
+accounts after the commit, in a transaction of its own (core/locks.py: a player's lock comes
 before a game's, so it is not taken under the game's).
 
 A disconnect alone is no offence: a seat is marked away only when its turn deadline passes

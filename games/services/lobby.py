@@ -12,7 +12,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import Player
-from config.errors import ApplicationError
+from core.errors import ApplicationError
 from games import notify
 from games.engine.cpu import DEFAULT_LEVEL, Level
 from games.engine.errors import InvalidRules

@@ -8,7 +8,7 @@ from uuid import UUID
 from django.db import transaction
 
 from accounts.models import Player
-from config.errors import ApplicationError
+from core.errors import ApplicationError
 from games import notify
 from games.engine.errors import IllegalMove
 from games.engine.state import Action, CallYaniv, Play, apply

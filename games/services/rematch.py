@@ -19,7 +19,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import Player
-from config.errors import ApplicationError
+from core.errors import ApplicationError
 from games import notify
 from games.models import Game, GameStatus, Seat
 from games.selectors import (

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from accounts.models import Player, StaffActionKind
 from accounts.services import staff_action_record
-from config.errors import ApplicationError
+from core.errors import ApplicationError
 from games import notify
 from games.models import GameStatus
 from games.table import LockedGame

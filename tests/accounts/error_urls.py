@@ -13,9 +13,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.errors import ApplicationError
 from config.urls import handler404, handler500
 from config.urls import urlpatterns as project_urlpatterns
+from core.errors import ApplicationError
 
 
 class NestedInputSerializer(serializers.Serializer[Any]):

@@ -12,7 +12,7 @@ from django.utils import timezone
 from accounts.models import Player
 from accounts.services import player_ban, player_unban
 from accounts.signals import player_banned
-from config.errors import ApplicationError
+from core.errors import ApplicationError
 from tests.factories import PASSWORD, PlayerFactory
 
 pytestmark = pytest.mark.django_db

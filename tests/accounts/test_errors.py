@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client, override_settings
 
-from config.errors import ApplicationError
+from core.errors import ApplicationError
 
 pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.accounts.error_urls")]
 

@@ -8,7 +8,7 @@ import pytest
 
 from accounts import services
 from accounts.models import AuthToken, Player
-from config.errors import ApplicationError
+from core.errors import ApplicationError
 from tests.factories import PASSWORD, PlayerFactory
 
 REGISTER = "/api/v1/auth/register/"

@@ -14,8 +14,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.test import override_settings
 
-from accounts.throttles import PlayerRateThrottle
-from config.redis import get_redis
+from core.redis import get_redis
+from core.throttles import PlayerRateThrottle
 from tests.conftest import clear_throttle_counters
 from tests.factories import PASSWORD, PlayerFactory
 
@@ -170,7 +170,7 @@ def test_without_redis_requests_are_not_limited(client_for, rates, caplog) -> No
     rates(player="1/min")
     client = client_for(PlayerFactory.create())
     down = mock.Mock(side_effect=redis.ConnectionError("Redis is down"))
-    with mock.patch("accounts.throttles._sliding_window", return_value=down):
+    with mock.patch("core.throttles._sliding_window", return_value=down):
         statuses = [client.get(ME).status_code for _ in range(3)]
     assert statuses == [200, 200, 200]
     assert "not checked" in caplog.text
@@ -179,7 +179,7 @@ def test_without_redis_requests_are_not_limited(client_for, rates, caplog) -> No
 def test_without_redis_logins_are_refused_not_unchecked(api_client) -> None:
     down = mock.Mock(side_effect=redis.ConnectionError("Redis is down"))
     api_client.raise_request_exception = False
-    with mock.patch("accounts.throttles._sliding_window", return_value=down):
+    with mock.patch("core.throttles._sliding_window", return_value=down):
         response = api_client.post(LOGIN, {"username": "dana", "password": "guess"})
     assert response.status_code == 503
     assert response.json()["code"] == "unavailable"

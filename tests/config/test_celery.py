@@ -1,5 +1,5 @@
 """The Celery app: a test run's tasks stay in its own queue, and beat's entries are declared
-beside their tasks. (Its connections and bounded publish: tests/config/perf/test_celery.py.)"""
+beside their tasks. (Its connections and bounded publish: tests/core/perf/test_celery.py.)"""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from django.core.exceptions import ImproperlyConfigured
 import accounts.tasks
 from accounts.tasks import purge_expired_tokens
 from config.celery import app, beat_schedule
-from config.redis import get_redis
+from core.redis import get_redis
 
 
 def test_a_task_sent_by_the_test_run_goes_to_its_own_queue() -> None:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import yaml
 
-from tests.config.test_metrics import NAMES
+from tests.core.test_metrics import NAMES
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -92,7 +92,7 @@ def test_compose_postgres_is_the_major_version_the_tests_run_on():
     assert image == f"postgres:{embedded.split('.')[0]}"
 
 
-# The metrics the issue names: the ones /metrics exposes (tests/config/test_metrics.py).
+# The metrics the issue names: the ones /metrics exposes (tests/core/test_metrics.py).
 METRICS = set(NAMES)
 
 
@@ -112,7 +112,7 @@ def test_the_dashboard_shows_every_metric_through_the_provisioned_datasource():
 
 def test_every_container_writes_its_metrics_to_one_shared_volume():
     """web, worker, beat (and migrate) share one metrics directory, a volume in memory, so
-    any web replica's /metrics is the whole deployment's (config/metrics.py)."""
+    any web replica's /metrics is the whole deployment's (core/metrics.py)."""
     data = compose()
     directory = data["x-app"]["environment"]["PROMETHEUS_MULTIPROC_DIR"]
     mount = f"metrics:{directory}"

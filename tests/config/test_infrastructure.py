@@ -12,7 +12,7 @@ import pytest
 from django.db import connection
 from django.test import override_settings
 
-from config.redis import get_redis
+from core.redis import get_redis
 
 ROOT = Path(__file__).resolve().parents[2]
 

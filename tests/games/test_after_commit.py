@@ -16,12 +16,12 @@ from django.db import transaction
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 
-from config.perf.channels import group_channel
+from core.perf.channels import group_channel
+from core.sockets import viewer_group
 from games import tasks as game_tasks
 from games.engine.cpu import cpu_action
 from games.engine.state import GameState, Play
 from games.models import Game, GameStatus
-from games.notify import viewer_group
 from games.services.lobby import game_begin_ranked
 from tests.games.conftest import Client
 

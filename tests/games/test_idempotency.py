@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from config.redis import get_redis
+from core.redis import get_redis
 from games.models import Event, Game
 from tests.games.conftest import Client, simple_move
 from tests.games.test_games_api import _mover, _two_player_game

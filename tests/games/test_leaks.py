@@ -23,6 +23,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
+from core import sockets
 from games import notify, tasks
 from games.engine.cpu import Level, cpu_action
 from games.engine.rules import Preset, Rules
@@ -227,7 +228,7 @@ class VariantTable:
         assert host.post(f"/api/v1/games/{game_id}/start/").status_code == 200
         self.capture = capture
         self.groups = {
-            notify.viewer_group(game_id, client.player.pk): seat
+            sockets.viewer_group(game_id, client.player.pk): seat
             for seat, client in enumerate(self.clients)
         }
         self.log = _log(game_id)

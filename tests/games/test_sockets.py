@@ -15,9 +15,9 @@ from django.db import transaction
 
 from accounts.services import ws_ticket_issue
 from config.asgi import application
-from config.perf.channels import group_channel
+from core.perf.channels import group_channel
+from core.sockets import viewer_group
 from games.models import Event, Seat
-from games.notify import viewer_group
 from games.selectors import viewer_seat
 from games.services.clock import game_cpu_turn
 from games.services.lobby import game_begin_ranked

@@ -12,9 +12,9 @@ import redis
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from config.perf.channels import group_channel
+from core.perf.channels import group_channel
+from core.sockets import viewer_group
 from games.engine.state import GameState
-from games.notify import viewer_group
 from games.services.clock import game_cpu_turn
 from tests.games.conftest import Client, simple_move
 

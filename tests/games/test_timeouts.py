@@ -11,7 +11,7 @@ import time_machine
 from django.db import connection
 
 from accounts.services import player_ban
-from config.errors import ApplicationError
+from core.errors import ApplicationError
 from games import tasks
 from games.models import Event, Game
 from games.services import play

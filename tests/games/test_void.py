@@ -8,7 +8,7 @@ import importlib
 import pytest
 from django.apps import apps as django_apps
 
-from config.errors import ApplicationError
+from core.errors import ApplicationError
 from games.models import Event, Game, GameStatus
 from games.services.rating import game_rate, game_unrate
 from games.services.staff import game_void

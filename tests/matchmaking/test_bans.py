@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from accounts.services import player_ban
-from games.notify import player_group
+from core.sockets import player_group
 from matchmaking.models import Ticket, TicketStatus
 from tests.factories import PlayerFactory
 from tests.matchmaking.conftest import queue

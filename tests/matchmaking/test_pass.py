@@ -14,9 +14,9 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import Player
-from config.locks import AdvisoryLock
+from core.locks import AdvisoryLock
+from core.sockets import player_group
 from games.models import Game, GameStatus
-from games.notify import player_group
 from games.services.lobby import game_create
 from matchmaking import pairing, services, tasks
 from matchmaking.models import Ticket, TicketStatus

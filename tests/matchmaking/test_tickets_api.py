@@ -9,8 +9,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from config.errors import ApplicationError
-from games.notify import player_group
+from core.errors import ApplicationError
+from core.sockets import player_group
 from games.services.lobby import game_create
 from matchmaking import services
 from matchmaking.models import Ticket, TicketStatus

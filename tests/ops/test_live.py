@@ -15,12 +15,12 @@ import pytest
 from django.core.cache import cache
 from django.test.client import Client as BrowserClient
 
-from config import metrics
+from core import metrics
 from games.models import Event
 from matchmaking.services import matchmaking_pass, ticket_create
 from ops import live, tasks
 from ops.collectors import scrape_registry
-from tests.config.test_metrics import ROOT, _play_against_a_cpu
+from tests.core.test_metrics import ROOT, _play_against_a_cpu
 from tests.factories import PlayerFactory
 from tests.games.conftest import Client
 from tests.games.test_leaks import CARD
@@ -177,7 +177,7 @@ def test_every_process_sharing_the_directory_tags_its_snapshots_alike(tmp_path: 
     snapshots the page reads as its own; one with a directory of its own does not."""
     script = (
         "import socket; socket.gethostname = lambda: 'worker-9'; "
-        "from config import metrics; print(metrics.registry_id())"
+        "from core import metrics; print(metrics.registry_id())"
     )
 
     def registry_of(directory: Path) -> str:
