@@ -1,0 +1,34 @@
+// A game as it changes (docs/api.md, Realtime): the game's websocket as store actions, and
+// what a gap in `seq` missed read back from the REST API.
+
+import { allPages, api } from "./rest.js";
+import { liveSocket } from "./socket.js";
+
+/** Dispatches `{type: "link", status}` as the socket comes and goes and `{type: "message",
+ *  message}` for each game message. A message more than one `seq` past `seen()` (a reconnect,
+ *  a message lost) is a gap: the events it skipped come from the event list as `{type:
+ *  "missed", events}`, and the game is refetched as `{type: "game", game}`. */
+export function gameFeed(gameId, { seen, dispatch }) {
+  async function fill(after) {
+    try {
+      const [events, game] = await Promise.all([
+        allPages(`games/${gameId}/events/?after=${after}&limit=500`),
+        api("GET", `games/${gameId}/`),
+      ]);
+      dispatch({ type: "missed", events });
+      dispatch({ type: "game", game });
+    } catch {
+      // the socket's next message or reconnect brings the game
+    }
+  }
+
+  return liveSocket(`games/${gameId}/`, {
+    onStatus: (status) => dispatch({ type: "link", status }),
+    onMessage: (message) => {
+      if (message.type !== "game") return;
+      const known = seen();
+      dispatch({ type: "message", message });
+      if (known !== null && message.game.seq > known + 1) fill(known);
+    },
+  });
+}
