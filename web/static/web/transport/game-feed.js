@@ -9,13 +9,14 @@ import { liveSocket } from "./socket.js";
  *  a message lost) is a gap: the events it skipped come from the event list as `{type:
  *  "missed", events}`, and the game is refetched as `{type: "game", game}`. */
 export function gameFeed(gameId, { seen, dispatch }) {
-  async function fill(after) {
+  /** The events after `after` up to `through`: what came since is the socket's to bring. */
+  async function fill(after, through) {
     try {
       const [events, game] = await Promise.all([
         allPages(`games/${gameId}/events/?after=${after}&limit=500`),
         api("GET", `games/${gameId}/`),
       ]);
-      dispatch({ type: "missed", events });
+      dispatch({ type: "missed", events: events.filter((event) => event.seq <= through) });
       dispatch({ type: "game", game });
     } catch {
       // the socket's next message or reconnect brings the game
@@ -28,7 +29,9 @@ export function gameFeed(gameId, { seen, dispatch }) {
       if (message.type !== "game") return;
       const known = seen();
       dispatch({ type: "message", message });
-      if (known !== null && message.game.seq > known + 1) fill(known);
+      const { event, game } = message;
+      // The message's own event is logged already; a message on connecting brings none.
+      if (game.seq > known + 1) fill(known, event ? game.seq - 1 : game.seq);
     },
   });
 }
