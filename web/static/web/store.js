@@ -3,8 +3,8 @@
 
 import { replace } from "./dom.js";
 
-/** `createStore(reduce, initial)`: `state`, `dispatch(action)`, and `subscribe(draw)`, which
- *  calls `draw(state, previous)` after each change and returns the unsubscribe. */
+/** `createStore(reduce, initial)`: `state`, `dispatch(action)`, and `subscribe(listener)`,
+ *  which calls `listener(state)` after each change and returns the unsubscribe. */
 export function createStore(reduce, initial) {
   let state = initial;
   const listeners = new Set();
@@ -13,10 +13,10 @@ export function createStore(reduce, initial) {
       return state;
     },
     dispatch(action) {
-      const previous = state;
-      state = reduce(state, action);
-      if (state === previous) return;
-      for (const listener of listeners) listener(state, previous);
+      const next = reduce(state, action);
+      if (next === state) return;
+      state = next;
+      for (const listener of listeners) listener(state);
     },
     subscribe(listener) {
       listeners.add(listener);

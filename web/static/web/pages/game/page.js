@@ -3,9 +3,9 @@
 // the seq last seen. The store holds the state (store.js), the views draw it (views.js).
 
 import { layGroup } from "../../cards.js";
-import { errorLine, h, replace } from "../../dom.js";
+import { errorLine, h } from "../../dom.js";
 import { rulesCatalog } from "../../rules.js";
-import { createStore } from "../../store.js";
+import { createStore, mount } from "../../store.js";
 import { gameFeed } from "../../transport/game-feed.js";
 import { allPages, api } from "../../transport/rest.js";
 import { initialState, RECENT, reduce } from "./store.js";
@@ -63,13 +63,16 @@ export async function gamePage(root, [gameId], app) {
     },
   };
 
-  function draw(state) {
-    app.title(state.game.you === null ? "Watching" : "Table");
-    replace(root, gameView(state, actions));
-  }
-
-  draw(store.state);
-  store.subscribe(draw);
+  // The whole table is drawn anew on each change: `replace` keeps the keyboard's place.
+  mount(
+    store,
+    root,
+    (state) => [state],
+    (state) => {
+      app.title(state.game.you === null ? "Watching" : "Table");
+      return gameView(state, actions);
+    },
+  );
   const feed = gameFeed(gameId, { seen: () => store.state.game.seq, dispatch });
   // The countdown runs on between messages: only its text changes.
   const clock = setInterval(() => {
