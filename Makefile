@@ -35,15 +35,25 @@ test: $(STAMP)
 test-web: $(STAMP)
 	$(FAST_SERVICES) $(PY) -m pytest tests/web -m web $(PYTEST_ARGS)
 
-lint: $(STAMP)
+# The web client's formatter and linter: Biome, pinned by package-lock.json, installed by
+# `npm ci` into node_modules/ (Node serves nothing: `make run` needs none).
+BIOME_STAMP := node_modules/.package-lock.json
+BIOME := node_modules/.bin/biome
+
+$(BIOME_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+
+lint: $(STAMP) $(BIOME_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy .
 	$(VENV)/bin/lint-imports
+	$(BIOME) ci --error-on-warnings
 
-format: $(STAMP)
+format: $(STAMP) $(BIOME_STAMP)
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
+	$(BIOME) check --write
 
 # The documentation site (mkdocs.yml) into site/, offline: --strict fails on a broken link or
 # anchor, or a page outside the nav. (The variable quiets Material's notice about MkDocs 2.)

@@ -1,19 +1,20 @@
 // The reference web client: a router over the pages of docs/api.md's "The web client", on the
 // public API only. Each page is `async (root, params, app) => cleanup?`.
 
-import { session } from "./api.js";
 import { h } from "./dom.js";
-import { homePage, joinPage } from "./pages/home.js";
+import { gamePage } from "./pages/game/page.js";
+import { homePage } from "./pages/home/page.js";
+import { joinPage } from "./pages/join.js";
 import { leaderboardPage } from "./pages/leaderboard.js";
 import { playerPage } from "./pages/player.js";
 import { replayPage } from "./pages/replay.js";
-import { tablePage } from "./pages/table.js";
 import { watchPage } from "./pages/watch.js";
+import { session } from "./transport/session.js";
 
 const ID = "([0-9a-fA-F-]{36})";
 const ROUTES = [
   [/^\/$/, homePage],
-  [new RegExp(`^/games/${ID}/?$`), tablePage],
+  [new RegExp(`^/games/${ID}/?$`), gamePage],
   [new RegExp(`^/join/${ID}/([^/]+)/?$`), joinPage],
   [new RegExp(`^/players/${ID}/?$`), playerPage],
   [/^\/leaderboard\/?$/, leaderboardPage],

@@ -3,8 +3,19 @@
 
 const RANKS = "A23456789TJQK";
 const RANK_NAMES = {
-  A: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
-  8: "eight", 9: "nine", T: "ten", J: "jack", Q: "queen", K: "king",
+  A: "ace",
+  2: "two",
+  3: "three",
+  4: "four",
+  5: "five",
+  6: "six",
+  7: "seven",
+  8: "eight",
+  9: "nine",
+  T: "ten",
+  J: "jack",
+  Q: "queen",
+  K: "king",
 };
 const SUITS = { S: ["spades", "♠"], H: ["hearts", "♥"], D: ["diamonds", "♦"], C: ["clubs", "♣"] };
 const SUIT_ORDER = "SHDC";
@@ -38,10 +49,11 @@ export function cardValue(code, rules = {}, wild = null) {
   const rank = rankOf(code);
   if (rules.values === "faces_high") return rank;
   if (rules.values === "jacks_zero" && rank === 11) return 0;
-  return rank > 10 ? 10 : rank;
+  return Math.min(rank, 10);
 }
 
-export const handTotal = (cards, rules, wild) => cards.reduce((sum, card) => sum + cardValue(card, rules, wild), 0);
+export const handTotal = (cards, rules, wild) =>
+  cards.reduce((sum, card) => sum + cardValue(card, rules, wild), 0);
 
 /** A hand in reading order: jokers, then by rank, then by suit. */
 export function sortHand(cards) {
@@ -59,8 +71,7 @@ export function layGroup(cards, wild = null) {
   const wildRank = wild && !isJoker(wild) ? wild[0] : null;
   return (
     layRun(cards, isJoker) ??
-    (wildRank ? layRun(cards, (card) => isJoker(card) || card[0] === wildRank) : null) ??
-    [...cards]
+    (wildRank ? layRun(cards, (card) => isJoker(card) || card[0] === wildRank) : null) ?? [...cards]
   );
 }
 

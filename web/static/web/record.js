@@ -5,7 +5,8 @@
 
 import { handTotal } from "./cards.js";
 
-/** Rounds of frames: `[{round, starter, wild, frames: [{hands, discard, pile, stock, seat, note}]}]`.
+/** Rounds of frames:
+ *  `[{round, starter, wild, frames: [{hands, discard, pile, stock, seat, note}]}]`.
  *  `outBefore[r]` lists the seats out before round r (0-based), which the deal skips. */
 export function recordRounds(record, outBefore = []) {
   const players = record.players;
@@ -21,7 +22,8 @@ export function recordRounds(record, outBefore = []) {
     }
     const hands = Array.from({ length: players }, () => []);
     let next = 0;
-    for (let n = 0; n < handSize; n += 1) for (const seat of active) hands[seat].push(round.deck[next++]);
+    for (let n = 0; n < handSize; n += 1)
+      for (const seat of active) hands[seat].push(round.deck[next++]);
     let discard = [round.deck[next++]];
     // The wild card lies beside the stock, out of play, for the whole round.
     const wild = rules.wild_rank ? round.deck[next++] : null;
@@ -29,7 +31,17 @@ export function recordRounds(record, outBefore = []) {
     let pile = [];
     const frames = [];
     const snap = (seat, note, extra = {}) =>
-      frames.push({ hands: hands.map((hand) => [...hand]), discard: [...discard], pile: pile.length, stock: stock.length, seat, note, out: [...out], wild, ...extra });
+      frames.push({
+        hands: hands.map((hand) => [...hand]),
+        discard: [...discard],
+        pile: pile.length,
+        stock: stock.length,
+        seat,
+        note,
+        out: [...out],
+        wild,
+        ...extra,
+      });
     const actions = round.actions;
     /** A reshuffle follows the draw that emptied the stock (a play's or a forced one). */
     const reshuffleIfEmpty = (at) => {
@@ -47,7 +59,9 @@ export function recordRounds(record, outBefore = []) {
         pile = [];
         snap(null, "The stock ran out: the discards below the last group became the new stock.");
       } else if (action.yaniv) {
-        snap(action.seat, `Yaniv! called with ${handTotal(hands[action.seat], rules, wild)}.`, { yaniv: true });
+        snap(action.seat, `Yaniv! called with ${handTotal(hands[action.seat], rules, wild)}.`, {
+          yaniv: true,
+        });
       } else {
         const hand = hands[action.seat];
         for (const code of action.discard) hand.splice(hand.indexOf(code), 1);
@@ -62,7 +76,12 @@ export function recordRounds(record, outBefore = []) {
         }
         hand.push(drew);
         pile.push(...previous);
-        snap(action.seat, action.draw === "stock" ? "drew from the stock" : "took a face-up card", { played: action.discard, drew, from: action.draw === "stock" ? "stock" : "discard", by: action.by });
+        snap(action.seat, action.draw === "stock" ? "drew from the stock" : "took a face-up card", {
+          played: action.discard,
+          drew,
+          from: action.draw === "stock" ? "stock" : "discard",
+          by: action.by,
+        });
         at = reshuffleIfEmpty(at);
         at = forcedDraws(action, at);
       }
@@ -74,7 +93,9 @@ export function recordRounds(record, outBefore = []) {
       const sevens = rules.sevens ? action.discard.filter((code) => code[0] === "7").length : 0;
       const frozen = actions.slice(0, at).find((a) => a.yaniv)?.seat;
       const from = active.indexOf(action.seat);
-      const others = [...active.slice(from + 1), ...active.slice(0, from)].filter((seat) => seat !== frozen);
+      const others = [...active.slice(from + 1), ...active.slice(0, from)].filter(
+        (seat) => seat !== frozen,
+      );
       for (let k = 0; k < sevens; k += 1) {
         for (const seat of others) {
           if (!stock.length) return at; // stock and pile both empty: the rest are skipped

@@ -1,28 +1,117 @@
 // The rules keys of docs/rules.md §9 and §12 as the client offers them, each with its label and
 // the text of its values; the defaults, the presets' keys and the seats come from the server.
 
-import { api } from "./api.js";
+import { api } from "./transport/rest.js";
 
-const YES_NO = [["false", "no"], ["true", "yes"]];
+const YES_NO = [
+  ["false", "no"],
+  ["true", "yes"],
+];
 const bool = (v) => v === "true";
 
 /** Every key a host may choose, in the order the form shows them. `options` are
  *  `[value as the form holds it, text]`; `parse` turns the form's string into the JSON value. */
 export const RULES = [
-  { key: "decks", label: "Decks", options: [["1", "one (2-5 players)"], ["2", "two (2-8 players)"]], parse: Number },
-  { key: "jokers", label: "Jokers per deck", options: [["2", "2"], ["0", "none"]], parse: Number },
-  { key: "hand_size", label: "Cards dealt", options: [5, 6, 7, 8].map((n) => [String(n), String(n)]), parse: Number },
-  { key: "direction", label: "Play goes", options: [["clockwise", "clockwise"], ["counterclockwise", "counterclockwise"]] },
-  { key: "values", label: "Card values", options: [["standard", "standard (faces 10)"], ["jacks_zero", "jacks 0"], ["faces_high", "J 11, Q 12, K 13"]] },
-  { key: "joker_value", label: "A joker is worth", options: [["0", "0"], ["20", "20"]], parse: Number },
+  {
+    key: "decks",
+    label: "Decks",
+    options: [
+      ["1", "one (2-5 players)"],
+      ["2", "two (2-8 players)"],
+    ],
+    parse: Number,
+  },
+  {
+    key: "jokers",
+    label: "Jokers per deck",
+    options: [
+      ["2", "2"],
+      ["0", "none"],
+    ],
+    parse: Number,
+  },
+  {
+    key: "hand_size",
+    label: "Cards dealt",
+    options: [5, 6, 7, 8].map((n) => [String(n), String(n)]),
+    parse: Number,
+  },
+  {
+    key: "direction",
+    label: "Play goes",
+    options: [
+      ["clockwise", "clockwise"],
+      ["counterclockwise", "counterclockwise"],
+    ],
+  },
+  {
+    key: "values",
+    label: "Card values",
+    options: [
+      ["standard", "standard (faces 10)"],
+      ["jacks_zero", "jacks 0"],
+      ["faces_high", "J 11, Q 12, K 13"],
+    ],
+  },
+  {
+    key: "joker_value",
+    label: "A joker is worth",
+    options: [
+      ["0", "0"],
+      ["20", "20"],
+    ],
+    parse: Number,
+  },
   { key: "call_limit", label: "Call limit (Yaniv at or below)", type: "number", min: 0, max: 15 },
-  { key: "first_turn_call", label: "Yaniv on the first turn", options: [["true", "allowed"], ["false", "not allowed"]], parse: bool },
-  { key: "final_turns", label: "After a call, the others play once more", options: YES_NO, parse: bool },
-  { key: "draw_from", label: "Draw from the last group", options: [["ends", "its ends"], ["any_of_last", "any of its cards"]] },
-  { key: "assaf_penalty_rule", label: "Assaf costs the caller", options: [["fixed", "the penalty below"], ["twice_highest", "twice the highest hand"]] },
+  {
+    key: "first_turn_call",
+    label: "Yaniv on the first turn",
+    options: [
+      ["true", "allowed"],
+      ["false", "not allowed"],
+    ],
+    parse: bool,
+  },
+  {
+    key: "final_turns",
+    label: "After a call, the others play once more",
+    options: YES_NO,
+    parse: bool,
+  },
+  {
+    key: "draw_from",
+    label: "Draw from the last group",
+    options: [
+      ["ends", "its ends"],
+      ["any_of_last", "any of its cards"],
+    ],
+  },
+  {
+    key: "assaf_penalty_rule",
+    label: "Assaf costs the caller",
+    options: [
+      ["fixed", "the penalty below"],
+      ["twice_highest", "twice the highest hand"],
+    ],
+  },
   { key: "assaf_penalty", label: "Assaf penalty", type: "number", min: 0, max: 100 },
-  { key: "assaf_scores", label: "On Assaf, the others score", options: [["hand", "their hand"], ["zero", "zero for the lowest"]] },
-  { key: "exact_scores", label: "Exact scores", options: [["100_200", "100 → 50, 200 → 100"], ["halve_50", "halve multiples of 50"], ["none", "no drops"]] },
+  {
+    key: "assaf_scores",
+    label: "On Assaf, the others score",
+    options: [
+      ["hand", "their hand"],
+      ["zero", "zero for the lowest"],
+    ],
+  },
+  {
+    key: "exact_scores",
+    label: "Exact scores",
+    options: [
+      ["100_200", "100 → 50, 200 → 100"],
+      ["halve_50", "halve multiples of 50"],
+      ["none", "no drops"],
+    ],
+  },
   {
     key: "ending",
     label: "The game ends",
@@ -38,7 +127,16 @@ export const RULES = [
   { key: "wild_rank", label: "A wild card each round", options: YES_NO, parse: bool },
   { key: "sevens", label: "A seven makes the others draw", options: YES_NO, parse: bool },
   { key: "spy_queen", label: "The queen of diamonds spies", options: YES_NO, parse: bool },
-  { key: "turn_seconds", label: "Turn limit", options: [["", "none"], ["30", "30 s"], ["60", "60 s"]], parse: (v) => (v ? Number(v) : null) },
+  {
+    key: "turn_seconds",
+    label: "Turn limit",
+    options: [
+      ["", "none"],
+      ["30", "30 s"],
+      ["60", "60 s"],
+    ],
+    parse: (v) => (v ? Number(v) : null),
+  },
 ];
 
 /** The presets' names as the client shows them; their keys come from `GET /rules/`. */
@@ -70,7 +168,8 @@ export const maxPlayers = (rules, decks) => rules.max_players[String(decks)];
 export function presetValues(rules, preset) {
   const chosen = rules.presets.find((entry) => entry.preset === preset)?.rules ?? rules.defaults;
   const values = {};
-  for (const rule of RULES) values[rule.key] = chosen[rule.key] === null ? "" : String(chosen[rule.key]);
+  for (const rule of RULES)
+    values[rule.key] = chosen[rule.key] === null ? "" : String(chosen[rule.key]);
   return values;
 }
 
@@ -89,4 +188,5 @@ export function ruleText(key, value) {
 }
 
 /** The label of a key ("Decks"), or the key spelled out. */
-export const ruleLabel = (key) => RULES.find((r) => r.key === key)?.label ?? key.replaceAll("_", " ");
+export const ruleLabel = (key) =>
+  RULES.find((r) => r.key === key)?.label ?? key.replaceAll("_", " ");

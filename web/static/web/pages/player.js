@@ -1,10 +1,12 @@
 // `/players/<id>`: rating, the chart of its history, and the match history with each game's
-// place and rating change (each game's `rating_before` and `rating_after`).
+// place and rating change (each game's `rating_before` and `rating_after`), a page at a time.
+// The profile and the chart are drawn once; the match history is a store of the pages read.
 
-import { allPages, api } from "../api.js";
-import { ratingChart } from "../chart.js";
 import { h, replace, scrolling, when } from "../dom.js";
-import { ordinal } from "../table.js";
+import { createStore, mount } from "../store.js";
+import { allPages, api } from "../transport/rest.js";
+import { ordinal } from "../views/card-table.js";
+import { ratingChart } from "../views/rating-chart.js";
 
 export async function playerPage(root, [playerId], app) {
   const [player, history] = await Promise.all([
@@ -13,38 +15,50 @@ export async function playerPage(root, [playerId], app) {
   ]);
   app.title(player.display_name);
   const rating = player.rating;
+  const store = createStore(reduce, { games: [], next: null, count: null });
+  const readGames = async (path) => store.dispatch({ type: "page", page: await api("GET", path) });
   const list = h("tbody");
   const more = h("p", { class: "row" });
-
-  async function loadGames(path) {
-    const page = await api("GET", path);
-    list.append(
-      ...page.results.map((game) => {
-        const delta = game.rating_after && game.rating_after.ordinal - game.rating_before.ordinal;
-        const others = game.seat_names.join(", ");
-        return h(
-          "tr",
-          { "data-game": game.id },
-          h("td", {}, when(game.finished_at)),
-          h("td", {}, game.ranked ? "ranked" : "private"),
-          h("td", {}, ordinal(game.place)),
-          h("td", {}, delta === null ? "–" : h("span", { class: `delta ${delta >= 0 ? "up" : "down"}` }, `${delta >= 0 ? "+" : ""}${delta.toFixed(2)}`)),
-          h("td", {}, others),
-          h("td", {}, h("a", { href: `/replay/${game.id}` }, "replay")),
-        );
-      }),
-    );
-    replace(more, page.next ? h("button", { type: "button", onclick: () => loadGames(page.next) }, "More games") : null, h("span", { class: "muted" }, `${page.count} finished games`));
-  }
+  mount(
+    store,
+    list,
+    (state) => [state.games],
+    (state) => state.games.map(gameRow),
+  );
+  mount(
+    store,
+    more,
+    (state) => [state.next, state.count],
+    (state) => moreView(state, readGames),
+  );
 
   replace(
     root,
-    h("h1", {}, player.display_name, player.is_guest ? h("span", { class: "badge" }, "guest") : null),
+    h(
+      "h1",
+      {},
+      player.display_name,
+      player.is_guest ? h("span", { class: "badge" }, "guest") : null,
+    ),
     h(
       "dl",
       { class: "facts" },
       h("dt", {}, "Rating"),
-      h("dd", { testid: "rating" }, rating.ordinal.toFixed(2), rating.provisional ? h("span", { class: "badge", title: "Sigma is still high: fewer than about a dozen rated games" }, "provisional") : null),
+      h(
+        "dd",
+        { testid: "rating" },
+        rating.ordinal.toFixed(2),
+        rating.provisional
+          ? h(
+              "span",
+              {
+                class: "badge",
+                title: "Sigma is still high: fewer than about a dozen rated games",
+              },
+              "provisional",
+            )
+          : null,
+      ),
       h("dt", {}, "mu / sigma"),
       h("dd", {}, `${rating.mu.toFixed(2)} / ${rating.sigma.toFixed(2)}`),
       h("dt", {}, "Rated games"),
@@ -57,12 +71,68 @@ export async function playerPage(root, [playerId], app) {
       h(
         "table",
         { class: "grid", testid: "match-history" },
-        h("thead", {}, h("tr", {}, ["Ended", "Table", "Place", "Rating", "Players", ""].map((t) => h("th", { scope: "col" }, t)))),
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            ["Ended", "Table", "Place", "Rating", "Players", ""].map((t) =>
+              h("th", { scope: "col" }, t),
+            ),
+          ),
+        ),
         list,
       ),
     ),
     more,
   );
-  await loadGames(`players/${playerId}/games/?limit=20`);
+  await readGames(`players/${playerId}/games/?limit=20`);
   return null;
+}
+
+/** A page of the match history read: its games after those shown, and where the next is. */
+export function reduce(state, action) {
+  if (action.type !== "page") return state;
+  const { results, next, count } = action.page;
+  return { games: [...state.games, ...results], next, count };
+}
+
+function gameRow(game) {
+  const delta = game.rating_after && game.rating_after.ordinal - game.rating_before.ordinal;
+  const others = game.seat_names.join(", ");
+  return h(
+    "tr",
+    { "data-game": game.id },
+    h("td", {}, when(game.finished_at)),
+    h("td", {}, game.ranked ? "ranked" : "private"),
+    h("td", {}, ordinal(game.place)),
+    h(
+      "td",
+      {},
+      delta === null
+        ? "–"
+        : h(
+            "span",
+            { class: `delta ${delta >= 0 ? "up" : "down"}` },
+            `${delta >= 0 ? "+" : ""}${delta.toFixed(2)}`,
+          ),
+    ),
+    h("td", {}, others),
+    h("td", {}, h("a", { href: `/replay/${game.id}` }, "replay")),
+  );
+}
+
+function moreView({ next, count }, readGames) {
+  if (count === null) return null;
+  return [
+    next
+      ? h(
+          "button",
+          { type: "button", "data-key": "more-games", onclick: () => readGames(next) },
+          "More games",
+        )
+      : null,
+    h("span", { class: "muted" }, `${count} finished games`),
+  ];
 }

@@ -1,8 +1,8 @@
 // `/watch`: the ranked games in play (GET /games/live/); each opens as a spectator's table.
 
-import { api } from "../api.js";
 import { h, replace, when } from "../dom.js";
-import { seatName } from "../table.js";
+import { api } from "../transport/rest.js";
+import { seatName } from "../views/card-table.js";
 
 export async function watchPage(root, _params, app) {
   app.title("Watch");
@@ -11,7 +11,12 @@ export async function watchPage(root, _params, app) {
     replace(
       root,
       h("h1", {}, "Watch"),
-      h("p", { class: "muted" }, "Ranked games in play. Spectators see what any stranger may: the discards, hand counts, scores, never a hand."),
+      h(
+        "p",
+        { class: "muted" },
+        "Ranked games in play. Spectators see what any stranger may: " +
+          "the discards, hand counts, scores, never a hand.",
+      ),
       page.results.length
         ? h(
             "ul",
@@ -21,8 +26,16 @@ export async function watchPage(root, _params, app) {
                 "li",
                 { "data-game": game.id },
                 h("a", { href: `/games/${game.id}`, class: "button" }, "Watch"),
-                h("span", {}, game.seats.map((seat) => `${seatName(seat)} (${seat.score})`).join(" · ")),
-                h("span", { class: "muted small" }, ` round ${game.round}, started ${when(game.created_at)}`),
+                h(
+                  "span",
+                  {},
+                  game.seats.map((seat) => `${seatName(seat)} (${seat.score})`).join(" · "),
+                ),
+                h(
+                  "span",
+                  { class: "muted small" },
+                  ` round ${game.round}, started ${when(game.created_at)}`,
+                ),
               ),
             ),
           )

@@ -1,30 +1,59 @@
-// Drawing a table's parts: cards, seats, the last round, the standings. Used by the table page
-// (pages/table.js) and the replay viewer (pages/replay.js).
+// Drawing a card table's parts: cards, seat names, a round's result, the final standings, the
+// wild card. Used by the game page (pages/game/views.js) and the replay viewer (pages/replay.js).
 
-import { cardFace, cardName, isJoker, rankName } from "./cards.js";
-import { h } from "./dom.js";
+import { cardFace, cardName, isJoker, rankName } from "../cards.js";
+import { h } from "../dom.js";
 
 /** A card as a `<span>` (or a `<button>` when `onclick` is given), named for screen readers. */
 export function card(code, { onclick, pressed, takeable, key, label, disabled } = {}) {
   const face = cardFace(code);
   const attrs = {
-    class: `card${face.red ? " red" : ""}${face.joker ? " joker" : ""}${pressed ? " selected" : ""}${takeable ? " takeable" : ""}`,
+    class: [
+      "card",
+      face.red && "red",
+      face.joker && "joker",
+      pressed && "selected",
+      takeable && "takeable",
+    ]
+      .filter(Boolean)
+      .join(" "),
     "data-card": code,
     "aria-label": label || cardName(code),
     title: cardName(code),
   };
   if (takeable !== undefined) attrs["data-takeable"] = String(!!takeable);
-  const content = [h("span", { class: "rank", "aria-hidden": "true" }, face.rank), h("span", { class: "suit", "aria-hidden": "true" }, face.suit)];
+  const content = [
+    h("span", { class: "rank", "aria-hidden": "true" }, face.rank),
+    h("span", { class: "suit", "aria-hidden": "true" }, face.suit),
+  ];
   if (!onclick) return h("span", { ...attrs, role: "img" }, content);
-  return h("button", { ...attrs, type: "button", onclick, "aria-pressed": pressed === undefined ? null : String(!!pressed), "data-key": key, disabled }, content);
+  return h(
+    "button",
+    {
+      ...attrs,
+      type: "button",
+      onclick,
+      "aria-pressed": pressed === undefined ? null : String(!!pressed),
+      "data-key": key,
+      disabled,
+    },
+    content,
+  );
 }
 
-export const cards = (codes, attrs = {}) => h("span", { class: "cards", ...attrs }, codes.map((code) => card(code)));
+export const cards = (codes, attrs = {}) =>
+  h(
+    "span",
+    { class: "cards", ...attrs },
+    codes.map((code) => card(code)),
+  );
 
 export function seatName(seat) {
   if (!seat) return "";
   if (seat.player) return seat.player.display_name;
-  return seat.is_cpu && seat.cpu_level ? `CPU ${seat.seat + 1} (${seat.cpu_level})` : `CPU ${seat.seat + 1}`;
+  return seat.is_cpu && seat.cpu_level
+    ? `CPU ${seat.seat + 1} (${seat.cpu_level})`
+    : `CPU ${seat.seat + 1}`;
 }
 
 /** The result of a round: hands shown, points, exact-score drops and totals. `before` holds
@@ -32,10 +61,11 @@ export function seatName(seat) {
 export function roundResult(last, seats, before) {
   const caller = seats[last.caller];
   const callerTotal = last.hand_totals?.[last.caller];
+  const called = `${seatName(caller)} called Yaniv with ${callerTotal}`;
   const verdict =
     last.outcome === "yaniv"
-      ? `${seatName(caller)} called Yaniv with ${callerTotal} and it stands.`
-      : `${seatName(caller)} called Yaniv with ${callerTotal}: Assaf! Someone had as little or less.`;
+      ? `${called} and it stands.`
+      : `${called}: Assaf! Someone had as little or less.`;
   return h(
     "section",
     { class: "panel", testid: "round-result", "aria-labelledby": "round-result-h" },
@@ -45,7 +75,18 @@ export function roundResult(last, seats, before) {
     h(
       "table",
       { class: "grid" },
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Hand"), h("th", { scope: "col" }, "Points"), h("th", { scope: "col" }, "Total"))),
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", { scope: "col" }, "Player"),
+          h("th", { scope: "col" }, "Hand"),
+          h("th", { scope: "col" }, "Points"),
+          h("th", { scope: "col" }, "Total"),
+        ),
+      ),
       h(
         "tbody",
         {},
@@ -58,10 +99,26 @@ export function roundResult(last, seats, before) {
           return h(
             "tr",
             { "data-seat": seat.seat },
-            h("th", { scope: "row" }, seatName(seat), seat.seat === last.caller ? h("span", { class: "badge" }, "called") : null),
+            h(
+              "th",
+              { scope: "row" },
+              seatName(seat),
+              seat.seat === last.caller ? h("span", { class: "badge" }, "called") : null,
+            ),
             h("td", {}, hand ? [cards(hand), ` = ${last.hand_totals[seat.seat]}`] : "out"),
             h("td", {}, points === null ? "–" : `+${points}`),
-            h("td", {}, dropped ? h("span", { class: "drop", title: "Exact score dropped" }, `${was + points} → ${total}`) : String(total), last.eliminated.includes(seat.seat) ? h("span", { class: "badge out" }, "out") : null),
+            h(
+              "td",
+              {},
+              dropped
+                ? h(
+                    "span",
+                    { class: "drop", title: "Exact score dropped" },
+                    `${was + points} → ${total}`,
+                  )
+                : String(total),
+              last.eliminated.includes(seat.seat) ? h("span", { class: "badge out" }, "out") : null,
+            ),
           );
         }),
       ),
@@ -88,7 +145,13 @@ export function standings(game, deltas) {
           h("span", { class: "place" }, ordinal(place)),
           h("span", { class: "name" }, seatName(s)),
           h("span", { class: "score" }, `${s.score} points`),
-          delta === undefined ? null : h("span", { class: `delta ${delta >= 0 ? "up" : "down"}` }, `rating ${delta >= 0 ? "+" : ""}${delta.toFixed(2)}`),
+          delta === undefined
+            ? null
+            : h(
+                "span",
+                { class: `delta ${delta >= 0 ? "up" : "down"}` },
+                `rating ${delta >= 0 ? "+" : ""}${delta.toFixed(2)}`,
+              ),
         );
       }),
     ),
@@ -96,7 +159,14 @@ export function standings(game, deltas) {
 }
 
 export function ordinal(n) {
-  const suffix = n % 10 === 1 && n % 100 !== 11 ? "st" : n % 10 === 2 && n % 100 !== 12 ? "nd" : n % 10 === 3 && n % 100 !== 13 ? "rd" : "th";
+  const suffix =
+    n % 10 === 1 && n % 100 !== 11
+      ? "st"
+      : n % 10 === 2 && n % 100 !== 12
+        ? "nd"
+        : n % 10 === 3 && n % 100 !== 13
+          ? "rd"
+          : "th";
   return `${n}${suffix}`;
 }
 
@@ -109,6 +179,12 @@ export function wildBlock(code) {
     { class: "pile-block" },
     h("h2", { class: "label" }, "Wild card"),
     h("div", { class: "cards", testid: "wild" }, card(code)),
-    h("p", { class: "muted small" }, isJoker(code) ? "A joker: no rank is wild this round." : `Every ${rankName(code)} scores 0 and may stand in a run.`),
+    h(
+      "p",
+      { class: "muted small" },
+      isJoker(code)
+        ? "A joker: no rank is wild this round."
+        : `Every ${rankName(code)} scores 0 and may stand in a run.`,
+    ),
   );
 }

@@ -1,0 +1,100 @@
+// `/games/<id>`: a table, seated or watching. The game comes from GET /games/<id>/ and then
+// from the game's websocket (transport/game-feed.js); moves go through POST .../actions/ with
+// the seq last seen. The store holds the state (store.js), the views draw it (views.js).
+
+import { layGroup } from "../../cards.js";
+import { errorLine, h } from "../../dom.js";
+import { rulesCatalog } from "../../rules.js";
+import { createStore, mount } from "../../store.js";
+import { gameFeed } from "../../transport/game-feed.js";
+import { allPages, api } from "../../transport/rest.js";
+import { initialState, RECENT, reduce } from "./store.js";
+import { gameView, remaining } from "./views.js";
+
+export async function gamePage(root, [gameId], app) {
+  let game;
+  try {
+    game = await api("GET", `games/${gameId}/`);
+  } catch (error) {
+    app.title("Table");
+    root.append(
+      h("h1", {}, "Table"),
+      errorLine(error.message),
+      h("p", {}, h("a", { href: "/" }, "Back to the start")),
+    );
+    return null;
+  }
+  const [catalog, history] = await Promise.all([rulesCatalog(), readHistory(gameId, game)]);
+  const store = createStore(reduce, initialState({ game, history, catalog }));
+  const { dispatch } = store;
+
+  async function send(path, body) {
+    dispatch({ type: "sending" });
+    try {
+      dispatch({ type: "answered", game: await api("POST", `games/${gameId}/${path}`, body) });
+    } catch (error) {
+      const game = error.code === "stale_seq" ? error.body.game : null;
+      dispatch({ type: "refused", message: error.message, game });
+    }
+  }
+
+  const actions = {
+    toggle: (code, copy) => dispatch({ type: "toggle", code, copy }),
+    clear: () => dispatch({ type: "clear" }),
+    chooseCpuLevel: (level) => dispatch({ type: "cpu-level", level }),
+    addCpu: () => send("cpu/", { level: store.state.cpuLevel }),
+    start: () => send("start/"),
+    play(drawFrom) {
+      const { game, selected } = store.state;
+      if (!selected.length) {
+        dispatch({ type: "error", message: "Select the cards to discard first." });
+        return;
+      }
+      // The selection stays until the move is applied (then its cards have left the hand), so
+      // that a refused group can be corrected.
+      const cards = layGroup(selected, game.wild);
+      send("actions/", { seq: game.seq, type: "play", cards, draw: drawFrom });
+    },
+    callYaniv: () => send("actions/", { seq: store.state.game.seq, type: "yaniv" }),
+    leave() {
+      if (confirm("Leave for good? The CPU plays your seat to the end, and the result counts.")) {
+        send("leave/");
+      }
+    },
+  };
+
+  // The whole table is drawn anew on each change: `replace` keeps the keyboard's place.
+  mount(
+    store,
+    root,
+    (state) => [state],
+    (state) => {
+      app.title(state.game.you === null ? "Watching" : "Table");
+      return gameView(state, actions);
+    },
+  );
+  const feed = gameFeed(gameId, { seen: () => store.state.game.seq, dispatch });
+  // The countdown runs on between messages: only its text changes.
+  const clock = setInterval(() => {
+    for (const el of root.querySelectorAll(".countdown")) {
+      el.textContent = remaining(el.dataset.deadline);
+    }
+  }, 1000);
+  return () => {
+    feed.close();
+    clearInterval(clock);
+  };
+}
+
+/** The events the page shows beside the game: the last few for the log, the rating change,
+ *  and, past round 1, every round's totals (for the last round's exact-score drops), which
+ *  only the whole list holds when this page did not see those rounds end. */
+async function readHistory(gameId, game) {
+  const all = (game.last_round?.round ?? 1) > 1;
+  const after = all ? -1 : Math.max(-1, game.seq - RECENT);
+  try {
+    return await allPages(`games/${gameId}/events/?after=${after}&limit=500`, all ? 100000 : 500);
+  } catch {
+    return []; // shown without the log, the rating change or the drops
+  }
+}

@@ -1,0 +1,115 @@
+// The game page's state and its reducer: the game as this viewer was last shown it, the cards
+// they picked, the latest events for the log, the rating changes, each round's totals (for the
+// exact-score drops), and the socket's link. Pure: no DOM, no fetch.
+
+export const LOG_LENGTH = 8;
+// The first read logs the events of the last few seqs; each later one is logged as it comes.
+export const RECENT = 3;
+
+/** The page's first state: the game, the events read with it (`history`: every one, or the
+ *  last few), and the CPU levels of `GET /rules/` (`catalog`). */
+export function initialState({ game, history, catalog }) {
+  const empty = {
+    game: null,
+    selected: [], // card codes, in the order they were picked (two decks: a code may repeat)
+    error: "",
+    busy: false,
+    link: "connecting",
+    deltas: null, // seat -> rating change, once the game is rated
+    totals: {}, // round -> the totals after it
+    cpuLevels: catalog.cpu_levels,
+    cpuLevel: catalog.default_cpu_level, // the level the next CPU seat is added at
+    log: [], // the latest events, as this viewer was shown them
+  };
+  const recent = history.filter((event) => event.seq > game.seq - RECENT);
+  return withEvents(take(empty, game), history, recent);
+}
+
+export function reduce(state, action) {
+  switch (action.type) {
+    case "game":
+      return take(state, action.game);
+    case "message": {
+      const { event, game } = action.message;
+      return take(event ? withEvents(state, [event]) : state, game);
+    }
+    case "missed":
+      return withEvents(state, action.events);
+    case "link":
+      return { ...state, link: action.status };
+    case "toggle":
+      return { ...state, selected: toggled(state.selected, action.code, action.copy), error: "" };
+    case "clear":
+      return { ...state, selected: [] };
+    case "cpu-level":
+      return { ...state, cpuLevel: action.level };
+    case "sending":
+      return { ...state, busy: true, error: "" };
+    case "answered":
+      return { ...take(state, action.game), busy: false };
+    case "refused": {
+      const refused = { ...state, busy: false, error: action.message };
+      return action.game ? take(refused, action.game) : refused;
+    }
+    case "error":
+      return { ...state, error: action.message };
+    default:
+      return state;
+  }
+}
+
+/** A newer (or as new) game than the one shown replaces it. */
+function take(state, game) {
+  if (state.game && game.seq < state.game.seq) return state;
+  const last = game.last_round;
+  const totals = last ? { ...state.totals, [last.round]: last.totals } : state.totals;
+  return { ...state, game, totals, selected: stillHeld(state.selected, game.you?.hand ?? []) };
+}
+
+/** The selection less what the hand no longer holds, each copy of a code once. */
+function stillHeld(selected, hand) {
+  const left = [...hand];
+  const kept = selected.filter((code) => {
+    const at = left.indexOf(code);
+    if (at >= 0) left.splice(at, 1);
+    return at >= 0;
+  });
+  return kept.length === selected.length ? selected : kept;
+}
+
+/** What `events` tell beyond the game: the rating changes, the totals of the rounds they end,
+ *  and the lines of the log (`logged`, in the order of play). */
+function withEvents(state, events, logged = events) {
+  let { deltas, totals } = state;
+  for (const event of events) {
+    if (event.type === "rated") {
+      deltas = Object.fromEntries(event.ratings.map((r) => [r.seat, r.delta]));
+    } else if (event.type === "round_ended") {
+      totals = { ...totals, [event.round]: event.totals };
+    }
+  }
+  // A stable sort: events of one seq stay in the order they came.
+  const log = [...state.log, ...logged].sort((a, b) => a.seq - b.seq).slice(-LOG_LENGTH);
+  return { ...state, deltas, totals, log };
+}
+
+/** Copies of `code` selected: with two decks the hand may hold a code twice, and its first
+ *  `n` copies in the hand's order show as selected. */
+export const selectedCopies = (selected, code) => selected.filter((c) => c === code).length;
+
+function toggled(selected, code, copy) {
+  if (copy >= selectedCopies(selected, code)) return [...selected, code];
+  const at = selected.lastIndexOf(code);
+  return [...selected.slice(0, at), ...selected.slice(at + 1)];
+}
+
+export const mySeat = (game) => game.you?.seat ?? null;
+
+export const myTurn = (game) =>
+  game.status === "active" && game.you !== null && game.turn?.seat === game.you.seat;
+
+/** The totals before `round`, when the page knows them (for the exact-score drops). */
+export function totalsBefore(state, round) {
+  if (round === 1) return state.game.seats.map(() => 0);
+  return state.totals[round - 1] ?? null;
+}

@@ -1,0 +1,482 @@
+// The game page drawn from its state: `gameView(state, actions)` is the whole page, each part
+// a function of the state; `actions` are the page's answers to clicks (page.js).
+
+import { cardName, layGroup, sortHand } from "../../cards.js";
+import { errorLine, h } from "../../dom.js";
+import { presetTitle, ruleLabel, ruleText } from "../../rules.js";
+import {
+  card,
+  cards,
+  cardsBelow,
+  roundResult,
+  seatName,
+  standings,
+  wildBlock,
+} from "../../views/card-table.js";
+import { mySeat, myTurn, selectedCopies, totalsBefore } from "./store.js";
+
+const STATUS = {
+  waiting: "Waiting for players",
+  active: "In play",
+  finished: "Finished",
+  aborted: "Aborted",
+};
+const LINK = { open: "live", closed: "not updating" };
+
+export function gameView(state, actions) {
+  const { game } = state;
+  const watching = game.you === null;
+  return h(
+    "div",
+    { testid: "table", "data-seq": game.seq, "data-status": game.status, "data-round": game.round },
+    h(
+      "header",
+      { class: "table-head" },
+      h("h1", {}, watching ? "Watching a table" : game.ranked ? "Ranked table" : "Private table"),
+      h(
+        "p",
+        { class: "muted" },
+        `${STATUS[game.status]}${game.round ? ` · round ${game.round}` : ""} · `,
+        h("span", { class: `link ${state.link}` }, LINK[state.link] ?? "connecting…"),
+      ),
+    ),
+    errorLine(state.error),
+    turnView(state),
+    seatsView(state),
+    game.status === "waiting" ? lobbyView(state, actions) : null,
+    game.status === "active" ? middleView(state, actions) : null,
+    handView(state, actions),
+    spiedView(state),
+    logView(state),
+    game.status === "finished" && game.standings ? standings(game, state.deltas) : null,
+    game.status === "finished"
+      ? h(
+          "p",
+          { class: "row" },
+          h("a", { href: `/replay/${game.id}`, class: "button" }, "Replay this game"),
+          h("a", { href: "/", class: "button" }, "Play again"),
+        )
+      : null,
+    game.last_round
+      ? roundResult(game.last_round, game.seats, totalsBefore(state, game.last_round.round))
+      : null,
+    leaveView(state, actions),
+    rulesView(game.rules),
+  );
+}
+
+function seatView(game, seat) {
+  const me = seat.seat === mySeat(game);
+  const turn = game.status === "active" && game.turn?.seat === seat.seat;
+  const badges = [
+    me && h("span", { class: "badge you" }, "you"),
+    seat.is_cpu && h("span", { class: "badge" }, "CPU"),
+    seat.away && h("span", { class: "badge warn" }, "away"),
+    seat.left && h("span", { class: "badge warn" }, "left"),
+    seat.eliminated && h("span", { class: "badge out" }, "out"),
+  ];
+  return h(
+    "li",
+    {
+      class: `seat${turn ? " turn" : ""}${me ? " mine" : ""}`,
+      testid: `seat-${seat.seat}`,
+      "data-seat": seat.seat,
+    },
+    h(
+      "div",
+      { class: "seat-name" },
+      seat.player ? h("a", { href: `/players/${seat.player.id}` }, seatName(seat)) : seatName(seat),
+      badges,
+    ),
+    game.status === "waiting"
+      ? null
+      : h(
+          "div",
+          { class: "seat-stats" },
+          h("span", {}, `${seat.hand_count} cards`),
+          h("span", {}, `${seat.score} points`),
+          seat.place ? h("span", {}, `place ${seat.place}`) : null,
+        ),
+    seat.known?.length
+      ? h("div", { class: "known" }, h("span", { class: "muted" }, "holds "), cards(seat.known))
+      : null,
+  );
+}
+
+function seatsView({ game }) {
+  const open = [];
+  for (let n = game.seats.length; n < game.max_players; n += 1) {
+    open.push(h("li", { class: "seat open" }, h("div", { class: "seat-name muted" }, "open seat")));
+  }
+  return h(
+    "ul",
+    { class: "seats", "aria-label": "Seats" },
+    game.seats.map((seat) => seatView(game, seat)),
+    open,
+  );
+}
+
+function lobbyView(state, actions) {
+  const { game } = state;
+  if (game.invite_code === null) {
+    const waiting = game.you
+      ? "Waiting for the host to start the game."
+      : "This table has not started.";
+    return h("section", { class: "panel" }, h("p", {}, waiting));
+  }
+  const link = `${location.origin}/join/${game.id}/${game.invite_code}`;
+  const full = game.seats.length >= game.max_players;
+  return h(
+    "section",
+    { class: "panel", "aria-labelledby": "lobby-h" },
+    h("h2", { id: "lobby-h" }, "Your table"),
+    h("p", {}, "Send this link to friends: it opens the table and takes a seat."),
+    h(
+      "p",
+      { class: "row invite" },
+      h("a", { href: link, testid: "invite-link", class: "invite-link" }, link),
+      h(
+        "button",
+        { type: "button", "data-key": "copy", onclick: (event) => copyLink(event.target, link) },
+        "Copy link",
+      ),
+    ),
+    h("p", { class: "muted" }, `Or the invite code ${game.invite_code}.`),
+    h(
+      "p",
+      { class: "row" },
+      h("label", { for: "cpu-level" }, "CPU level"),
+      h(
+        "select",
+        {
+          id: "cpu-level",
+          testid: "cpu-level",
+          "data-key": "cpu-level",
+          onchange: (event) => actions.chooseCpuLevel(event.target.value),
+        },
+        state.cpuLevels.map((level) =>
+          h("option", { value: level, selected: level === state.cpuLevel }, level),
+        ),
+      ),
+      h(
+        "button",
+        {
+          type: "button",
+          testid: "add-cpu",
+          "data-key": "add-cpu",
+          disabled: full || state.busy,
+          onclick: () => actions.addCpu(),
+        },
+        "Add a CPU player",
+      ),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "primary",
+          testid: "start-game",
+          "data-key": "start-game",
+          disabled: game.seats.length < 2 || state.busy,
+          onclick: () => actions.start(),
+        },
+        "Start the game",
+      ),
+    ),
+  );
+}
+
+/** The button says how it went: a copy leaves no trace in the state. */
+async function copyLink(button, link) {
+  try {
+    await navigator.clipboard.writeText(link);
+    button.textContent = "Copied";
+  } catch {
+    button.textContent = "Select the link to copy it";
+  }
+}
+
+function turnView({ game }) {
+  if (game.status !== "active" || !game.turn) return null;
+  const mine = myTurn(game);
+  const who = mine ? "Your turn" : `${seatName(game.seats[game.turn.seat])}'s turn`;
+  const called = game.caller !== null && game.caller !== undefined;
+  return h(
+    "p",
+    {
+      class: `turn${mine ? " mine" : ""}`,
+      testid: "turn",
+      "data-seat": game.turn.seat,
+      "data-mine": String(mine),
+      role: "status",
+    },
+    h("strong", {}, who),
+    called
+      ? h(
+          "span",
+          { class: "final-turns" },
+          ` · ${seatName(game.seats[game.caller])} called Yaniv: final turns`,
+        )
+      : null,
+    game.turn.deadline
+      ? h(
+          "span",
+          { class: "countdown", "data-deadline": game.turn.deadline },
+          remaining(game.turn.deadline),
+        )
+      : null,
+  );
+}
+
+/** ` · 12 s left`: the page's clock rewrites it each second (page.js). */
+export function remaining(deadline) {
+  const seconds = Math.max(0, Math.ceil((Date.parse(deadline) - Date.now()) / 1000));
+  return ` · ${seconds} s left`;
+}
+
+function middleView(state, actions) {
+  const { game } = state;
+  const armed = myTurn(game) && !state.busy && state.selected.length > 0;
+  const { discard } = game;
+  const seated = game.you !== null;
+  const back = h("span", { class: "back", "aria-hidden": "true" });
+  return h(
+    "section",
+    { class: "middle", "aria-label": "Stock and discards" },
+    h(
+      "div",
+      { class: "pile-block" },
+      h("h2", { class: "label" }, "Stock"),
+      seated
+        ? h(
+            "button",
+            {
+              type: "button",
+              class: "stock",
+              testid: "draw-stock",
+              "data-key": "draw-stock",
+              disabled: !armed,
+              onclick: () => actions.play("stock"),
+            },
+            back,
+            h("span", {}, `Draw from the stock (${game.stock_count} left)`),
+          )
+        : h("div", { class: "stock" }, back, h("span", {}, `${game.stock_count} cards`)),
+    ),
+    h(
+      "div",
+      { class: "pile-block" },
+      h(
+        "h2",
+        { class: "label" },
+        discard.seat === null
+          ? "Face-up card"
+          : `Last discard (${seatName(game.seats[discard.seat])})`,
+      ),
+      h(
+        "div",
+        {
+          class: "cards discard",
+          testid: "discard",
+          role: "group",
+          "aria-label": "Last discarded group; its marked ends can be taken",
+        },
+        discard.cards.map((code, i) => {
+          // `takeable` names codes: with two decks a middle card may share an end's code.
+          const anyOf = game.rules.draw_from === "any_of_last";
+          const end = i === 0 || i === discard.cards.length - 1;
+          const takeable = discard.takeable.includes(code) && (anyOf || end);
+          if (!seated || !takeable) return card(code, { takeable });
+          return card(code, {
+            takeable,
+            key: `take-${code}`,
+            label: `${cardName(code)}, take it`,
+            disabled: !armed,
+            onclick: () => actions.play(code),
+          });
+        }),
+      ),
+      game.pile.length ? h("p", { class: "muted small" }, cardsBelow(game.pile.length)) : null,
+    ),
+    game.wild ? wildBlock(game.wild) : null,
+  );
+}
+
+/** What the spy queen showed this player this round (rules §12): for them alone. */
+function spiedView({ game }) {
+  const spied = game.you?.spied;
+  if (!spied || game.status !== "active") return null;
+  return h(
+    "section",
+    { class: "panel spied", testid: "spied", "aria-labelledby": "spied-h" },
+    h("h2", { id: "spied-h" }, "You spied (queen of diamonds)"),
+    h(
+      "p",
+      { class: "muted small" },
+      "What each hand held when you played the queen, less what it has discarded since; " +
+        "only you see this.",
+    ),
+    h(
+      "ul",
+      { class: "spied-hands" },
+      Object.entries(spied).map(([seat, codes]) =>
+        h(
+          "li",
+          { "data-seat": seat },
+          h("span", { class: "seat-name" }, seatName(game.seats[Number(seat)])),
+          " ",
+          codes.length ? cards(codes) : h("span", { class: "muted" }, "none of those cards left"),
+        ),
+      ),
+    ),
+  );
+}
+
+/** The latest events in words; another seat's draws from the stock show no card. */
+function logView({ game, log }) {
+  const lines = log.map((event) => [event, describeEvent(event, game)]).filter(([, text]) => text);
+  if (!lines.length || game.status === "waiting") return null;
+  return h(
+    "section",
+    { class: "panel log", "aria-labelledby": "log-h" },
+    h("h2", { id: "log-h" }, "Latest"),
+    h(
+      "ol",
+      { class: "log-lines", testid: "log" },
+      lines.map(([event, text]) =>
+        h("li", { "data-type": event.type, "data-seq": event.seq }, text),
+      ),
+    ),
+  );
+}
+
+function handView(state, actions) {
+  const { game, selected } = state;
+  if (!game.you || game.status !== "active") return null;
+  const hand = sortHand(game.you.hand);
+  const mine = myTurn(game) && !state.busy;
+  const hint = selected.length
+    ? `Discarding ${layGroup(selected, game.wild).map(cardName).join(", ")}: ` +
+      "now draw from the stock or take a marked card."
+    : mine
+      ? "Select cards to discard (a single card, a set, or a run of 3+ in one suit), then draw."
+      : "Wait for your turn; you may pick your cards already.";
+  return h(
+    "section",
+    { class: "panel hand-panel", "aria-labelledby": "hand-h" },
+    h(
+      "h2",
+      { id: "hand-h" },
+      "Your hand ",
+      h("span", { class: "muted", testid: "hand-total" }, `total ${game.you.hand_total}`),
+    ),
+    h(
+      "div",
+      {
+        class: "cards hand",
+        testid: "hand",
+        role: "group",
+        "aria-label": "Your hand: select the cards to discard",
+      },
+      hand.map((code, i) => {
+        const copy = hand.slice(0, i).filter((c) => c === code).length;
+        return card(code, {
+          onclick: () => actions.toggle(code, copy),
+          pressed: copy < selectedCopies(selected, code),
+          key: `hand-${code}-${copy}`,
+        });
+      }),
+    ),
+    h("p", { class: "muted small" }, hint),
+    h(
+      "p",
+      { class: "row" },
+      h(
+        "button",
+        {
+          type: "button",
+          class: "yaniv primary",
+          testid: "call-yaniv",
+          "data-key": "call-yaniv",
+          disabled: !(mine && game.you.can_call_yaniv),
+          onclick: () => actions.callYaniv(),
+        },
+        "Yaniv!",
+      ),
+      selected.length
+        ? h(
+            "button",
+            { type: "button", "data-key": "clear", onclick: () => actions.clear() },
+            "Clear selection",
+          )
+        : null,
+    ),
+  );
+}
+
+function leaveView({ game }, actions) {
+  if (!game.you || game.status !== "active" || game.seats[game.you.seat].left) return null;
+  return h(
+    "p",
+    {},
+    h(
+      "button",
+      { type: "button", class: "quiet", onclick: () => actions.leave() },
+      "Leave the table",
+    ),
+  );
+}
+
+function rulesView(rules) {
+  const entries = Object.entries(rules || {}).filter(([key]) => key !== "preset");
+  const preset = rules?.preset ?? "standard";
+  return h(
+    "details",
+    { class: "rules-summary", testid: "table-rules", "data-preset": preset },
+    h("summary", {}, `House rules of this table: ${presetTitle(preset)}`),
+    h(
+      "dl",
+      {},
+      entries.map(([key, value]) => [
+        h("dt", {}, ruleLabel(key)),
+        h("dd", { "data-rule": key }, ruleText(key, value)),
+      ]),
+    ),
+  );
+}
+
+/** One event as a line of the log (null: not worth a line). */
+function describeEvent(event, game) {
+  const who = (seat) => (seat === game.you?.seat ? "You" : seatName(game.seats[seat]));
+  const named = (codes) => codes.map(cardName).join(", ");
+  switch (event.type) {
+    case "round_started": {
+      const wild = event.wild ? `; the wild card is the ${cardName(event.wild)}` : "";
+      return `Round ${event.round} dealt${wild}.`;
+    }
+    case "played": {
+      const drew =
+        event.draw !== "stock"
+          ? `took the ${cardName(event.draw)}`
+          : event.drawn
+            ? `drew the ${cardName(event.drawn)}`
+            : "drew from the stock";
+      return `${who(event.seat)} discarded ${named(event.cards)} and ${drew}.`;
+    }
+    case "forced_draw":
+      return event.drawn
+        ? `You drew the ${cardName(event.drawn)}: a seven was played.`
+        : `${who(event.seat)} drew a card: a seven was played.`;
+    case "spied":
+      return "You saw the other hands (queen of diamonds).";
+    case "reshuffled":
+      return "The discards were shuffled into a new stock.";
+    case "yaniv_called":
+      return game.rules.final_turns
+        ? `${who(event.seat)} called Yaniv: everyone else plays once more.`
+        : `${who(event.seat)} called Yaniv.`;
+    case "round_ended":
+      return `Round ${event.round} ended: ${event.outcome === "yaniv" ? "Yaniv" : "Assaf"}.`;
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,37 @@
+// A game as it changes (docs/api.md, Realtime): the game's websocket as store actions, and
+// what a gap in `seq` missed read back from the REST API.
+
+import { allPages, api } from "./rest.js";
+import { liveSocket } from "./socket.js";
+
+/** Dispatches `{type: "link", status}` as the socket comes and goes and `{type: "message",
+ *  message}` for each game message. A message more than one `seq` past `seen()` (a reconnect,
+ *  a message lost) is a gap: the events it skipped come from the event list as `{type:
+ *  "missed", events}`, and the game is refetched as `{type: "game", game}`. */
+export function gameFeed(gameId, { seen, dispatch }) {
+  /** The events after `after` up to `through`: what came since is the socket's to bring. */
+  async function fill(after, through) {
+    try {
+      const [events, game] = await Promise.all([
+        allPages(`games/${gameId}/events/?after=${after}&limit=500`),
+        api("GET", `games/${gameId}/`),
+      ]);
+      dispatch({ type: "missed", events: events.filter((event) => event.seq <= through) });
+      dispatch({ type: "game", game });
+    } catch {
+      // the socket's next message or reconnect brings the game
+    }
+  }
+
+  return liveSocket(`games/${gameId}/`, {
+    onStatus: (status) => dispatch({ type: "link", status }),
+    onMessage: (message) => {
+      if (message.type !== "game") return;
+      const known = seen();
+      dispatch({ type: "message", message });
+      const { event, game } = message;
+      // The message's own event is logged already; a message on connecting brings none.
+      if (game.seq > known + 1) fill(known, event ? game.seq - 1 : game.seq);
+    },
+  });
+}
