@@ -1,4 +1,5 @@
-"""The games endpoints of API.md: thin views over games.services and games.selectors."""
+"""The games endpoints of docs/api.md: thin views over games.services, games.selectors and the
+projection (games/projection.py)."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ from config.redis import get_redis
 from config.schema import paginated
 from games.engine.cpu import DEFAULT_LEVEL, Level
 from games.models import Game, GameStatus
-from games.selectors import (
+from games.payloads import (
     EventData,
     GameData,
     GameMessage,
@@ -39,17 +40,17 @@ from games.selectors import (
     RulesCatalogData,
     SocketErrorMessage,
     YourTurnMessage,
+)
+from games.projection import (
     event_payload,
     game_events,
     game_payload,
-    game_record,
-    game_rematch,
     game_state,
-    live_ranked_games,
     may_view,
     rules_catalog,
     viewer_seat,
 )
+from games.selectors import game_record, live_ranked_games
 from games.services import lobby, play, rematch
 from games.table import LockedGame, game_seats, game_view_tag
 from games.table_rules import MAX_TABLE
@@ -68,7 +69,7 @@ CARD_CODE = serializers.RegexField(rf"^({CARD_PATTERN})$", max_length=2)
 # The longest group: a run of every rank, ace to king (a set holds at most 8, with two decks).
 MAX_GROUP = 13
 
-# What the schema says the payloads are: the serializers of their TypedDicts (games/selectors.py),
+# What the schema says the payloads are: the serializers of their TypedDicts (games/payloads.py),
 # which build nothing; the `player` in them is accounts' own serializer.
 PAYLOADS = PayloadSerializers({PlayerData: PlayerSerializer})
 GameSerializer = PAYLOADS.of(GameData)
@@ -521,7 +522,7 @@ class GameRematchApi(APIView):
     )
     def get(self, request: Request, game_id: UUID) -> Response:
         game, seats, _ = _visible_game(game_id, request_player(request))
-        return Response(game_rematch(game, seats))
+        return Response(rematch.rematch_state(game, seats))
 
     @extend_schema(
         operation_id="games_rematch",
@@ -536,4 +537,5 @@ class GameRematchApi(APIView):
         data = RematchInput(data=request.data)
         data.is_valid(raise_exception=True)
         player = request_player(request)
-        return Response(rematch.game_rematch(game_id=game_id, player=player, **data.validated_data))
+        answer = rematch.rematch_answer(game_id=game_id, player=player, **data.validated_data)
+        return Response(answer)

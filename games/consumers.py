@@ -19,17 +19,8 @@ from config.errors import ApplicationError
 from config.perf.channels import DirectDispatch
 from games.models import Event, Game
 from games.notify import game_group, player_group, viewer_group
-from games.selectors import (
-    GameData,
-    GameMessage,
-    events_shown,
-    game_message,
-    game_payload,
-    game_state,
-    may_view,
-    socket_error_message,
-    viewer_seat,
-)
+from games.payloads import GameData, GameMessage, game_message, socket_error_message
+from games.projection import events_shown, game_payload, game_state, may_view, viewer_seat
 from games.services import play
 from games.table import game_seats
 

@@ -3,7 +3,7 @@
 The game row holds the engine's current state (`state`), so an action loads one row, applies
 one action and appends its events: nothing is recomputed from the log. The log holds every
 event with full information; the record and every client payload are derived from it, the
-payloads through the viewer's projection (games/selectors.py).
+payloads through the viewer's projection (games/projection.py).
 """
 
 from __future__ import annotations

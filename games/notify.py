@@ -20,7 +20,8 @@ from redis import RedisError
 
 from config.perf.channels import group_publish
 from games.models import Game, Seat
-from games.selectors import events_shown, your_turn_message
+from games.payloads import your_turn_message
+from games.projection import events_shown
 from games.table import LockedGame
 
 logger = logging.getLogger(__name__)

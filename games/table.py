@@ -34,7 +34,7 @@ from config.errors import ApplicationError
 from config.perf.sql import Columns, fetch, insert, query, update
 from games.engine.state import EngineEvent, GameState
 from games.models import Event, Game, GameStatus, Seat
-from games.selectors import (
+from games.payloads import (
     DiscardData,
     GameData,
     LastRoundData,
@@ -42,9 +42,8 @@ from games.selectors import (
     SeatData,
     TurnData,
     YouData,
-    game_payload,
-    viewer_seat,
 )
+from games.projection import game_payload, viewer_seat
 from ratings.models import Rating
 from ratings.payloads import PlayerData, RatingData
 
@@ -68,7 +67,7 @@ _SEATS_SQL = query(
     r=_RATING,
 )
 
-# What a viewer's `game` is built from (games/selectors.py game_payload), less the state: the
+# What a viewer's `game` is built from (games/projection.py game_payload), less the state: the
 # game row, its seats with their players and ratings, each row whole (a column added later is
 # in it too). The state changes only with `seq` (a move) or `status` (the deal at the start),
 # so the row's other columns stand for it without reading or parsing it.

@@ -18,7 +18,7 @@ from games.engine.cpu import DEFAULT_LEVEL, Level
 from games.engine.errors import InvalidRules
 from games.engine.state import start_game
 from games.models import Game, GameStatus, Seat
-from games.selectors import viewer_seat
+from games.projection import viewer_seat
 from games.services.clock import RNG, advance
 from games.table import LockedGame
 from games.table_rules import TableRules

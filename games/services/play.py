@@ -13,7 +13,7 @@ from games import notify
 from games.engine.errors import IllegalMove
 from games.engine.state import Action, CallYaniv, Play, apply
 from games.models import GameStatus, Seat
-from games.selectors import viewer_seat
+from games.projection import viewer_seat
 from games.services import fair_play
 from games.services.clock import RNG, advance, restart_turn
 from games.services.lobby import leave_waiting

@@ -18,7 +18,7 @@ from config.asgi import application
 from config.perf.channels import group_channel
 from games.models import Event, Seat
 from games.notify import viewer_group
-from games.selectors import viewer_seat
+from games.projection import viewer_seat
 from games.services.clock import game_cpu_turn
 from games.services.lobby import game_begin_ranked
 from tests.games.conftest import Client, simple_move
