@@ -348,7 +348,7 @@ if YANIV_CPU_TAKEOVER_LEVEL not in {"easy", "medium", "hard", "expert"}:
         f" {YANIV_CPU_TAKEOVER_LEVEL!r}"
     )
 
-# Bytes of `Idempotency-Key` answers (games/apis.py) a player may have Redis keep per day. A
+# Bytes of `Idempotency-Key` answers (games/idempotency.py) a player may have Redis keep per day. A
 # kept move answer is 1-3 KB, so the default holds some 400-1,000 moves a day; past it moves
 # are still applied, only not kept (a retry is then 409 stale_seq, never applied twice).
 IDEMPOTENCY_MAX_BYTES_PER_PLAYER = env.int("IDEMPOTENCY_MAX_BYTES_PER_PLAYER", default=2**20)
