@@ -28,9 +28,8 @@ from config.errors import ApplicationError
 from games.models import Event, Game, Seat
 from games.payloads import GameData
 from games.projection import event_payload, game_events, game_payload, game_state
-from games.selectors import game_record
+from games.selectors import game_record, game_seats
 from games.services import staff
-from games.table import game_seats
 from ratings.models import RatingChange
 
 EVENTS_PER_PAGE = 50

@@ -25,6 +25,8 @@ from config.public import ETAG, IF_NONE_MATCH, NOT_MODIFIED, PublicReadApi, not_
 from config.schema import paginated
 from games import idempotency
 from games.engine.cpu import DEFAULT_LEVEL, Level
+from games.game_rules import MAX_SEATS
+from games.locks import LockedGame
 from games.models import Game, GameStatus
 from games.payloads import (
     EventData,
@@ -45,10 +47,8 @@ from games.projection import (
     rules_catalog,
     viewer_seat,
 )
-from games.selectors import game_record, live_ranked_games
+from games.selectors import game_record, game_seats, game_view_tag, live_ranked_games
 from games.services import lobby, play, rematch
-from games.table import LockedGame, game_seats, game_view_tag
-from games.table_rules import MAX_TABLE
 from ratings.payloads import PlayerData, PlayerSerializer
 
 logger = logging.getLogger(__name__)
@@ -97,7 +97,7 @@ def _visible_game(game_id: UUID, player: Player | None) -> tuple[Game, list[Any]
 class GameCreateInput(serializers.Serializer[dict[str, Any]]):
     max_players = serializers.IntegerField(
         min_value=2,
-        max_value=MAX_TABLE,
+        max_value=MAX_SEATS,
         help_text="2 to 5 with one deck, up to 8 with `decks: 2` (RULES.md §12); more than the "
         "rules seat: 400 `invalid_rules`.",
     )
@@ -138,8 +138,8 @@ class GameJoinApi(APIView):
         data = GameJoinInput(data=request.data)
         data.is_valid(raise_exception=True)
         player = request_player(request)
-        table = lobby.game_join(game_id=game_id, player=player, **data.validated_data)
-        return _game_response(table, player)
+        locked = lobby.game_join(game_id=game_id, player=player, **data.validated_data)
+        return _game_response(locked, player)
 
 
 class GameCpuInput(serializers.Serializer[dict[str, Any]]):
@@ -322,7 +322,7 @@ class GameActionApi(APIView):
         logs.bind(player_id=player.pk)
         start = time.perf_counter()
         try:
-            table = play.game_act(game_id=game_id, player=player, seq=action["seq"], action=action)
+            locked = play.game_act(game_id=game_id, player=player, seq=action["seq"], action=action)
         except ApplicationError as error:
             metrics.MOVES_REFUSED.labels(error.code).inc()
             logger.info(
@@ -331,7 +331,7 @@ class GameActionApi(APIView):
             raise
         finally:
             metrics.MOVE_DURATION.observe(time.perf_counter() - start)
-        return _game_response(table, player)
+        return _game_response(locked, player)
 
 
 class EventPagination(LimitOffsetPagination):

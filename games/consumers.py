@@ -21,8 +21,8 @@ from games.models import Event, Game
 from games.notify import game_group, player_group, viewer_group
 from games.payloads import GameData, GameMessage, game_message, socket_error_message
 from games.projection import events_shown, game_payload, game_state, may_view, viewer_seat
+from games.selectors import game_seats
 from games.services import play
-from games.table import game_seats
 
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404

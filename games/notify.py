@@ -1,11 +1,12 @@
 """What leaves a game transaction, always after its commit (STYLE.md, Zulip's notify_*).
 
-A locked table's change is published already projected: each seated player's group gets the
-game and the new events as that seat may see them, and a ranked game's watchers get the
-stranger's view. So a socket forwards what it is given, without reading the database, and
+A locked game's change is published already projected (`game_update`): each seated player's
+group gets the game and the new events as that seat may see them, and a ranked game's watchers
+get the stranger's view. So a socket forwards what it is given, without reading the database, and
 no card travels through Redis towards a socket that may not see it. Each message names the
 last event before it (`after`): a socket that missed one reads the events it lacks instead.
-Changes made without the table's lock (a rating) only say *that* the game changed.
+Changes made without the game's lock (a rating) only say *that* the game changed
+(`game_changed`).
 """
 
 from __future__ import annotations
@@ -19,10 +20,10 @@ from django.dispatch import Signal
 from redis import RedisError
 
 from config.perf.channels import group_publish
+from games.locks import LockedGame
 from games.models import Game, Seat
 from games.payloads import your_turn_message
 from games.projection import events_shown
-from games.table import LockedGame
 
 logger = logging.getLogger(__name__)
 
@@ -61,8 +62,9 @@ def game_changed(game_id: UUID | str) -> None:
     transaction.on_commit(lambda: send_to_group(game_group(game_id), message), robust=True)
 
 
-def table_changed(locked: LockedGame) -> None:
-    """The locked game changed: publish it, projected per viewer, once the commit is done."""
+def game_update(locked: LockedGame) -> None:
+    """The locked game changed: publish it, projected per viewer, once the commit is done (the
+    sockets' `game.update`)."""
     if not locked.published:
         locked.published = True
         transaction.on_commit(lambda: _publish(locked), robust=True)

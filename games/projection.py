@@ -22,6 +22,7 @@ from games.engine.cpu import DEFAULT_LEVEL, Level
 from games.engine.rules import PLAYERS_PER_DECK, Preset
 from games.engine.state import GameState
 from games.engine.view import view
+from games.game_rules import GameRules
 from games.models import Event, Game, GameStatus, Seat
 from games.payloads import (
     CpuLevel,
@@ -34,7 +35,6 @@ from games.payloads import (
     TurnData,
     YouData,
 )
-from games.table_rules import TableRules
 from ratings.payloads import player_data
 
 Payload = dict[str, Any]
@@ -57,7 +57,7 @@ def may_view(ranked: bool, seat: int | None) -> bool:
 def game_state(game: Game) -> GameState | None:
     """The engine's state stored in the game row (None while the table waits for players).
     Parsing it costs more than a move (~20 us against ~1 us): read it once, and hand the
-    parsed state to `game_payload` for every viewer (a locked game keeps it: games/table.py)."""
+    parsed state to `game_payload` for every viewer (a locked game keeps it: games/locks.py)."""
     return None if game.state is None else GameState.from_dict(game.state)
 
 
@@ -110,7 +110,7 @@ def game_payload(
     }
 
 
-_RULE_KEYS = frozenset(TableRules().to_dict())
+_RULE_KEYS = frozenset(GameRules().to_dict())
 
 
 @cache
@@ -118,13 +118,13 @@ def rules_catalog() -> RulesCatalogData:
     """The defaults and every preset, resolved as a game stores them: the same for every
     request, so built once (callers do not change it)."""
 
-    def resolved(rules: TableRules) -> RulesData:
+    def resolved(rules: GameRules) -> RulesData:
         return cast(RulesData, rules.to_dict())
 
     return {
-        "defaults": resolved(TableRules()),
+        "defaults": resolved(GameRules()),
         "presets": [
-            {"preset": preset, "rules": resolved(TableRules.parse({"preset": preset.value}))}
+            {"preset": preset, "rules": resolved(GameRules.parse({"preset": preset.value}))}
             for preset in Preset
         ],
         "max_players": {str(decks): most for decks, most in PLAYERS_PER_DECK.items()},
@@ -138,7 +138,7 @@ def shown_rules(stored: dict[str, Any]) -> RulesData:
     them resolved), or resolved again for a row from before some key existed."""
     if stored.keys() == _RULE_KEYS:
         return cast(RulesData, stored)
-    return cast(RulesData, TableRules.stored(stored).to_dict())
+    return cast(RulesData, GameRules.stored(stored).to_dict())
 
 
 def _is_host(game: Game, seats: list[Seat], seat: int | None) -> bool:

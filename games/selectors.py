@@ -1,28 +1,130 @@
-"""Reads of the game app's rows: a player's games, the live ones, the overdue turns, what
-ratings are fed (the games waiting for their rating, the rated ones' results), fair play's
-count, a game's record.
+"""Reads of the game app's rows: a game's seats and its ETag, a player's games, the live ones,
+the overdue turns, what ratings are fed (the games waiting for their rating, the rated ones'
+results), fair play's count, a game's record.
 
-What a viewer may see of what these read is the projection's (games/projection.py).
+What a viewer may see of what these read is the projection's (games/projection.py). The reads
+every move or poll runs are in plain SQL (config/perf/sql.py): `game_seats` and
+`game_view_tag` here, and the locked row (games/locks.py); nowhere else in the app.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator, Sequence
 from datetime import datetime
-from typing import cast
+from functools import cache
+from typing import NamedTuple, cast
 from uuid import UUID
 
+from django.conf import settings
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import Player
+from config.perf.sql import Columns, fetch, query
 from games.engine.record import record_from_events
+from games.game_rules import GameRules
 from games.models import Game, GameStatus, Seat
-from games.payloads import RecordData
-from games.table_rules import TableRules
+from games.payloads import (
+    DiscardData,
+    GameData,
+    LastRoundData,
+    RecordData,
+    RulesData,
+    SeatData,
+    TurnData,
+    YouData,
+)
 from ratings.cpu import cpu_display_name, cpu_start
+from ratings.models import Rating
+from ratings.payloads import PlayerData, RatingData
 from ratings.results import GameResult, SeatResult
 from ratings.selectors import cpu_player_ids
+
+_GAME, _SEAT = Columns(Game, "g"), Columns(Seat, "s")
+_PLAYER, _RATING = Columns(Player, "p"), Columns(Rating, "r")
+# Every move and every payload runs this: a game's seats with their players and ratings.
+_SEATS_SQL = query(
+    "SELECT {s.select}, {p.select}, {r.select} FROM {s.table}"
+    " LEFT JOIN {p.table} ON p.id = s.player_id LEFT JOIN {r.table} ON r.player_id = p.id"
+    " WHERE s.game_id = %s ORDER BY s.seat",
+    s=_SEAT,
+    p=_PLAYER,
+    r=_RATING,
+)
+
+# What a viewer's `game` is built from (games/projection.py game_payload), less the state: the
+# game row, its seats with their players and ratings, each row whole (a column added later is
+# in it too). The state changes only with `seq` (a move) or `status` (the deal at the start),
+# so the row's other columns stand for it without reading or parsing it.
+_VIEW_TAG_SQL = query(
+    "SELECT g.ranked,"
+    " (SELECT s.seat FROM {s.table} WHERE s.game_id = g.id AND s.player_id = %s),"
+    " ROW({shown.select})::text,"
+    " (SELECT string_agg(ROW({s.select}, {p.select}, {r.select})::text, ';' ORDER BY s.seat)"
+    "  FROM {s.table} LEFT JOIN {p.table} ON p.id = s.player_id"
+    "  LEFT JOIN {r.table} ON r.player_id = p.id WHERE s.game_id = g.id)"
+    " FROM {g.table} WHERE g.id = %s",
+    g=_GAME,
+    shown=Columns(Game, "g", omit={"state"}),
+    s=_SEAT,
+    p=_PLAYER,
+    r=_RATING,
+)
+# The payload's shape: a server that adds a key answers 200, not 304 to a copy without it.
+_SHOWN_KINDS = (GameData, SeatData, TurnData, YouData, DiscardData, LastRoundData, RulesData)
+_PAYLOAD_SHAPE = repr([kind.__annotations__ for kind in (*_SHOWN_KINDS, PlayerData, RatingData)])
+
+
+class ViewTag(NamedTuple):
+    """What `GET /games/{id}/` decides before it builds the game: who may see it, and the
+    ETag of the viewer's payload."""
+
+    ranked: bool
+    seat: int | None  # the viewer's
+    etag: str
+
+
+@cache
+def _tag_key() -> bytes:
+    """The key of the game tags' digest, from SECRET_KEY (read once: it does not change)."""
+    return hashlib.sha256(settings.SECRET_KEY.encode()).digest()
+
+
+def game_view_tag(game_id: UUID, player: Player) -> ViewTag | None:
+    """The ETag of the `game` `player` sees (None when there is no such game), from one
+    query that reads neither the state nor the events: equal tags, equal payloads.
+
+    The tag is a keyed digest of every input of the payload: the rows above, the viewer (the
+    player and their seat: a tag is one viewer's and never matches another's), the settings
+    the payload reads (the takeover level, the provisional sigma) and the payload's shape.
+    Keyed by SECRET_KEY, it tells nothing of its inputs to whoever holds it."""
+    for ranked, seat, game_row, seat_rows in fetch(_VIEW_TAG_SQL, [player.pk, game_id]):
+        inputs = (
+            game_row,
+            seat_rows,
+            str(player.pk),
+            seat,
+            settings.YANIV_CPU_TAKEOVER_LEVEL,
+            settings.YANIV_PROVISIONAL_SIGMA,
+            _PAYLOAD_SHAPE,
+        )
+        digest = hashlib.blake2b(repr(inputs).encode(), key=_tag_key(), digest_size=16)
+        return ViewTag(ranked, seat, f'"g{digest.hexdigest()}"')
+    return None
+
+
+def game_seats(game: Game) -> list[Seat]:
+    """The game's seats in order, each with its player and the player's rating: what every
+    payload of the game is built from, under its lock or not (a socket, a read)."""
+    seats = []
+    for seat, player, rating in fetch(_SEATS_SQL, [game.pk], _SEAT, _PLAYER, _RATING):
+        Seat.game.field.set_cached_value(seat, game)
+        Seat.player.field.set_cached_value(seat, player)
+        if player is not None:
+            Player.rating.related.set_cached_value(player, rating)
+        seats.append(seat)
+    return seats
 
 
 def game_record(game: Game, seats: list[Seat]) -> RecordData:
@@ -32,7 +134,7 @@ def game_record(game: Game, seats: list[Seat]) -> RecordData:
         for event in game.events.order_by("id")
     )
     record = record_from_events(
-        TableRules.stored(game.rules).for_record(),
+        GameRules.stored(game.rules).for_record(),
         len(seats),
         events,
         seats=[

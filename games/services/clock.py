@@ -21,10 +21,10 @@ from config import metrics
 from games import notify
 from games.engine.cpu import DEFAULT_LEVEL, Level, cpu_action
 from games.engine.state import EngineEvent, GameState, apply
+from games.game_rules import GameRules
+from games.locks import LockedGame
 from games.models import GameStatus
 from games.services import fair_play
-from games.table import LockedGame
-from games.table_rules import TableRules
 
 # Shuffles and the first starter: never `random` (STYLE.md).
 RNG = secrets.SystemRandom()
@@ -57,7 +57,7 @@ def advance(
         fair_play.game_ended(locked)
     locked.game.turn_deadline = deadline(locked)
     locked.save(*_PLAY_FIELDS)
-    notify.table_changed(locked)
+    notify.game_update(locked)
     if schedule:
         schedule_turn(locked)
 
@@ -68,7 +68,7 @@ def unattended(locked: LockedGame) -> bool:
     state = locked.state
     if state is None:
         return False
-    out = state.table.out_round
+    out = state.setup.out_round
     return all(seat.is_cpu or seat.left or out[seat.seat] is not None for seat in locked.seats)
 
 
@@ -81,7 +81,7 @@ def deadline(locked: LockedGame) -> datetime | None:
     now = timezone.now()
     if locked.seats[state.turn].cpu_plays:
         return now + timedelta(seconds=settings.YANIV_CPU_THINK_SECONDS) + CPU_GRACE
-    seconds = TableRules.stored(game.rules).turn_seconds
+    seconds = GameRules.stored(game.rules).turn_seconds
     return None if seconds is None else now + timedelta(seconds=seconds)
 
 

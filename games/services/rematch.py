@@ -23,11 +23,11 @@ from django.utils import timezone
 from accounts.models import Player
 from config.errors import ApplicationError
 from games import notify
+from games.locks import LockedGame
 from games.models import Event, Game, GameStatus, Seat
 from games.payloads import EventType, RematchData
 from games.selectors import player_active_game_id
 from games.services.lobby import game_start, new_invite_code
-from games.table import LockedGame
 
 # What a new seat keeps of the old one: everything that says who sits there and how the CPU
 # plays it (a CPU level, when seats have one), not what happened in the game.
@@ -128,7 +128,7 @@ def _answer_locked(*, game_id: UUID | str, player: Player, accept: bool) -> Rema
         data, offer = _state(locked)
         if data["status"] == "offered" and not data["waiting_for"]:
             _start(locked)
-    notify.table_changed(locked)
+    notify.game_update(locked)
     return _state(locked)[0]
 
 
@@ -208,5 +208,5 @@ def rematch_expire(*, game_id: UUID | str, offer_id: int | None = None) -> bool:
                 _start(locked, accepted)
         except ApplicationError:
             pass  # one of them sat down elsewhere meanwhile: the offer just lapses
-    notify.table_changed(locked)
+    notify.game_update(locked)
     return True

@@ -125,9 +125,9 @@ def test_a_table_with_no_human_left_finishes_at_once(make_client, monkeypatch) -
 def _unattended(out_round: tuple[int | None, ...], **seat_flags: dict[str, bool]) -> bool:
     """`unattended` of a table whose seats have these flags and are out as `out_round` says."""
     seats = [Seat(seat=i, **seat_flags.get(f"s{i}", {})) for i in range(len(out_round))]
-    table = SimpleNamespace(out_round=out_round)
+    setup = SimpleNamespace(out_round=out_round)
     return clock.unattended(
-        cast(Any, SimpleNamespace(state=SimpleNamespace(table=table), seats=seats))
+        cast(Any, SimpleNamespace(state=SimpleNamespace(setup=setup), seats=seats))
     )
 
 

@@ -29,8 +29,8 @@ from games.engine.rules import Preset, Rules
 from games.engine.state import CallYaniv, GameState
 from games.models import Event, Game
 from games.projection import events_shown, game_events, game_payload, game_state
+from games.selectors import game_seats
 from games.services.clock import RNG, game_cpu_turn
-from games.table import game_seats
 from tests.conftest import clear_throttle_counters
 from tests.games.conftest import Client, simple_move
 

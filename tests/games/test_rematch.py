@@ -10,8 +10,8 @@ import time_machine
 from django.utils import timezone
 
 from games import tasks
+from games.game_rules import GameRules
 from games.models import Event, Game, GameStatus
-from games.table_rules import TableRules
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +25,7 @@ def table(players, make_game):
     """A finished private table: a (host, seat 0), a CPU (seat 1), b (seat 2)."""
     a, b = players[:2]
     game = make_game([(a, 2), (None, 3), (b, 1)], ranked=False, host=a)
-    game.rules = TableRules.parse({"turn_seconds": 30}).to_dict()
+    game.rules = GameRules.parse({"turn_seconds": 30}).to_dict()
     game.save(update_fields=["rules"])
     return game
 

@@ -1,4 +1,4 @@
-"""A move reads the game's state once (games/table.py): the response and every viewer's push are
+"""A move reads the game's state once (games/locks.py): the response and every viewer's push are
 built from the state the engine returned, not parsed again from the row."""
 
 from __future__ import annotations
