@@ -327,7 +327,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 }
 CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_CONNECT_TIMEOUT
 # A publish is tried once: every task queued here is also recovered without it (the sweeper
-# plays overdue and CPU turns, `rate_pending_games` rates finished games, the beat runs the
+# plays overdue and CPU turns, `games_rate_pending` rates finished games, the beat runs the
 # next matchmaking pass), and Celery's default of three retries would wait three more times.
 CELERY_TASK_PUBLISH_RETRY = False
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True

@@ -103,7 +103,7 @@ def your_turn(seat: Seat, game: Game) -> None:
 # Every hook after a commit is `robust`: the change stands, so a failing subscriber (a rating
 # task that cannot be queued) is logged, and neither fails the request nor stops the hooks
 # after it (the game's last push). `send_robust` keeps one receiver's error from the next.
-# (A lost rating task is made up by the `rate_pending_games` beat task.)
+# (A lost rating task is made up by the `games_rate_pending` beat task.)
 
 
 def game_finished(game: Game) -> None:

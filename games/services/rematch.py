@@ -140,7 +140,7 @@ def _offer(locked: LockedGame, seat: Seat) -> None:
     key = (str(locked.game.pk), locked.new_events[-1].pk)
     # robust: a lost task only leaves the event unwritten; reads show the offer expired anyway.
     transaction.on_commit(
-        lambda: tasks.rematch_timeout.apply_async(key, eta=expires_at), robust=True
+        lambda: tasks.rematch_expire.apply_async(key, eta=expires_at), robust=True
     )
 
 

@@ -205,8 +205,8 @@ def _published(django_capture_on_commit_callbacks, monkeypatch) -> Iterator[list
     the CPU seats itself."""
     sent: list[tuple[str, dict[str, Any]]] = []
     monkeypatch.setattr(notify, "send_to_group", lambda group, msg: sent.append((group, msg)))
-    monkeypatch.setattr(tasks.cpu_turn, "apply_async", lambda *args, **kwargs: None)
-    monkeypatch.setattr(tasks.turn_timeout, "apply_async", lambda *args, **kwargs: None)
+    monkeypatch.setattr(tasks.game_cpu_turn, "apply_async", lambda *args, **kwargs: None)
+    monkeypatch.setattr(tasks.game_timeout, "apply_async", lambda *args, **kwargs: None)
     with django_capture_on_commit_callbacks(execute=True):
         yield sent
 

@@ -268,7 +268,7 @@ def test_a_failing_push_or_queue_does_not_fail_a_committed_move(make_client, cap
     broken = mock.Mock(side_effect=RuntimeError("redis is down"))
     with (
         mock.patch("games.notify.send_to_group", broken),
-        mock.patch("games.tasks.cpu_turn.apply_async", broken),
+        mock.patch("games.tasks.game_cpu_turn.apply_async", broken),
     ):
         response = host.act(view, **simple_move(view))
     assert response.status_code == 200
