@@ -146,7 +146,7 @@ class GameCpuInput(serializers.Serializer[dict[str, Any]]):
     level = serializers.ChoiceField(
         choices=[level.value for level in Level],
         default=DEFAULT_LEVEL.value,
-        help_text="How well the CPU plays (games/engine/cpu.py); `hard` when left out.",
+        help_text=f"How well the CPU plays (games/engine/cpu/); `{DEFAULT_LEVEL}` when left out.",
     )
 
 

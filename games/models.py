@@ -97,7 +97,7 @@ class Seat(models.Model):
         related_name="seats",
     )
     is_cpu = models.BooleanField(default=False)
-    # The CPU level of a CPU seat (games/engine/cpu.py Level); empty for a player's seat.
+    # The CPU level of a CPU seat (games.engine.cpu.Level); empty for a player's seat.
     cpu_level = models.CharField(max_length=16, blank=True, default="")
     # Missed a deadline: the CPU plays this seat's turns until the player acts again.
     away = models.BooleanField(default=False)

@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal, NotRequired, TypedDict
 from uuid import UUID
 
 from config.payloads import Default, Doc, Timestamp, Uuid
+from games.engine.cpu import Level
 from games.engine.record import RECORD_FORMAT
 from games.engine.rules import (
     AssafPenaltyRule,
@@ -31,7 +32,6 @@ from ratings.payloads import PlayerData, RatedData
 
 Cards = list[str]
 Outcome = Literal["yaniv", "assaf"]
-CpuLevel = Literal["easy", "medium", "hard", "expert"]
 
 
 class SeatData(TypedDict):
@@ -39,7 +39,7 @@ class SeatData(TypedDict):
     player: PlayerData | None
     is_cpu: bool
     cpu_level: Annotated[
-        CpuLevel | None,
+        Level | None,
         Doc(
             "The CPU level that plays the seat now: a CPU seat's level, the takeover level"
             " while its player is away or after they left; null while its player plays."
@@ -136,9 +136,9 @@ class RulesCatalogData(TypedDict):
     max_players: Annotated[
         dict[str, int], Doc('The most seats by `decks` (`"1"`, `"2"`): 5 and 8.')
     ]
-    cpu_levels: Annotated[list[CpuLevel], Doc("The levels a CPU seat may play at, weakest first.")]
+    cpu_levels: Annotated[list[Level], Doc("The levels a CPU seat may play at, weakest first.")]
     default_cpu_level: Annotated[
-        CpuLevel, Doc("The level of a CPU seat added without a `level`: `hard`.")
+        Level, Doc("The level of a CPU seat added without a `level`: `hard`.")
     ]
 
 

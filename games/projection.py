@@ -25,7 +25,6 @@ from games.engine.view import view
 from games.game_rules import GameRules
 from games.models import Event, Game, GameStatus, Seat
 from games.payloads import (
-    CpuLevel,
     EventData,
     GameData,
     LastRoundData,
@@ -128,8 +127,8 @@ def rules_catalog() -> RulesCatalogData:
             for preset in Preset
         ],
         "max_players": {str(decks): most for decks, most in PLAYERS_PER_DECK.items()},
-        "cpu_levels": [level.value for level in Level],
-        "default_cpu_level": DEFAULT_LEVEL.value,
+        "cpu_levels": list(Level),
+        "default_cpu_level": DEFAULT_LEVEL,
     }
 
 
@@ -151,7 +150,7 @@ def _seat_payload(seat: Seat, engine: Payload | None) -> SeatData:
         "seat": seat.seat,
         "player": None if seat.player is None else player_data(seat.player),
         "is_cpu": seat.is_cpu,
-        "cpu_level": cast(CpuLevel | None, seat.playing_level),
+        "cpu_level": cast(Level | None, seat.playing_level),
         "away": seat.away,
         "left": seat.left,
         "score": seat.score if public is None else public["score"],
