@@ -1,4 +1,4 @@
-"""Every write to a game, one transaction per action (STYLE.md), in four modules by job:
+"""Every write to a game, one transaction per action (STYLE.md), in seven modules by job:
 
 - `lobby`: tables before they start (create, join, CPU seats, start, a matched ranked table,
   leaving a waiting table);
