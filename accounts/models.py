@@ -58,7 +58,7 @@ class Player(AbstractBaseUser, PermissionsMixin):
     banned_by = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    # Set for the rated identity of one CPU level ("easy", ... "expert"; games/engine/cpu/):
+    # Set for the rated identity of one CPU level (games.engine.cpu.Level):
     # the player its seats at ranked games are rated as. Such a player never logs in.
     # Null, not empty, for everyone else: the column is unique.
     cpu_level = models.CharField(max_length=16, null=True, blank=True, unique=True)

@@ -39,27 +39,27 @@ def _peek(state: GameState) -> None:
     _now[:] = [state]
 
 
-def _stands(table: hard.View) -> bool:
+def _stands(view: hard.View) -> bool:
     """Whether a call now would stand: every other hand is worth more (peeking)."""
     hands = _now[0].hands
-    return all(hand_total(hands[seat]) > table.total for seat in table.opponents)
+    return all(hand_total(hands[seat]) > view.total for seat in view.opponents)
 
 
 def _cheat(call: Callable[[hard.View, Rng], bool]) -> Player:
     """``hard``'s discards and draws, and a call whenever ``call`` says so."""
 
     def player(seen: ViewData, rng: Rng) -> Action:
-        table = hard.View(seen)
-        if seen["you"]["can_call_yaniv"] and call(table, rng):
-            return CallYaniv(table.seat)
-        return hard.best_play(table, rng)
+        view = hard.View(seen)
+        if seen["you"]["can_call_yaniv"] and call(view, rng):
+            return CallYaniv(view.seat)
+        return hard.best_play(view, rng)
 
     return player
 
 
-oracle = _cheat(lambda table, rng: _stands(table))
-oracle_no_assaf = _cheat(lambda table, rng: hard.should_call(table, rng) and _stands(table))
-oracle_every_safe_call = _cheat(lambda table, rng: hard.should_call(table, rng) or _stands(table))
+oracle = _cheat(lambda view, rng: _stands(view))
+oracle_no_assaf = _cheat(lambda view, rng: hard.should_call(view, rng) and _stands(view))
+oracle_every_safe_call = _cheat(lambda view, rng: hard.should_call(view, rng) or _stands(view))
 
 
 ROWS: dict[str, Player] = {

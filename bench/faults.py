@@ -127,10 +127,9 @@ def abort_leftovers(ids: list[str] | None = None) -> None:
 
 def check_games(ids: list[str]) -> dict[str, int]:
     from games.engine.record import replay
+    from games.game_rules import record_rules
     from games.models import Event, Game, GameStatus
-    from games.selectors import game_record
-    from games.table import game_seats
-    from games.table_rules import record_rules
+    from games.selectors import game_record, game_seats
 
     problems = {"unfinished": 0, "seq gaps or duplicates": 0, "record mismatch": 0}
     for game in Game.objects.filter(pk__in=ids):

@@ -34,6 +34,7 @@ from pathlib import Path
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from games.engine.cpu import Level
 from matchmaking.pairing import Match, Policy, Ticket, pair
 from ratings.cpu import cpu_start
 
@@ -98,8 +99,7 @@ def standing_queue(seed: int) -> None:
 def stream(rate: float, fill: float, seed: int) -> list[str]:
     """Arrivals at `rate` a second for STREAM_SECONDS, one pass a second (CPU fills after
     `fill` s, 0: none), then passes until nobody waits; the summary row."""
-    levels = ("easy", "medium", "hard", "expert")
-    cpus = tuple((level, cpu_start(level).ordinal) for level in levels)
+    cpus = tuple((level.value, cpu_start(level).ordinal) for level in Level)
     policy = Policy(cpu_fill_seconds=fill, cpus=cpus)
     filled = 0
     rng = random.Random(seed)

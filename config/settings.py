@@ -18,6 +18,7 @@ from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 from core import logs
+from games.engine.cpu import Level
 
 # Lets admin and model classes be subscripted at run time, as django-stubs types them.
 django_stubs_ext.monkeypatch()
@@ -260,9 +261,10 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
     "COMPONENT_SPLIT_REQUEST": True,
-    # One name for the CPU levels (games/engine/cpu/ Level), a request's `level` or a seat's
-    # `cpu_level`.
-    "ENUM_NAME_OVERRIDES": {"CpuLevelEnum": ["easy", "medium", "hard", "expert"]},
+    # One name for the CPU levels (games.engine.cpu.Level), a request's `level` or a seat's
+    # `cpu_level`. The values, not the enum's path: as a path its members' names would be the
+    # labels, which the fields' choices (value, value) do not match.
+    "ENUM_NAME_OVERRIDES": {"CpuLevelEnum": [level.value for level in Level]},
     "POSTPROCESSING_HOOKS": [
         "config.socket_messages.add_socket_messages",  # before the enums are named
         "drf_spectacular.hooks.postprocess_schema_enums",
@@ -338,7 +340,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 }
 CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_CONNECT_TIMEOUT
 # A publish is tried once: every task queued here is also recovered without it (the sweeper
-# plays overdue and CPU turns, `rate_pending_games` rates finished games, the beat runs the
+# plays overdue and CPU turns, `games_rate_pending` rates finished games, the beat runs the
 # next matchmaking pass), and Celery's default of three retries would wait three more times.
 CELERY_TASK_PUBLISH_RETRY = False
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
@@ -351,15 +353,16 @@ YANIV_SWEEP_SECONDS = env.float("YANIV_SWEEP_SECONDS", default=2.0)
 # Game settings (docs/api.md, Operations).
 YANIV_RANKED_TURN_SECONDS = env.int("YANIV_RANKED_TURN_SECONDS", default=60)
 YANIV_CPU_THINK_SECONDS = env.float("YANIV_CPU_THINK_SECONDS", default=0.8)
-# The CPU level that plays a seat its player left or is away from (games/engine/cpu/ Level).
-YANIV_CPU_TAKEOVER_LEVEL = env.str("YANIV_CPU_TAKEOVER_LEVEL", default="hard")
-if YANIV_CPU_TAKEOVER_LEVEL not in {"easy", "medium", "hard", "expert"}:
+# The CPU level that plays a seat its player left or is away from (games.engine.cpu.Level).
+YANIV_CPU_TAKEOVER_LEVEL = env.str("YANIV_CPU_TAKEOVER_LEVEL", default=Level.HARD.value)
+cpu_levels = [level.value for level in Level]
+if YANIV_CPU_TAKEOVER_LEVEL not in cpu_levels:
     raise ImproperlyConfigured(
-        f"YANIV_CPU_TAKEOVER_LEVEL must be easy, medium, hard or expert, not"
+        f"YANIV_CPU_TAKEOVER_LEVEL must be {', '.join(cpu_levels[:-1])} or {cpu_levels[-1]}, not"
         f" {YANIV_CPU_TAKEOVER_LEVEL!r}"
     )
 
-# Bytes of `Idempotency-Key` answers (games/apis.py) a player may have Redis keep per day. A
+# Bytes of `Idempotency-Key` answers (games/idempotency.py) a player may have Redis keep per day. A
 # kept move answer is 1-3 KB, so the default holds some 400-1,000 moves a day; past it moves
 # are still applied, only not kept (a retry is then 409 stale_seq, never applied twice).
 IDEMPOTENCY_MAX_BYTES_PER_PLAYER = env.int("IDEMPOTENCY_MAX_BYTES_PER_PLAYER", default=2**20)

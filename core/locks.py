@@ -6,7 +6,7 @@ lock goes with the transaction's commit or rollback. The keys are here so that t
 never share one by accident (`AdvisoryLock` is `unique`).
 
 Each app takes its row locks in one module (accounts/locks.py, matchmaking/locks.py,
-games/table.py, ratings' lock module, moderation/locks.py), rows of one table in pk order.
+games/locks.py, ratings' lock module, moderation/locks.py), rows of one table in pk order.
 Across apps a transaction takes its locks in this order, and never one that comes earlier
 than one it holds, so no two transactions wait on each other:
 

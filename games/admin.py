@@ -1,7 +1,7 @@
 """Staff tools: find games, read them round by round, void one (ratings rolled back).
 
 While a game is live, every page here shows only what a spectator may see (the projection of
-games/selectors.py with `seat=None`): staff do not read hands over a player's shoulder. Once
+games/projection.py with `seat=None`): staff do not read hands over a player's shoulder. Once
 the game has ended, its full record (every hand, every deck) is open to them.
 """
 
@@ -26,16 +26,10 @@ from accounts.admin import confirm_action_page
 from accounts.models import Player
 from core.errors import ApplicationError
 from games.models import Event, Game, Seat
-from games.selectors import (
-    GameData,
-    event_payload,
-    game_events,
-    game_payload,
-    game_record,
-    game_state,
-)
+from games.payloads import GameData
+from games.projection import event_payload, game_events, game_payload, game_state
+from games.selectors import game_record, game_seats
 from games.services import staff
-from games.table import game_seats
 from ratings.models import RatingChange
 
 EVENTS_PER_PAGE = 50

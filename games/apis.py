@@ -1,17 +1,13 @@
-"""The games endpoints of docs/api.md: thin views over games.services and games.selectors."""
+"""The games endpoints of docs/api.md: thin views over games.services, games.selectors and the
+projection (games/projection.py)."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
-import re
 import time
-from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
-from django.conf import settings
 from django.http import HttpResponse, HttpResponseBase
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -26,11 +22,13 @@ from core import logs, metrics
 from core.errors import ApplicationError, error_responses
 from core.payloads import PayloadSerializers
 from core.public import ETAG, IF_NONE_MATCH, NOT_MODIFIED, PublicReadApi, not_modified, with_etag
-from core.redis import get_redis
 from core.schema import paginated
+from games import idempotency
 from games.engine.cpu import DEFAULT_LEVEL, Level
+from games.game_rules import MAX_SEATS
+from games.locks import LockedGame
 from games.models import Game, GameStatus
-from games.selectors import (
+from games.payloads import (
     EventData,
     GameData,
     GameMessage,
@@ -39,36 +37,29 @@ from games.selectors import (
     RulesCatalogData,
     SocketErrorMessage,
     YourTurnMessage,
+)
+from games.projection import (
     event_payload,
     game_events,
     game_payload,
-    game_record,
-    game_rematch,
     game_state,
-    live_ranked_games,
     may_view,
     rules_catalog,
     viewer_seat,
 )
+from games.selectors import game_record, game_seats, game_view_tag, live_ranked_games
 from games.services import lobby, play, rematch
-from games.table import LockedGame, game_seats, game_view_tag
-from games.table_rules import MAX_TABLE
 from ratings.payloads import PlayerData, PlayerSerializer
 
 logger = logging.getLogger(__name__)
 
-IDEMPOTENCY_TTL = 24 * 3600
-# A claim outlives any request (a Redis or database stall is bounded well below it); past it, a
-# claim left by a process that died no longer answers `in_progress` for a day.
-IDEMPOTENCY_CLAIM_TTL = 60
-IDEMPOTENCY_KEY = re.compile(r"[ -~]{1,255}")  # printable ASCII: space to tilde
 # Jokers X1..X4: two decks bring four (docs/rules.md §12).
 CARD_PATTERN = r"[A2-9TJQK][SHDC]|X[1-4]"
 CARD_CODE = serializers.RegexField(rf"^({CARD_PATTERN})$", max_length=2)
 # The longest group: a run of every rank, ace to king (a set holds at most 8, with two decks).
 MAX_GROUP = 13
 
-# What the schema says the payloads are: the serializers of their TypedDicts (games/selectors.py),
+# What the schema says the payloads are: the serializers of their TypedDicts (games/payloads.py),
 # which build nothing; the `player` in them is accounts' own serializer.
 PAYLOADS = PayloadSerializers({PlayerData: PlayerSerializer})
 GameSerializer = PAYLOADS.of(GameData)
@@ -106,7 +97,7 @@ def _visible_game(game_id: UUID, player: Player | None) -> tuple[Game, list[Any]
 class GameCreateInput(serializers.Serializer[dict[str, Any]]):
     max_players = serializers.IntegerField(
         min_value=2,
-        max_value=MAX_TABLE,
+        max_value=MAX_SEATS,
         help_text="2 to 5 with one deck, up to 8 with `decks: 2` (RULES.md §12); more than the "
         "rules seat: 400 `invalid_rules`.",
     )
@@ -147,15 +138,15 @@ class GameJoinApi(APIView):
         data = GameJoinInput(data=request.data)
         data.is_valid(raise_exception=True)
         player = request_player(request)
-        table = lobby.game_join(game_id=game_id, player=player, **data.validated_data)
-        return _game_response(table, player)
+        locked = lobby.game_join(game_id=game_id, player=player, **data.validated_data)
+        return _game_response(locked, player)
 
 
 class GameCpuInput(serializers.Serializer[dict[str, Any]]):
     level = serializers.ChoiceField(
         choices=[level.value for level in Level],
         default=DEFAULT_LEVEL.value,
-        help_text="How well the CPU plays (games/engine/cpu.py); `hard` when left out.",
+        help_text=f"How well the CPU plays (games/engine/cpu/); `{DEFAULT_LEVEL}` when left out.",
     )
 
 
@@ -314,12 +305,12 @@ class GameActionApi(APIView):
         player = request_player(request)
         key = request.headers.get("Idempotency-Key")
         if key is not None:
-            _check_idempotency_key(key)
+            idempotency.check_key(key)
         data = ActionInput(data=request.data)
         data.is_valid(raise_exception=True)
         if key is None:
             return self._act(game_id, player, data.validated_data)
-        return _idempotent(
+        return idempotency.run_once(
             player=player,
             scope=f"{player.pk}:{game_id}:{key}",
             body=data.validated_data,
@@ -331,7 +322,7 @@ class GameActionApi(APIView):
         logs.bind(player_id=player.pk)
         start = time.perf_counter()
         try:
-            table = play.game_act(game_id=game_id, player=player, seq=action["seq"], action=action)
+            locked = play.game_act(game_id=game_id, player=player, seq=action["seq"], action=action)
         except ApplicationError as error:
             metrics.MOVES_REFUSED.labels(error.code).inc()
             logger.info(
@@ -340,95 +331,7 @@ class GameActionApi(APIView):
             raise
         finally:
             metrics.MOVE_DURATION.observe(time.perf_counter() - start)
-        return _game_response(table, player)
-
-
-def _check_idempotency_key(key: str) -> None:
-    if IDEMPOTENCY_KEY.fullmatch(key):
-        return
-    if not key:
-        why = "is empty"
-    elif len(key) > 255:
-        why = f"is {len(key)} characters long"
-    else:
-        why = "holds a character that is not printable ASCII"
-    raise ApplicationError(
-        "invalid", f"Idempotency-Key {why}: send 1 to 255 printable ASCII characters."
-    )
-
-
-def _compact(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
-# Atomically: the entry already there (the caller reads it), or nil after claiming the key.
-_CLAIM = """
-    local entry = redis.call('GET', KEYS[1])
-    if entry then return entry end
-    redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
-    return false
-"""
-# Atomically: keep the entry if the player's bytes, counted over a window of a day from the
-# first one kept, stay within the cap: 1 if kept, else 0 (the caller then drops its claim).
-# Entries outlive the window that counted them by up to a day: at most twice the cap is held.
-_KEEP = """
-    local size = tonumber(ARGV[2])
-    if tonumber(redis.call('GET', KEYS[1]) or '0') + size > tonumber(ARGV[3]) then
-        return 0
-    end
-    redis.call('INCRBY', KEYS[1], size)
-    if redis.call('TTL', KEYS[1]) < 0 then redis.call('EXPIRE', KEYS[1], ARGV[4]) end
-    redis.call('SET', KEYS[2], ARGV[1], 'EX', ARGV[4])
-    return 1
-"""
-
-
-def _idempotent(
-    *, player: Player, scope: str, body: dict[str, Any], act: Callable[[], Response]
-) -> Response:
-    """Run `act` once per key; a repeat gets the kept response (docs/api.md, Actions).
-
-    Redis holds, per key, a digest of it (whatever its length, 69 bytes), then the answer
-    compactly: `{"f": body fingerprint, "s": status, "b": body}`, some 1-3 KB. Only an applied
-    action's answer is kept: a refused one applied nothing (its transaction rolled back), and
-    as every action carries `seq`, a repeat evaluated afresh cannot be applied twice.
-    """
-    redis = get_redis()
-    key = "idem:" + hashlib.sha256(scope.encode()).hexdigest()
-    fingerprint = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
-    claim = _compact({"f": fingerprint})
-    found = redis.register_script(_CLAIM)(keys=[key], args=[claim, IDEMPOTENCY_CLAIM_TTL])
-    if found is not None:
-        stored = json.loads(found)
-        if stored["f"] != fingerprint:
-            raise ApplicationError(
-                "idempotency_mismatch",
-                "This Idempotency-Key was used with a different body.",
-                422,
-            )
-        if "s" not in stored:
-            raise ApplicationError(
-                "in_progress", "The first request with this key is still running.", 409
-            )
-        return Response(stored["b"], status=stored["s"])
-    try:
-        response = act()
-    except BaseException:
-        # Refused (or failed): the claim goes, and a retry is evaluated afresh.
-        redis.delete(key)
-        raise
-    entry = _compact({"f": fingerprint, "s": response.status_code, "b": response.data})
-    size = len(key) + len(entry.encode())
-    quota = f"idem-bytes:{player.pk}"
-    cap = settings.IDEMPOTENCY_MAX_BYTES_PER_PLAYER
-    if not redis.register_script(_KEEP)(
-        keys=[quota, key], args=[entry, size, cap, IDEMPOTENCY_TTL]
-    ):
-        # Over the quota the move still counts; only its replay is lost, and `seq` makes a
-        # retry harmless anyway (409 stale_seq with the current game).
-        redis.delete(key)
-        response["Idempotency-Key-Stored"] = "false"
-    return response
+        return _game_response(locked, player)
 
 
 class EventPagination(LimitOffsetPagination):
@@ -521,7 +424,7 @@ class GameRematchApi(APIView):
     )
     def get(self, request: Request, game_id: UUID) -> Response:
         game, seats, _ = _visible_game(game_id, request_player(request))
-        return Response(game_rematch(game, seats))
+        return Response(rematch.rematch_state(game, seats))
 
     @extend_schema(
         operation_id="games_rematch",
@@ -536,4 +439,5 @@ class GameRematchApi(APIView):
         data = RematchInput(data=request.data)
         data.is_valid(raise_exception=True)
         player = request_player(request)
-        return Response(rematch.game_rematch(game_id=game_id, player=player, **data.validated_data))
+        answer = rematch.rematch_answer(game_id=game_id, player=player, **data.validated_data)
+        return Response(answer)

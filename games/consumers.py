@@ -19,19 +19,10 @@ from core.errors import ApplicationError
 from core.perf.channels import DirectDispatch
 from core.sockets import game_group, player_group, viewer_group
 from games.models import Event, Game
-from games.selectors import (
-    GameData,
-    GameMessage,
-    events_shown,
-    game_message,
-    game_payload,
-    game_state,
-    may_view,
-    socket_error_message,
-    viewer_seat,
-)
+from games.payloads import GameData, GameMessage, game_message, socket_error_message
+from games.projection import events_shown, game_payload, game_state, may_view, viewer_seat
+from games.selectors import game_seats
 from games.services import play
-from games.table import game_seats
 
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404

@@ -3,7 +3,7 @@
 The game row holds the engine's current state (`state`), so an action loads one row, applies
 one action and appends its events: nothing is recomputed from the log. The log holds every
 event with full information; the record and every client payload are derived from it, the
-payloads through the viewer's projection (games/selectors.py).
+payloads through the viewer's projection (games/projection.py).
 """
 
 from __future__ import annotations
@@ -97,7 +97,7 @@ class Seat(models.Model):
         related_name="seats",
     )
     is_cpu = models.BooleanField(default=False)
-    # The CPU level of a CPU seat (games/engine/cpu/ Level); empty for a player's seat.
+    # The CPU level of a CPU seat (games.engine.cpu.Level); empty for a player's seat.
     cpu_level = models.CharField(max_length=16, blank=True, default="")
     # Missed a deadline: the CPU plays this seat's turns until the player acts again.
     away = models.BooleanField(default=False)

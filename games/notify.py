@@ -1,12 +1,13 @@
 """What leaves a game transaction, always after its commit (docs/architecture.md's house rules,
 Zulip's notify_*).
 
-A locked table's change is published already projected: each seated player's group gets the
-game and the new events as that seat may see them, and a ranked game's watchers get the
-stranger's view. So a socket forwards what it is given, without reading the database, and
+A locked game's change is published already projected (`game_update`): each seated player's
+group gets the game and the new events as that seat may see them, and a ranked game's watchers
+get the stranger's view. So a socket forwards what it is given, without reading the database, and
 no card travels through Redis towards a socket that may not see it. Each message names the
 last event before it (`after`): a socket that missed one reads the events it lacks instead.
-Changes made without the table's lock (a rating) only say *that* the game changed.
+Changes made without the game's lock (a rating) only say *that* the game changed
+(`game_changed`).
 """
 
 from __future__ import annotations
@@ -18,9 +19,10 @@ from django.db import transaction
 from django.dispatch import Signal
 
 from core.sockets import game_group, player_group, send_to_group, viewer_group
+from games.locks import LockedGame
 from games.models import Game, Seat
-from games.selectors import events_shown, your_turn_message
-from games.table import LockedGame
+from games.payloads import your_turn_message
+from games.projection import events_shown
 
 # Sent after the commit that finished (or voided) a game; games/receivers.py queues its rating
 # (or the roll back of its ratings) on them.
@@ -34,8 +36,9 @@ def game_changed(game_id: UUID | str) -> None:
     transaction.on_commit(lambda: send_to_group(game_group(game_id), message), robust=True)
 
 
-def table_changed(locked: LockedGame) -> None:
-    """The locked game changed: publish it, projected per viewer, once the commit is done."""
+def game_update(locked: LockedGame) -> None:
+    """The locked game changed: publish it, projected per viewer, once the commit is done (the
+    sockets' `game.update`)."""
     if not locked.published:
         locked.published = True
         transaction.on_commit(lambda: _publish(locked), robust=True)
@@ -74,7 +77,7 @@ def your_turn(seat: Seat, game: Game) -> None:
 # Every hook after a commit is `robust`: the change stands, so a failing subscriber (a rating
 # task that cannot be queued) is logged, and neither fails the request nor stops the hooks
 # after it (the game's last push). `send_robust` keeps one receiver's error from the next.
-# (A lost rating task is made up by the `rate_pending_games` beat task.)
+# (A lost rating task is made up by the `games_rate_pending` beat task.)
 
 
 def game_finished(game: Game) -> None:

@@ -29,9 +29,9 @@ def hand_banned_players_seats_to_the_cpu(sender: Any, player: Player, **kwargs: 
 def rate_a_finished_ranked_game(sender: Any, game_id: UUID, **kwargs: Any) -> None:
     # Private games are never rated: no task for them.
     if Game.objects.filter(pk=game_id, ranked=True).exists():
-        tasks.rate_game.delay(str(game_id))
+        tasks.game_rate.delay(str(game_id))
 
 
 @receiver(game_voided_signal, dispatch_uid="games.unrate_voided")
 def roll_back_a_voided_games_ratings(sender: Any, game_id: UUID, **kwargs: Any) -> None:
-    tasks.unrate_game.delay(str(game_id))
+    tasks.game_unrate.delay(str(game_id))

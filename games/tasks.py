@@ -1,17 +1,17 @@
-"""Celery tasks: thin, idempotent wrappers around services, keyed by (game_id, seq); the
-rating tasks by game_id alone (a game is rated once, and rolled back once)."""
+"""Celery tasks: thin, idempotent wrappers around services, each named after the service it
+runs; keyed by (game_id, seq), the rematch's by its offer, the rating tasks by game_id alone
+(a game is rated once, and rolled back once)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 
-from celery import shared_task
+from celery import Task, shared_task
 from django.conf import settings
 from django.db import OperationalError
 from django.utils import timezone
 
-from core import metrics
-from games.selectors import overdue_game_ids
 from games.services import clock, rating, rematch
 
 # A game that ended this recently is left to its own rating task by the pending sweep.
@@ -19,56 +19,70 @@ PENDING_GRACE = timedelta(seconds=30)
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True)
-def cpu_turn(game_id: str, seq: int) -> bool:
+def game_cpu_turn(game_id: str, seq: int) -> bool:
     return clock.game_cpu_turn(game_id=game_id, seq=seq)
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True)
-def turn_timeout(game_id: str, seq: int) -> bool:
+def game_timeout(game_id: str, seq: int) -> bool:
     return clock.game_timeout(game_id=game_id, seq=seq)
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True)
-def rematch_timeout(game_id: str, offer_id: int) -> bool:
+def rematch_expire(game_id: str, offer_id: int) -> bool:
     return rematch.rematch_expire(game_id=game_id, offer_id=offer_id)
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
-def sweep_deadlines() -> int:
+def games_timeout_overdue() -> int:
     """Beat, every few seconds: enforce every overdue turn, whatever happened to its task."""
-    handled = 0
-    for game_id, seq in overdue_game_ids():
-        handled += clock.game_timeout(game_id=game_id, seq=seq, skip_locked=True)
-    metrics.OVERDUE_TURNS.inc(handled)
-    return handled
+    return clock.games_timeout_overdue()
 
 
 # A lock wait cut short or a lost connection: the next attempt finds the work still to do (or
 # done), so retrying is always safe.
-_retried = shared_task(
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=(OperationalError,),
-    retry_backoff=True,
-    max_retries=10,
-)
+def _retried(name: str) -> Callable[[Callable[..., bool]], Task[..., bool]]:
+    return shared_task(
+        name=name,
+        acks_late=True,
+        reject_on_worker_lost=True,
+        autoretry_for=(OperationalError,),
+        retry_backoff=True,
+        max_retries=10,
+    )
 
 
-@_retried
-def rate_game(game_id: str) -> bool:
+@_retried("games.tasks.game_rate")
+def game_rate(game_id: str) -> bool:
     return rating.game_rate(game_id=game_id)
 
 
-@_retried
-def unrate_game(game_id: str) -> bool:
+@_retried("games.tasks.game_unrate")
+def game_unrate(game_id: str) -> bool:
     return rating.game_unrate(game_id=game_id)
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
-def rate_pending_games() -> int:
+def games_rate_pending() -> int:
     """Beat: rate finished ranked games whose own task was lost (a worker killed before it
     ran). Games that ended only moments ago are left to their task."""
     return rating.games_rate_pending(ended_before=timezone.now() - PENDING_GRACE, limit=100)
+
+
+# The names these tasks had before each took its service's (issue 26). A rolling deploy runs
+# both versions for a while: a message the older web processes queued under an old name still
+# runs on a newer worker (deploy the workers first; docs/operations.md). To delete once no
+# deployment runs a version from before the rename.
+BEFORE_RENAME: dict[str, Task[..., bool]] = {
+    "games.tasks.cpu_turn": game_cpu_turn,
+    "games.tasks.turn_timeout": game_timeout,
+    "games.tasks.rematch_timeout": rematch_expire,
+}
+BEFORE_RENAME_RETRIED = {"games.tasks.rate_game": game_rate, "games.tasks.unrate_game": game_unrate}
+for _old_name, _task in BEFORE_RENAME.items():
+    shared_task(name=_old_name, acks_late=True, reject_on_worker_lost=True)(_task.run)
+for _old_name, _task in BEFORE_RENAME_RETRIED.items():
+    _retried(_old_name)(_task.run)
 
 
 # Beat's entries for these tasks (config/celery.py collects every app's).
@@ -76,13 +90,13 @@ BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # The second path that enforces deadlines (the first is a task per turn): it also
     # recovers CPU turns whose task was lost with a dead worker.
     "sweep-deadlines": {
-        "task": "games.tasks.sweep_deadlines",
+        "task": "games.tasks.games_timeout_overdue",
         "schedule": settings.YANIV_SWEEP_SECONDS,
         "options": {"expires": 10},
     },
     # Every finished ranked game is rated exactly once, even when its own task was lost.
     "rate-pending-games": {
-        "task": "games.tasks.rate_pending_games",
+        "task": "games.tasks.games_rate_pending",
         "schedule": 60.0,
         "options": {"expires": 60},
     },

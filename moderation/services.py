@@ -13,7 +13,7 @@ from accounts.models import Player, StaffActionKind
 from accounts.services import player_ban, staff_action_record
 from core.errors import ApplicationError
 from games.models import Game, GameStatus
-from games.table import game_seats
+from games.selectors import game_seats
 from moderation.locks import report_lock
 from moderation.models import Report, ReportStatus
 

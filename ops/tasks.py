@@ -9,7 +9,7 @@ from ops.collectors import scrape_registry
 
 
 @shared_task(ignore_result=True)
-def snapshot_metrics() -> None:
+def snapshot_take() -> None:
     """Beat, every minute: keep this host's counters (ops/live.py)."""
     live.snapshot_take(scrape_registry(database=False))
 
@@ -17,7 +17,7 @@ def snapshot_metrics() -> None:
 # Beat's entries for these tasks (config/celery.py collects every app's).
 BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "ops.snapshot-metrics": {
-        "task": "ops.tasks.snapshot_metrics",
+        "task": "ops.tasks.snapshot_take",
         "schedule": 60.0,
         # A late snapshot is still a snapshot (its time is its own), but not after the next.
         "options": {"expires": 60},

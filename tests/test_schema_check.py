@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 from accounts.services import guest_create
 from config.asgi import application
 from games.models import Seat
-from games.selectors import game_payload
+from games.projection import game_payload
 from games.services import lobby
 from tests.schema_check import PayloadMismatch, PublishedSchema, json_schema
 

@@ -14,8 +14,8 @@ backend's and the column's `get_db_converters` (what the SQL compiler applies) a
 `Model.from_db`; a written one through `pre_save` and `get_db_prep_save`; an instance that was
 saved has `_state.adding` False and `_state.db` set.
 
-The queries themselves are the game app's (games/table.py) and the token lookup's
-(accounts/selectors.py): only those modules build SQL with this.
+The queries themselves are the game app's (games/locks.py, games/selectors.py) and the token
+lookup's (accounts/selectors.py): only those modules build SQL with this.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ SUIT.update(dict.fromkeys(JOKERS, ""))
 
 VALUE: dict[str, int] = {code: min(RANK[code], MAX_VALUE) for code in NATURALS}
 VALUE.update(dict.fromkeys(JOKERS, 0))
-"""The values of §1; the variants of §12 change them: ``Rules.card_values`` is the table a
+"""The values of §1; the variants of §12 change them: ``Rules.card_values`` are those a
 game plays by."""
 
 HAND_SIZE = 5

@@ -89,6 +89,6 @@ def legal_moves(state: GameState, seat: int) -> list[Action]:
         return []
     moves: list[Action] = [CallYaniv(seat)] if state.can_call_yaniv(seat) else []
     draws = legal_draws(state)
-    for group in legal_groups(state.hands[seat], state.table.wild_rank):
+    for group in legal_groups(state.hands[seat], state.setup.wild_rank):
         moves.extend(Play(seat, group, draw) for draw in draws)
     return moves

@@ -239,7 +239,7 @@ def _replay_round(
     # The deal that the round's end asks for. Without a next round in the record the next
     # deal is unknown, and nothing reported depends on it: any permutation will do.
     script.deck = rounds[round_index + 1].get("deck") if has_next else list(rules.deck)
-    table = state.table
+    setup = state.setup
     for index, entry in enumerate(actions):
         try:
             seat, cards, draw = entry["seat"], entry["discard"], entry["draw"]
@@ -258,7 +258,7 @@ def _replay_round(
                 raise _Fault(illegal.reason, round_index, index) from illegal
             except _ScriptFault as fault:
                 raise _fault_at(fault, round_index, index + 1) from fault
-        if state.table is not table:  # the round has ended
+        if state.setup is not setup:  # the round has ended
             _end_of_round(state, rounds, round_index, max(index, script.reshuffled_at) + 1)
             _summarise(events, summary)
             return state

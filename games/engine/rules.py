@@ -33,7 +33,7 @@ resolved to. The resolved keys are the truth: reading ``to_dict()`` back gives t
 whatever the preset says, since every key is explicit there, and no rule reads the name.
 
 Not here: the turn limit (``turn_seconds``). The engine never looks at a clock; the server
-keeps the limit beside these rules (``games.table_rules``).
+keeps the limit beside these rules (``games.game_rules``).
 """
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -380,9 +380,11 @@ class Rules:
 
 @lru_cache(maxsize=64)
 def _card_values(values: Values, joker_value: int, wild_rank: int) -> Mapping[str, int]:
-    table = {code: 0 if RANK[code] == wild_rank else values.points(RANK[code]) for code in NATURALS}
-    table.update(dict.fromkeys(JOKERS, joker_value))
-    return table
+    points = {
+        code: 0 if RANK[code] == wild_rank else values.points(RANK[code]) for code in NATURALS
+    }
+    points.update(dict.fromkeys(JOKERS, joker_value))
+    return points
 
 
 _BOOLEAN = _choice((True, False))

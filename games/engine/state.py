@@ -121,7 +121,7 @@ def _shown_hands(hands: tuple[tuple[str, ...] | None, ...]) -> dict[str, list[st
     return shown
 
 
-class Table(NamedTuple):
+class RoundSetup(NamedTuple):
     """What stays the same for a whole round: the rules, the seats and the scores."""
 
     rules: Rules
@@ -170,14 +170,14 @@ class GameState:
         "hands",
         "next_seat",
         "pile",
+        "setup",
         "shown",
         "stock",
         "stock_pos",
-        "table",
         "turn",
     )
 
-    table: Table
+    setup: RoundSetup
     turn: int | None
     """The seat to act; None once the game is over."""
     hands: tuple[tuple[str, ...], ...]
@@ -201,12 +201,12 @@ class GameState:
     """What the variants of RULES.md §12 follow through a round (``caller``, ``turns``,
     ``spied``); None where no rule needs it, which keeps a play of §1-§11 on the fast path."""
     next_seat: tuple[int, ...]
-    """Derived from ``table.out_round``: the next active seat after each seat, in the
+    """Derived from ``setup.out_round``: the next active seat after each seat, in the
     direction of play."""
 
     def __init__(
         self,
-        table: Table,
+        setup: RoundSetup,
         turn: int | None,
         hands: tuple[tuple[str, ...], ...],
         stock: tuple[str, ...],
@@ -219,7 +219,7 @@ class GameState:
         turns: int = 0,
         spied: tuple[Spied | None, ...] = (),
     ) -> None:
-        self.table = table
+        self.setup = setup
         self.turn = turn
         self.hands = hands
         self.stock = stock
@@ -228,9 +228,9 @@ class GameState:
         self.group = group
         self.group_seat = group_seat
         self.shown = shown
-        needed = caller is not None or spied or table.rules.variant_play
+        needed = caller is not None or spied or setup.rules.variant_play
         self.extra = RoundExtra(caller, turns, spied) if needed else None
-        self.next_seat = _next_seats(table.out_round, table.rules.direction.step)
+        self.next_seat = _next_seats(setup.out_round, setup.rules.direction.step)
 
     def replace(self, **changes: Any) -> "GameState":
         """A copy with some attributes changed, like ``dataclasses.replace``."""
@@ -266,39 +266,39 @@ class GameState:
 
     @property
     def rules(self) -> Rules:
-        return self.table.rules
+        return self.setup.rules
 
     @property
     def players(self) -> int:
-        return self.table.players
+        return self.setup.players
 
     @property
     def round(self) -> int:
-        return self.table.round
+        return self.setup.round
 
     @property
     def starter(self) -> int:
-        return self.table.starter
+        return self.setup.starter
 
     @property
     def totals(self) -> tuple[int, ...]:
-        return self.table.totals
+        return self.setup.totals
 
     @property
     def out_round(self) -> tuple[int | None, ...]:
-        return self.table.out_round
+        return self.setup.out_round
 
     @property
     def last_round(self) -> RoundResult | None:
-        return self.table.last_round
+        return self.setup.last_round
 
     @property
     def standings(self) -> Standings | None:
-        return self.table.standings
+        return self.setup.standings
 
     @property
     def finished(self) -> bool:
-        return self.table.standings is not None
+        return self.setup.standings is not None
 
     @property
     def stock_count(self) -> int:
@@ -306,19 +306,19 @@ class GameState:
 
     @property
     def active_seats(self) -> tuple[int, ...]:
-        return tuple(seat for seat, out in enumerate(self.table.out_round) if out is None)
+        return tuple(seat for seat, out in enumerate(self.setup.out_round) if out is None)
 
     @property
     def wild(self) -> str | None:
-        return self.table.wild
+        return self.setup.wild
 
     def hand_total(self, seat: int) -> int:
         """The points of ``seat``'s hand this round."""
-        return sum(map(self.table.values.__getitem__, self.hands[seat]))
+        return sum(map(self.setup.values.__getitem__, self.hands[seat]))
 
     def call_refusal(self, seat: int) -> Reason | None:
         """Why ``seat``, whose turn it is, may not call Yaniv now; None when it may."""
-        rules = self.table.rules
+        rules = self.setup.rules
         if self.caller is not None:
             return Reason.CALL_IN_FINAL_TURNS
         if self.hand_total(seat) > rules.call_limit:
@@ -332,13 +332,13 @@ class GameState:
 
     def to_dict(self) -> dict[str, Any]:
         """The whole state as plain JSON types; ``GameState.from_dict`` reads it back."""
-        table = self.table
+        setup = self.setup
         return {
             "format": STATE_FORMAT,
-            "rules": table.rules.to_dict(),
-            "players": table.players,
-            "round": table.round,
-            "starter": table.starter,
+            "rules": setup.rules.to_dict(),
+            "players": setup.players,
+            "round": setup.round,
+            "starter": setup.starter,
             "turn": self.turn,
             "hands": [list(hand) for hand in self.hands],
             "stock": list(self.stock[self.stock_pos :]),
@@ -346,14 +346,14 @@ class GameState:
             "group": list(self.group),
             "group_seat": self.group_seat,
             "known": [list(cards) for cards in self.known],
-            "wild": table.wild,
+            "wild": setup.wild,
             "caller": self.caller,
             "turns": self.turns,
             "spied": [_spied_list(entry) for entry in self.spied],
-            "totals": list(table.totals),
-            "out_round": list(table.out_round),
-            "last_round": None if table.last_round is None else table.last_round.to_dict(),
-            "standings": standings_list(table.standings),
+            "totals": list(setup.totals),
+            "out_round": list(setup.out_round),
+            "last_round": None if setup.last_round is None else setup.last_round.to_dict(),
+            "standings": standings_list(setup.standings),
         }
 
     @classmethod
@@ -365,7 +365,7 @@ class GameState:
         out_round = tuple(None if out is None else int(out) for out in data["out_round"])
         last_round = data["last_round"]
         standings = data["standings"]
-        table = Table(
+        setup = RoundSetup(
             rules=Rules.from_dict(data["rules"]),
             players=players,
             round=int(data["round"]),
@@ -378,11 +378,11 @@ class GameState:
             else tuple((int(entry["seat"]), int(entry["place"])) for entry in standings),
             wild=None if data.get("wild") is None else _cards([data["wild"]])[0],
         )
-        if table.wild is not None:
-            table = table._replace(wild_rank=RANK[table.wild])
+        if setup.wild is not None:
+            setup = setup._replace(wild_rank=RANK[setup.wild])
         caller = data.get("caller")
         state = cls(
-            table=table,
+            setup=setup,
             turn=None if data["turn"] is None else int(data["turn"]),
             hands=tuple(_cards(hand) for hand in data["hands"]),
             stock=_cards(data["stock"]),
@@ -395,7 +395,7 @@ class GameState:
             turns=int(data.get("turns", 0)),
             spied=tuple(_spied_tuple(entry) for entry in data.get("spied", ())),
         )
-        if not len(state.hands) == len(data["known"]) == len(table.totals) == players:
+        if not len(state.hands) == len(data["known"]) == len(setup.totals) == players:
             raise ValueError("per-seat lists do not match the number of players")
         return state
 
@@ -408,7 +408,7 @@ def _cards(codes: Sequence[str]) -> tuple[str, ...]:
 
 
 _FIELDS = (
-    "table",
+    "setup",
     "turn",
     "hands",
     "stock",
@@ -480,20 +480,20 @@ def start_game(players: int, rules: Rules, rng: Rng) -> tuple[GameState, list[En
         raise ValueError(f"players must be {MIN_PLAYERS} to {rules.max_players}")
     starter = rng.randrange(players)
     out_round: tuple[int | None, ...] = (None,) * players
-    table = Table(rules, players, 1, starter, (0,) * players, out_round, None, None)
-    state, event = _deal(table, rng)
+    setup = RoundSetup(rules, players, 1, starter, (0,) * players, out_round, None, None)
+    state, event = _deal(setup, rng)
     return state, [event]
 
 
-def _deal(table: Table, rng: Rng) -> tuple[GameState, EngineEvent]:
-    """The first state of the round that ``table`` describes: a fresh deck, dealt, the face-up
+def _deal(setup: RoundSetup, rng: Rng) -> tuple[GameState, EngineEvent]:
+    """The first state of the round that ``setup`` describes: a fresh deck, dealt, the face-up
     card turned, and under ``wild_rank`` the wild card beside the stock."""
-    players = table.players
-    out_round = table.out_round
-    rules = table.rules
+    players = setup.players
+    out_round = setup.out_round
+    rules = setup.rules
     deck = list(rules.deck)
     rng.shuffle(deck)
-    order = rules.direction.order(table.starter, players)
+    order = rules.direction.order(setup.starter, players)
     seats = [seat for seat in order if out_round[seat] is None]
     hands: list[tuple[str, ...]] = [()] * players
     dealt = len(seats) * rules.hand_size
@@ -501,15 +501,15 @@ def _deal(table: Table, rng: Rng) -> tuple[GameState, EngineEvent]:
     # len(seats)-th card starting at index k.
     for index, seat in enumerate(seats):
         hands[seat] = tuple(deck[index : dealt : len(seats)])
-    event = {"type": "round_started", "round": table.round, "starter": table.starter, "deck": deck}
+    event = {"type": "round_started", "round": setup.round, "starter": setup.starter, "deck": deck}
     stock_from = dealt + 1
     if rules.wild_rank:
-        table = table._replace(wild=deck[stock_from], wild_rank=RANK[deck[stock_from]])
-        event["wild"] = table.wild
+        setup = setup._replace(wild=deck[stock_from], wild_rank=RANK[deck[stock_from]])
+        event["wild"] = setup.wild
         stock_from += 1
     state = GameState(
-        table,
-        table.starter,
+        setup,
+        setup.starter,
         tuple(hands),
         tuple(deck[stock_from:]),
         0,
@@ -538,7 +538,7 @@ def apply_play(
     # The common path is kept inline and allocation-light: only what changes is copied.
     if seat != state.turn:
         raise _not_to_act(state)
-    table = state.table
+    setup = state.setup
     hands = state.hands
     hand = hands[seat]
     if len(cards) == 1:
@@ -549,14 +549,14 @@ def apply_play(
         kept = list(hand)
         del kept[index]
     else:
-        kept = _discard_group(hand, cards, table.wild_rank, table.rules.codes_repeat)
+        kept = _discard_group(hand, cards, setup.wild_rank, setup.rules.codes_repeat)
 
     group = state.group
     stock = state.stock
     stock_pos = state.stock_pos
     pile = state.pile
     shown = state.shown
-    if table.rules.codes_repeat and shown[seat]:
+    if setup.rules.codes_repeat and shown[seat]:
         # A copy of a code taken face up may since have come back blind: a discard of the
         # code takes it off what is known.
         shown = _replaced(shown, seat, _without(shown[seat], cards))
@@ -574,7 +574,7 @@ def apply_play(
         elif draw == group[-1]:
             drawn = group[-1]
             rest = group[:-1]
-        elif table.rules.draw_from is DrawFrom.ANY_OF_LAST and draw in group:
+        elif setup.rules.draw_from is DrawFrom.ANY_OF_LAST and draw in group:
             index = group.index(draw)
             drawn = group[index]
             rest = group[:index] + group[index + 1 :]
@@ -598,11 +598,11 @@ def apply_play(
         stock, pile, shown = _reshuffle(pile, rng, shown, changed, events)
         stock_pos = 0
 
-    # Not `GameState(...)`: its `__init__` derives `next_seat` from the table's eliminations,
+    # Not `GameState(...)`: its `__init__` derives `next_seat` from the setup's eliminations,
     # which a play never changes. Going through it made each action some 30% slower
     # (bench/engine: replay 2.8 -> 3.7 us per action, below its 300,000 actions/s target).
     new = _blank(GameState)
-    new.table = table
+    new.setup = setup
     new.turn = state.next_seat[seat]
     new.hands = tuple(changed)
     new.stock = stock
@@ -765,18 +765,18 @@ def _end_round(
 ) -> tuple[GameState, list[EngineEvent]]:
     """Every hand shown and the round scored (docs/rules.md §6-§7); the next round dealt, or the
     game over."""
-    table = state.table
-    rules = table.rules
-    value = table.values.__getitem__
+    setup = state.setup
+    rules = setup.rules
+    value = setup.values.__getitem__
     hands_shown: list[tuple[str, ...] | None] = []
     hand_totals: list[int | None] = []
-    for hand, out in zip(state.hands, table.out_round, strict=True):
+    for hand, out in zip(state.hands, setup.out_round, strict=True):
         active = out is None
         hands_shown.append(hand if active else None)
         hand_totals.append(sum(map(value, hand)) if active else None)
-    score = score_round(rules, caller, hand_totals, table.totals, table.out_round, table.round)
+    score = score_round(rules, caller, hand_totals, setup.totals, setup.out_round, setup.round)
     result = RoundResult(
-        table.round,
+        setup.round,
         caller,
         score.outcome,
         tuple(hands_shown),
@@ -785,34 +785,34 @@ def _end_round(
         score.totals,
         score.eliminated,
         score.next_starter,
-        table.wild,
+        setup.wild,
     )
     events.append({"type": "round_ended", **result.to_dict()})
     if score.next_starter is None:
-        table = Table(
+        setup = RoundSetup(
             rules,
-            table.players,
-            table.round,
-            table.starter,
+            setup.players,
+            setup.round,
+            setup.starter,
             score.totals,
             score.out_round,
             result,
             score.standings,
-            table.wild,
-            table.wild_rank,
+            setup.wild,
+            setup.wild_rank,
         )
         events.append({"type": "game_ended", "standings": standings_list(score.standings)})
-        return state.replace(table=table, turn=None, caller=None), events
-    table = Table(
+        return state.replace(setup=setup, turn=None, caller=None), events
+    setup = RoundSetup(
         rules,
-        table.players,
-        table.round + 1,
+        setup.players,
+        setup.round + 1,
         score.next_starter,
         score.totals,
         score.out_round,
         result,
         None,
     )
-    new, dealt = _deal(table, rng)
+    new, dealt = _deal(setup, rng)
     events.append(dealt)
     return new, events

@@ -37,8 +37,8 @@ def view(state: GameState, seat: int | None) -> ViewData:
     this seat the other hands this round, then ``{"<seat>": [cards]}``: per other active seat,
     the cards it held then and has not discarded since (it may hold more).
     """
-    table = state.table
-    rules = table.rules
+    setup = state.setup
+    rules = setup.rules
     hands = state.hands
     you: dict[str, Any] | None = None
     if seat is not None:
@@ -51,16 +51,16 @@ def view(state: GameState, seat: int | None) -> ViewData:
         if rules.spy_queen:
             you["spied"] = _spied(state, seat)
     finished = state.finished
-    totals = table.totals
-    out_round = table.out_round
-    last_round = table.last_round
+    totals = setup.totals
+    out_round = setup.out_round
+    last_round = setup.last_round
     known = state.known
     return {
         "status": "finished" if finished else "active",
         "rules": rules,
-        "players": table.players,
-        "round": table.round,
-        "starter": table.starter,
+        "players": setup.players,
+        "round": setup.round,
+        "starter": setup.starter,
         "turn": state.turn,
         "you": you,
         "seats": [
@@ -72,19 +72,19 @@ def view(state: GameState, seat: int | None) -> ViewData:
                 "hand_count": len(hands[index]),
                 "known": list(known[index]),
             }
-            for index in range(table.players)
+            for index in range(setup.players)
         ],
         "discard": {
             "cards": list(state.group),
             "takeable": [] if finished else list(rules.draw_from.takeable(state.group)),
             "seat": state.group_seat,
         },
-        "wild": table.wild,
+        "wild": setup.wild,
         "caller": state.caller,
         "pile": list(state.pile),
         "stock_count": state.stock_count,
         "last_round": None if last_round is None else last_round.to_dict(),
-        "standings": standings_list(table.standings),
+        "standings": standings_list(setup.standings),
     }
 
 

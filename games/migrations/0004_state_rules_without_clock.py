@@ -1,5 +1,5 @@
 """Stored states no longer carry the turn limit in their rules: the engine has no clock, and
-its `Rules` refuse the key. The game's own `rules` column keeps it (games.table_rules)."""
+its `Rules` refuse the key. The game's own `rules` column keeps it (games.game_rules)."""
 
 from django.db import migrations
 

@@ -13,7 +13,7 @@ modules by job:
 - `rematch`: a finished private table's rematch offer, its answers, and the new table;
 - `rating`: rating a finished ranked game (and rolling back a voided one) through ratings.
 
-Each action locks the game row (`games.table.LockedGame`), checks `seq`, applies the action
+Each action locks the game row (`games.locks.LockedGame`), checks `seq`, applies the action
 through the engine, records its events and state, and only after the commit notifies the
 sockets and schedules what follows. Nothing here replays the log: the game row holds the
 current state. The modules import downwards only: lobby and play use clock.

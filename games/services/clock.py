@@ -3,8 +3,8 @@
 `advance` is the one way an engine result is stored (a deal or a move): the locked game
 records its events and state, the next turn gets its deadline, and after the commit every
 viewer is pushed the new state and the next turn is scheduled: the CPU's move after its think
-time, or a human's deadline. The beat sweeper (`overdue_game_ids` + `game_timeout`) is the
-second path for both, when a task was lost.
+time, or a human's deadline. The beat sweeper (`games_timeout_overdue`) is the second path for
+both, when a task was lost.
 """
 
 from __future__ import annotations
@@ -21,10 +21,11 @@ from core import metrics
 from games import notify
 from games.engine.cpu import DEFAULT_LEVEL, Level, cpu_action
 from games.engine.state import EngineEvent, GameState, apply
+from games.game_rules import GameRules
+from games.locks import LockedGame
 from games.models import GameStatus
+from games.selectors import overdue_game_ids
 from games.services import fair_play
-from games.table import LockedGame
-from games.table_rules import TableRules
 
 # Shuffles and the first starter: never `random` (docs/architecture.md's house rules).
 RNG = secrets.SystemRandom()
@@ -57,7 +58,7 @@ def advance(
         fair_play.game_ended(locked)
     locked.game.turn_deadline = deadline(locked)
     locked.save(*_PLAY_FIELDS)
-    notify.table_changed(locked)
+    notify.game_update(locked)
     if schedule:
         schedule_turn(locked)
 
@@ -68,7 +69,7 @@ def unattended(locked: LockedGame) -> bool:
     state = locked.state
     if state is None:
         return False
-    out = state.table.out_round
+    out = state.setup.out_round
     return all(seat.is_cpu or seat.left or out[seat.seat] is not None for seat in locked.seats)
 
 
@@ -81,7 +82,7 @@ def deadline(locked: LockedGame) -> datetime | None:
     now = timezone.now()
     if locked.seats[state.turn].cpu_plays:
         return now + timedelta(seconds=settings.YANIV_CPU_THINK_SECONDS) + CPU_GRACE
-    seconds = TableRules.stored(game.rules).turn_seconds
+    seconds = GameRules.stored(game.rules).turn_seconds
     return None if seconds is None else now + timedelta(seconds=seconds)
 
 
@@ -109,12 +110,14 @@ def schedule_turn(locked: LockedGame) -> None:
         # Nobody is left to watch the CPUs think: play on at once (game_cpu_turn then plays
         # the game to its end).
         think = 0 if unattended(locked) else settings.YANIV_CPU_THINK_SECONDS
-        transaction.on_commit(lambda: tasks.cpu_turn.apply_async(key, countdown=think), robust=True)
+        transaction.on_commit(
+            lambda: tasks.game_cpu_turn.apply_async(key, countdown=think), robust=True
+        )
     else:
         notify.your_turn(seat, game)
         due = game.turn_deadline
         if due is not None:
-            transaction.on_commit(lambda: tasks.turn_timeout.apply_async(key, eta=due), robust=True)
+            transaction.on_commit(lambda: tasks.game_timeout.apply_async(key, eta=due), robust=True)
 
 
 def game_cpu_turn(*, game_id: UUID | str, seq: int) -> bool:
@@ -168,6 +171,16 @@ def game_timeout(*, game_id: UUID | str, seq: int, skip_locked: bool = False) ->
         locked.append("player_away", seat=seat.seat)
     _cpu_plays(locked, state, source="timeout")
     return True
+
+
+def games_timeout_overdue() -> int:
+    """Enforce every overdue turn, whatever happened to its task (the beat sweeper): how many
+    were. A game another worker holds is left to it."""
+    handled = 0
+    for game_id, seq in overdue_game_ids():
+        handled += game_timeout(game_id=game_id, seq=seq, skip_locked=True)
+    metrics.OVERDUE_TURNS.inc(handled)
+    return handled
 
 
 def _current_turn(locked: LockedGame, seq: int) -> GameState | None:

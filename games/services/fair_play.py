@@ -17,9 +17,9 @@ from django.db import transaction
 
 from accounts.models import OffenceKind
 from accounts.services import offence_record
+from games.locks import LockedGame
 from games.models import Event, Seat
 from games.selectors import clean_ranked_games
-from games.table import LockedGame
 
 
 def seat_left(locked: LockedGame, seat: Seat) -> None:

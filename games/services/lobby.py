@@ -17,11 +17,11 @@ from games import notify
 from games.engine.cpu import DEFAULT_LEVEL, Level
 from games.engine.errors import InvalidRules
 from games.engine.state import start_game
+from games.game_rules import GameRules
+from games.locks import LockedGame
 from games.models import Game, GameStatus, Seat
-from games.selectors import viewer_seat
+from games.projection import viewer_seat
 from games.services.clock import RNG, advance
-from games.table import LockedGame
-from games.table_rules import TableRules
 
 INVITE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
@@ -44,7 +44,7 @@ def _take_live_seat(create: Callable[[], Seat]) -> Seat:
 @transaction.atomic
 def game_create(*, host: Player, max_players: int, rules: dict[str, Any]) -> Game:
     try:
-        parsed = TableRules.parse(rules)
+        parsed = GameRules.parse(rules)
         parsed.check_seats(max_players)
     except InvalidRules as error:
         raise ApplicationError("invalid_rules", str(error)) from error
@@ -69,7 +69,7 @@ def game_join(*, game_id: UUID | str, player: Player, invite_code: str) -> Locke
         raise ApplicationError("bad_invite_code", "That invite code is not this game's.", 403)
     _require_free_seat(locked)
     _take_live_seat(lambda: locked.add_seat(player=player))
-    notify.table_changed(locked)
+    notify.game_update(locked)
     return locked
 
 
@@ -81,7 +81,7 @@ def game_add_cpu(
     _require_host(locked, player)
     _require_free_seat(locked)
     locked.add_seat(is_cpu=True, cpu_level=level, live=False)
-    notify.table_changed(locked)
+    notify.game_update(locked)
     return locked
 
 
@@ -116,7 +116,7 @@ def game_start(*, game_id: UUID | str, player: Player) -> LockedGame:
 def _begin(locked: LockedGame) -> None:
     """Deal the first round of a seated table and make it active."""
     game = locked.game
-    state, events = start_game(len(locked.seats), TableRules.stored(game.rules).rules, RNG)
+    state, events = start_game(len(locked.seats), GameRules.stored(game.rules).rules, RNG)
     game.status = GameStatus.ACTIVE
     game.started_at = timezone.now()
     locked.append("game_started", players=len(locked.seats))
@@ -131,7 +131,7 @@ def game_begin_ranked(*, players: list[Player], cpu_levels: Sequence[Level] = ()
     """
     order: list[Player | Level] = [*players, *cpu_levels]
     RNG.shuffle(order)
-    rules = TableRules(turn_seconds=settings.YANIV_RANKED_TURN_SECONDS).to_dict()
+    rules = GameRules(turn_seconds=settings.YANIV_RANKED_TURN_SECONDS).to_dict()
     game = Game.objects.create(ranked=True, max_players=len(order), rules=rules)
     Seat.objects.bulk_create(
         Seat(game=game, seat=index, player=who)
@@ -154,4 +154,4 @@ def leave_waiting(locked: LockedGame, seat: Seat, player: Player) -> None:
         locked.save_seats("live")
     else:
         locked.remove_seat(seat)
-    notify.table_changed(locked)
+    notify.game_update(locked)

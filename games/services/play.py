@@ -12,12 +12,12 @@ from core.errors import ApplicationError
 from games import notify
 from games.engine.errors import IllegalMove
 from games.engine.state import Action, CallYaniv, Play, apply
+from games.locks import LockedGame
 from games.models import GameStatus, Seat
-from games.selectors import viewer_seat
+from games.projection import viewer_seat
 from games.services import fair_play
 from games.services.clock import RNG, advance, restart_turn
 from games.services.lobby import leave_waiting
-from games.table import LockedGame
 
 
 def parse_action(seat: int, data: dict[str, Any]) -> Action:
@@ -88,7 +88,7 @@ def _hand_to_cpu(locked: LockedGame, seat: Seat) -> None:
     locked.append("player_left", seat=seat.seat)
     if locked.playing_state().turn == seat.seat:
         restart_turn(locked)
-    notify.table_changed(locked)
+    notify.game_update(locked)
 
 
 def player_hand_over_games(*, player: Player) -> None:
@@ -111,4 +111,4 @@ def game_player_returned(*, game_id: UUID | str, player: Player) -> None:
     _return(locked, seat)
     if locked.playing_state().turn == seat.seat:
         restart_turn(locked)  # their turn again: the full turn time from now
-    notify.table_changed(locked)
+    notify.game_update(locked)

@@ -18,9 +18,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from games import notify
+from games.locks import LockedGame
 from games.models import Game, GameStatus
 from games.selectors import pending_games, pending_games_before
-from games.table import LockedGame
 from ratings.cpu import cpu_start
 from ratings.locks import ratings_lock
 from ratings.results import GameResult, SeatResult

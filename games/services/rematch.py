@@ -6,12 +6,14 @@ until then a read already shows it expired), and the table then starts with the 
 accepted and the CPU seats, when they are two or more: nobody who did not accept is seated.
 Every step is an event of the finished game, so its sockets are told (`rematch_offered`,
 `rematch_accepted`, `rematch_declined`, `rematch_expired`, `rematch_started` with the new
-game's id) and its event log keeps them.
+game's id) and its event log keeps them, and where a rematch stands is folded from those
+events alone: `rematch_state` reads it, `rematch_answer` and `rematch_expire` write.
 """
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import get_args
 from uuid import UUID
 
 from django.conf import settings
@@ -21,37 +23,78 @@ from django.utils import timezone
 from accounts.models import Player
 from core.errors import ApplicationError
 from games import notify
-from games.models import Game, GameStatus, Seat
-from games.selectors import (
-    RematchData,
-    player_active_game_id,
-    rematch_events,
-    rematch_from_events,
-)
+from games.locks import LockedGame
+from games.models import Event, Game, GameStatus, Seat
+from games.payloads import EventType, RematchData
+from games.selectors import player_active_game_id
 from games.services.lobby import game_start, new_invite_code
-from games.table import LockedGame
 
 # What a new seat keeps of the old one: everything that says who sits there and how the CPU
 # plays it (a CPU level, when seats have one), not what happened in the game.
 _NOT_COPIED = {"id", "game", "seat", "away", "left", "score", "eliminated", "place", "live"}
+_REMATCH_EVENTS = tuple(name for name in get_args(EventType) if name.startswith("rematch_"))
+
+
+def rematch_state(game: Game, seats: list[Seat]) -> RematchData:
+    """Where the rematch of a game stands, as `GET /games/{id}/rematch/` shows it."""
+    return _fold(game, seats)[0]
 
 
 def _state(locked: LockedGame) -> tuple[RematchData, int | None]:
-    humans = [seat.seat for seat in locked.seats if seat.player_id is not None]
-    data, offer = rematch_from_events(rematch_events(locked.game), humans, timezone.now())
+    data, offer = _fold(locked.game, locked.seats)
     return data, None if offer is None else offer.pk
 
 
-def game_rematch(*, game_id: UUID | str, player: Player, accept: bool) -> RematchData:
-    """Offer a rematch, accept the open offer (`accept`), or decline it (`not accept`). A
-    lapsed offer is settled first, in a transaction of its own, so that the table it starts
-    stands whatever this request is then refused."""
+def _rematch_events(game: Game) -> list[Event]:
+    return list(game.events.filter(type__in=_REMATCH_EVENTS).order_by("id"))
+
+
+def _fold(game: Game, seats: list[Seat]) -> tuple[RematchData, Event | None]:
+    """Where the rematch of a game stands after its rematch events, and the open offer's
+    event (None when no offer is open). An open offer past its `expires_at` is `expired`
+    already, whether or not its timeout has written `rematch_expired` yet."""
+    data: RematchData = {
+        "status": "none",
+        "offered_by": None,
+        "accepted": [],
+        "waiting_for": [],
+        "expires_at": None,
+        "game_id": None,
+    }
+    offer: Event | None = None
+    for event in _rematch_events(game):
+        if event.type == "rematch_offered":
+            offer = event
+            data["status"], data["offered_by"] = "offered", event.payload["seat"]
+            data["accepted"] = [event.payload["seat"]]
+            data["expires_at"] = event.payload["expires_at"]
+        elif event.type == "rematch_accepted" and offer is not None:
+            data["accepted"] = [*data["accepted"], event.payload["seat"]]
+        elif event.type in {"rematch_declined", "rematch_expired"}:
+            offer = None
+            data["status"] = "declined" if event.type == "rematch_declined" else "expired"
+        elif event.type == "rematch_started":
+            offer = None
+            data["status"], data["game_id"] = "started", event.payload["game_id"]
+    if offer is not None and datetime.fromisoformat(offer.payload["expires_at"]) <= timezone.now():
+        offer = None
+        data["status"] = "expired"
+    if data["status"] == "offered":
+        humans = [seat.seat for seat in seats if seat.player_id is not None]
+        data["waiting_for"] = [seat for seat in humans if seat not in data["accepted"]]
+    return data, offer
+
+
+def rematch_answer(*, game_id: UUID | str, player: Player, accept: bool) -> RematchData:
+    """A seated player's answer: offer a rematch, accept the open offer (`accept`), or decline
+    it (`not accept`). A lapsed offer is settled first, in a transaction of its own, so that
+    the table it starts stands whatever this request is then refused."""
     rematch_expire(game_id=game_id)
-    return _answer(game_id=game_id, player=player, accept=accept)
+    return _answer_locked(game_id=game_id, player=player, accept=accept)
 
 
 @transaction.atomic
-def _answer(*, game_id: UUID | str, player: Player, accept: bool) -> RematchData:
+def _answer_locked(*, game_id: UUID | str, player: Player, accept: bool) -> RematchData:
     locked = LockedGame.lock(game_id)
     seat = locked.seat_of(player)
     game = locked.game
@@ -85,7 +128,7 @@ def _answer(*, game_id: UUID | str, player: Player, accept: bool) -> RematchData
         data, offer = _state(locked)
         if data["status"] == "offered" and not data["waiting_for"]:
             _start(locked)
-    notify.table_changed(locked)
+    notify.game_update(locked)
     return _state(locked)[0]
 
 
@@ -97,7 +140,7 @@ def _offer(locked: LockedGame, seat: Seat) -> None:
     key = (str(locked.game.pk), locked.new_events[-1].pk)
     # robust: a lost task only leaves the event unwritten; reads show the offer expired anyway.
     transaction.on_commit(
-        lambda: tasks.rematch_timeout.apply_async(key, eta=expires_at), robust=True
+        lambda: tasks.rematch_expire.apply_async(key, eta=expires_at), robust=True
     )
 
 
@@ -148,7 +191,7 @@ def rematch_expire(*, game_id: UUID | str, offer_id: int | None = None) -> bool:
     locked = LockedGame.try_lock(game_id)
     if locked is None or locked.game.status != GameStatus.FINISHED:
         return False
-    events = rematch_events(locked.game)
+    events = _rematch_events(locked.game)
     if not events or events[-1].type not in {"rematch_offered", "rematch_accepted"}:
         return False  # no offer open
     offer = next(event for event in reversed(events) if event.type == "rematch_offered")
@@ -165,5 +208,5 @@ def rematch_expire(*, game_id: UUID | str, offer_id: int | None = None) -> bool:
                 _start(locked, accepted)
         except ApplicationError:
             pass  # one of them sat down elsewhere meanwhile: the offer just lapses
-    notify.table_changed(locked)
+    notify.game_update(locked)
     return True

@@ -11,8 +11,8 @@ from accounts.models import Player, StaffActionKind
 from accounts.services import staff_action_record
 from core.errors import ApplicationError
 from games import notify
+from games.locks import LockedGame
 from games.models import GameStatus
-from games.table import LockedGame
 
 
 @transaction.atomic
@@ -46,7 +46,7 @@ def game_void(*, game_id: UUID | str, reason: str, by: Player | None = None) -> 
     locked.save_seats("live")
     locked.append("game_voided", reason=reason)
     staff_action_record(action=StaffActionKind.VOID, actor=by, reason=reason, game_id=game.pk)
-    notify.table_changed(locked)
+    notify.game_update(locked)
     if was_rated:
         notify.game_voided(game)
     return locked

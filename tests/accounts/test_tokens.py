@@ -7,9 +7,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from accounts import tasks
 from accounts.models import AuthToken
 from accounts.services import auth_tokens_purge_expired
-from accounts.tasks import purge_expired_tokens
 from tests.factories import PlayerFactory
 
 ME = "/api/v1/me/"
@@ -100,7 +100,7 @@ def test_purge_deletes_only_expired_tokens(issue_token) -> None:
     issue_token(dead)
     AuthToken.objects.filter(player=dead).update(expires_at=timezone.now())
 
-    assert purge_expired_tokens() == 1
+    assert tasks.auth_tokens_purge_expired() == 1
 
     assert list(AuthToken.objects.values_list("player", flat=True)) == [live.pk]
     assert auth_tokens_purge_expired() == 0

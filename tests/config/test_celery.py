@@ -12,7 +12,7 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
 import accounts.tasks
-from accounts.tasks import purge_expired_tokens
+from accounts.tasks import auth_tokens_purge_expired
 from config.celery import app, beat_schedule
 from core.redis import get_redis
 
@@ -21,7 +21,7 @@ def test_a_task_sent_by_the_test_run_goes_to_its_own_queue() -> None:
     """Not to `celery`, which the worker of a `make run` on the same Redis consumes."""
     queue = app.conf.task_default_queue
     assert queue == f"yaniv-test-run{os.getpid()}.tasks"
-    sent = purge_expired_tokens.apply_async()
+    sent = auth_tokens_purge_expired.apply_async()
     redis = get_redis()
     try:
         messages = redis.lrange(queue, 0, -1)
@@ -45,17 +45,17 @@ def test_beat_runs_every_entry_as_it_was_scheduled() -> None:
     app.finalize()
     assert app.conf.beat_schedule == {
         "sweep-deadlines": {
-            "task": "games.tasks.sweep_deadlines",
+            "task": "games.tasks.games_timeout_overdue",
             "schedule": settings.YANIV_SWEEP_SECONDS,
             "options": {"expires": 10},
         },
         "rate-pending-games": {
-            "task": "games.tasks.rate_pending_games",
+            "task": "games.tasks.games_rate_pending",
             "schedule": 60.0,
             "options": {"expires": 60},
         },
-        "accounts.purge_expired_tokens": {
-            "task": "accounts.tasks.purge_expired_tokens",
+        "accounts.purge-expired-tokens": {
+            "task": "accounts.tasks.auth_tokens_purge_expired",
             "schedule": 3600.0,
         },
         "matchmaking.pass": {
@@ -64,7 +64,7 @@ def test_beat_runs_every_entry_as_it_was_scheduled() -> None:
             "options": {"expires": 2},
         },
         "ops.snapshot-metrics": {
-            "task": "ops.tasks.snapshot_metrics",
+            "task": "ops.tasks.snapshot_take",
             "schedule": 60.0,
             "options": {"expires": 60},
         },
@@ -81,7 +81,9 @@ def test_each_beat_entry_is_declared_beside_the_task_it_runs() -> None:
 
 
 def test_two_apps_declaring_one_beat_entry_is_an_error(monkeypatch) -> None:
-    taken = {"sweep-deadlines": {"task": "accounts.tasks.purge_expired_tokens", "schedule": 1.0}}
+    taken = {
+        "sweep-deadlines": {"task": "accounts.tasks.auth_tokens_purge_expired", "schedule": 1.0}
+    }
     monkeypatch.setattr(accounts.tasks, "BEAT_SCHEDULE", taken)
 
     with pytest.raises(ImproperlyConfigured, match="sweep-deadlines"):

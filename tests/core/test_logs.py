@@ -12,7 +12,7 @@ import pytest
 from django.conf import settings
 
 from core import logs
-from games.tasks import cpu_turn
+from games.tasks import game_cpu_turn
 from tests.games.conftest import Client, simple_move
 
 
@@ -79,7 +79,7 @@ def test_a_task_logs_its_id_and_its_game(db, json_lines) -> None:
     if game["turn"]["seat"] == game["you"]["seat"]:
         game = host.act(game, **simple_move(game)).json()
     json_lines()
-    result = cpu_turn.apply(args=(game["id"], game["seq"]))
+    result = game_cpu_turn.apply(args=(game["id"], game["seq"]))
     assert result.get() is True
 
     lines = json_lines()

@@ -23,7 +23,7 @@ from config.asgi import application
 from core import metrics
 from games.models import Game, GameStatus
 from games.services.clock import game_cpu_turn
-from games.tasks import rate_pending_games, sweep_deadlines
+from games.tasks import games_rate_pending, games_timeout_overdue
 from matchmaking.services import matchmaking_pass, ticket_create
 from tests.games.conftest import Client, simple_move
 
@@ -89,8 +89,8 @@ def test_every_metric_is_exposed_after_a_game(db) -> None:
     game = _play_against_a_cpu(host)
     ticket_create(player=Client.guest("Searcher").player, player_counts=[2, 3])
     matchmaking_pass()
-    sweep_deadlines.apply()
-    rate_pending_games.apply()
+    games_timeout_overdue.apply()
+    games_rate_pending.apply()
 
     families = _scrape()
 
@@ -109,7 +109,7 @@ def test_every_metric_is_exposed_after_a_game(db) -> None:
         assert _value(families, "yaniv_active_games", size="2", ranked="false") == 1
     assert _value(families, "yaniv_tickets_searching", size="3") == 1
     assert _value(families, "yaniv_matchmaking_pass_seconds_count")
-    task = "games.tasks.sweep_deadlines"
+    task = "games.tasks.games_timeout_overdue"
     assert _value(families, "yaniv_celery_task_runs_total", task=task, state="success")
     assert _value(families, "yaniv_celery_task_duration_seconds_count", task=task)
 

@@ -18,7 +18,7 @@ from drf_spectacular.generators import SchemaGenerator
 from rest_framework import serializers
 
 from core.payloads import Default, Doc, PayloadSerializers, Timestamp, Uuid
-from games.selectors import EventData, GameData, GameMessage, RecordData, SeatData
+from games.payloads import EventData, GameData, GameMessage, RecordData, SeatData
 
 
 class Colour(StrEnum):

@@ -57,7 +57,7 @@ def test_each_client_gives_up_after_its_timeout(stalled_redis: str) -> None:
     core_redis.outage_ends()
     # Celery publishes once (no retries) on a connection with the same timeouts.
     with pytest.raises(OperationalError):
-        within(BOUND, lambda: tasks.cpu_turn.apply_async(("game", 1), countdown=1))
+        within(BOUND, lambda: tasks.game_cpu_turn.apply_async(("game", 1), countdown=1))
 
 
 def test_after_a_timeout_the_next_calls_fail_at_once(stalled_redis: str) -> None:
@@ -69,7 +69,7 @@ def test_after_a_timeout_the_next_calls_fail_at_once(stalled_redis: str) -> None
     with pytest.raises(core_redis.RedisUnavailable):
         within(0.1, lambda: cache.add("flag", 1, timeout=1))
     with pytest.raises(core_redis.RedisUnavailable):
-        within(0.1, lambda: tasks.cpu_turn.apply_async(("game", 1)))
+        within(0.1, lambda: tasks.game_cpu_turn.apply_async(("game", 1)))
 
 
 def test_the_channel_layer_gives_up_after_its_timeout(stalled_redis: str) -> None:
@@ -90,7 +90,7 @@ def test_a_move_is_answered_and_its_cpu_turn_recovered_by_the_sweep(host, stalle
     game = Game.objects.get(pk=view["id"])
     assert game.turn_deadline is not None
     Game.objects.filter(pk=game.pk).update(turn_deadline=timezone.now() - timedelta(seconds=1))
-    assert tasks.sweep_deadlines() == 1
+    assert tasks.games_timeout_overdue() == 1
     after = host.game(view["id"])
     assert after["seq"] == view["seq"] + 2
     assert after["turn"]["seat"] == view["you"]["seat"]

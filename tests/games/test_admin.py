@@ -39,7 +39,7 @@ def live_game(db: None) -> str:
         play_moves(game_id, clients, 7)
         game = Game.objects.get(pk=game_id)
         assert game.status == GameStatus.ACTIVE
-        if GameState.from_dict(game.state or {}).table.round == 1:
+        if GameState.from_dict(game.state or {}).setup.round == 1:
             return game_id
     raise AssertionError("every table of 3 ended its first round within 7 moves")
 

@@ -61,10 +61,10 @@ def test_a_finishing_move_stands_when_no_task_can_be_queued(caplog) -> None:
     down = mock.Mock(side_effect=OperationalError("Error 111 connecting: Connection refused."))
     statuses = []
     with (
-        mock.patch.object(game_tasks.rate_game, "delay", down),
-        mock.patch.object(game_tasks.rate_game, "apply_async", down),
-        mock.patch.object(game_tasks.turn_timeout, "apply_async", down),
-        mock.patch.object(game_tasks.cpu_turn, "apply_async", down),
+        mock.patch.object(game_tasks.game_rate, "delay", down),
+        mock.patch.object(game_tasks.game_rate, "apply_async", down),
+        mock.patch.object(game_tasks.game_timeout, "apply_async", down),
+        mock.patch.object(game_tasks.game_cpu_turn, "apply_async", down),
     ):
         for _ in range(300):
             views = [first.game(str(game.pk)), second.game(str(game.pk))]
@@ -89,6 +89,6 @@ def test_a_finishing_move_stands_when_no_task_can_be_queued(caplog) -> None:
     # Its rating was not queued: the beat's sweep of pending games rates it, once settled.
     assert game.rated_at is None
     Game.objects.filter(pk=game.pk).update(finished_at=timezone.now() - timedelta(minutes=1))
-    assert game_tasks.rate_pending_games() == 1
+    assert game_tasks.games_rate_pending() == 1
     game.refresh_from_db()
     assert game.rated_at is not None

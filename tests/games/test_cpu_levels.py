@@ -85,14 +85,16 @@ def test_the_clock_plays_the_seat_s_level(make_client, monkeypatch, settings) ->
             move = {"type": "play", "cards": [view["you"]["hand"][0]], "draw": "stock"}
             assert host.act(view, **move).status_code == 200
         else:
-            assert tasks.cpu_turn(game["id"], view["seq"]) is True
+            assert tasks.game_cpu_turn(game["id"], view["seq"]) is True
     assert dict(played) == {1: Level.MEDIUM, 2: Level.EASY}
 
 
 def test_a_table_with_no_human_left_finishes_at_once(make_client, monkeypatch) -> None:
     scheduled: list[tuple[Any, dict[str, Any]]] = []
     monkeypatch.setattr(
-        tasks.cpu_turn, "apply_async", lambda args, **options: scheduled.append((args, options))
+        tasks.game_cpu_turn,
+        "apply_async",
+        lambda args, **options: scheduled.append((args, options)),
     )
     host, game = _table(make_client, [{"level": "easy"}, {"level": "hard"}])
     stored = Game.objects.get(pk=game["id"])
@@ -102,7 +104,7 @@ def test_a_table_with_no_human_left_finishes_at_once(make_client, monkeypatch) -
     host.post(f"/api/v1/games/{game['id']}/leave/")
     stored.refresh_from_db()
     # One call plays the whole game: every move in order, each its own seq, all by the CPU.
-    assert tasks.cpu_turn(game["id"], stored.seq) is True
+    assert tasks.game_cpu_turn(game["id"], stored.seq) is True
     stored.refresh_from_db()
     assert stored.status == GameStatus.FINISHED
     assert stored.turn_deadline is None
@@ -125,9 +127,9 @@ def test_a_table_with_no_human_left_finishes_at_once(make_client, monkeypatch) -
 def _unattended(out_round: tuple[int | None, ...], **seat_flags: dict[str, bool]) -> bool:
     """`unattended` of a table whose seats have these flags and are out as `out_round` says."""
     seats = [Seat(seat=i, **seat_flags.get(f"s{i}", {})) for i in range(len(out_round))]
-    table = SimpleNamespace(out_round=out_round)
+    setup = SimpleNamespace(out_round=out_round)
     return clock.unattended(
-        cast(Any, SimpleNamespace(state=SimpleNamespace(table=table), seats=seats))
+        cast(Any, SimpleNamespace(state=SimpleNamespace(setup=setup), seats=seats))
     )
 
 

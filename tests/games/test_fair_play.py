@@ -14,12 +14,12 @@ from django.utils.dateparse import parse_datetime
 from accounts.models import Offence, Player, QueueBan
 from accounts.selectors import queue_ban_until
 from accounts.services import offence_record
+from games.locks import LockedGame
 from games.models import Event, Game, GameStatus
 from games.selectors import clean_ranked_games
 from games.services import fair_play, play
 from games.services.clock import game_timeout
 from games.services.lobby import game_begin_ranked
-from games.table import LockedGame
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db

@@ -303,7 +303,7 @@ def test_a_rematch_leaves_the_finished_game_and_its_tag_as_they_were(make_client
     poller = Poller(clients[0], game_id)
     assert poller.poll() == 200
     held = poller.game
-    rematch.game_rematch(game_id=game_id, player=clients[0].player, accept=True)
-    rematch.game_rematch(game_id=game_id, player=clients[1].player, accept=True)
+    rematch.rematch_answer(game_id=game_id, player=clients[0].player, accept=True)
+    rematch.rematch_answer(game_id=game_id, player=clients[1].player, accept=True)
     assert poller.poll() == 304
     assert poller.fresh() == held

@@ -29,9 +29,9 @@ from games.engine.cpu import Level, cpu_action
 from games.engine.rules import Preset, Rules
 from games.engine.state import CallYaniv, GameState
 from games.models import Event, Game
-from games.selectors import events_shown, game_events, game_payload, game_state
+from games.projection import events_shown, game_events, game_payload, game_state
+from games.selectors import game_seats
 from games.services.clock import RNG, game_cpu_turn
-from games.table import game_seats
 from tests.conftest import clear_throttle_counters
 from tests.games.conftest import Client, simple_move
 
@@ -206,8 +206,8 @@ def _published(django_capture_on_commit_callbacks, monkeypatch) -> Iterator[list
     the CPU seats itself."""
     sent: list[tuple[str, dict[str, Any]]] = []
     monkeypatch.setattr(notify, "send_to_group", lambda group, msg: sent.append((group, msg)))
-    monkeypatch.setattr(tasks.cpu_turn, "apply_async", lambda *args, **kwargs: None)
-    monkeypatch.setattr(tasks.turn_timeout, "apply_async", lambda *args, **kwargs: None)
+    monkeypatch.setattr(tasks.game_cpu_turn, "apply_async", lambda *args, **kwargs: None)
+    monkeypatch.setattr(tasks.game_timeout, "apply_async", lambda *args, **kwargs: None)
     with django_capture_on_commit_callbacks(execute=True):
         yield sent
 

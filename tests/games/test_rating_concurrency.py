@@ -40,7 +40,7 @@ def at_once(count: int, work: Callable[[], object]) -> list[object]:
 def test_two_workers_rating_one_game_rate_it_once(players, make_game) -> None:
     game = make_game([(players[0], 1), (players[1], 2), (players[2], 2)])
 
-    results = at_once(2, lambda: tasks.rate_game.apply(args=(str(game.pk),)).get())
+    results = at_once(2, lambda: tasks.game_rate.apply(args=(str(game.pk),)).get())
 
     assert sorted(results) == [False, True]  # type: ignore[type-var]
     assert RatingChange.objects.filter(game=game).count() == 3

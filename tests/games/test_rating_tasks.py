@@ -58,7 +58,7 @@ def test_a_ranked_game_played_to_the_end_is_rated_then_rolled_back(settings) -> 
 
 def test_only_ranked_games_queue_a_rating(make_game, players, monkeypatch) -> None:
     queued: list[str] = []
-    monkeypatch.setattr(tasks.rate_game, "delay", queued.append)
+    monkeypatch.setattr(tasks.game_rate, "delay", queued.append)
     private = make_game([(players[0], 1), (players[1], 2)], ranked=False)
     ranked = make_game([(players[2], 1), (players[3], 2)])
 
@@ -73,9 +73,9 @@ def test_the_pending_sweep_rates_games_whose_task_was_lost(players, make_game) -
     lost = make_game([(a, 1), (b, 2)])
     just_ended = make_game([(c, 1), (d, 2)], finished_at=timezone.now())
 
-    assert tasks.rate_pending_games() == 1
+    assert tasks.games_rate_pending() == 1
     lost.refresh_from_db()
     just_ended.refresh_from_db()
     assert lost.rated_at is not None
     assert just_ended.rated_at is None  # its own task is still on its way
-    assert tasks.rate_pending_games() == 0
+    assert tasks.games_rate_pending() == 0

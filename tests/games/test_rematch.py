@@ -10,8 +10,8 @@ import time_machine
 from django.utils import timezone
 
 from games import tasks
+from games.game_rules import GameRules
 from games.models import Event, Game, GameStatus
-from games.table_rules import TableRules
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +25,7 @@ def table(players, make_game):
     """A finished private table: a (host, seat 0), a CPU (seat 1), b (seat 2)."""
     a, b = players[:2]
     game = make_game([(a, 2), (None, 3), (b, 1)], ranked=False, host=a)
-    game.rules = TableRules.parse({"turn_seconds": 30}).to_dict()
+    game.rules = GameRules.parse({"turn_seconds": 30}).to_dict()
     game.save(update_fields=["rules"])
     return game
 
@@ -101,12 +101,12 @@ def test_a_lapsed_offer_starts_the_table_of_those_who_accepted(
     settings.YANIV_REMATCH_SECONDS = 30
     client_for(a).post(_path(table), {}, format="json")
     offer_id = table.events.get(type="rematch_offered").pk
-    assert tasks.rematch_timeout(str(table.pk), offer_id) is False  # not due yet
+    assert tasks.rematch_expire(str(table.pk), offer_id) is False  # not due yet
     with time_machine.travel(timezone.now() + timedelta(seconds=31)):
         # Read before the task ran: expired already.
         assert client_for(b).get(_path(table)).json()["status"] == "expired"
-        assert tasks.rematch_timeout(str(table.pk), offer_id) is True
-        assert tasks.rematch_timeout(str(table.pk), offer_id) is False  # once
+        assert tasks.rematch_expire(str(table.pk), offer_id) is True
+        assert tasks.rematch_expire(str(table.pk), offer_id) is False  # once
         assert _types(table) == ["rematch_offered", "rematch_expired", "rematch_started"]
         # a and the CPU play again, rotated (the CPU first); b, who never answered, is not seated.
         started = client_for(a).get(_path(table)).json()
@@ -138,7 +138,7 @@ def test_a_lapsed_offer_whose_host_did_not_answer_gets_a_new_host(
     client_for(b).post(_path(table), {}, format="json")  # b offers; a, the host, is silent
     with time_machine.travel(timezone.now() + timedelta(seconds=3600)):
         offer_id = table.events.get(type="rematch_offered").pk
-        assert tasks.rematch_timeout(str(table.pk), offer_id) is True
+        assert tasks.rematch_expire(str(table.pk), offer_id) is True
     new = Game.objects.get(pk=table.events.get(type="rematch_started").payload["game_id"])
     assert new.host == b
     assert list(new.seats.order_by("seat").values_list("player", flat=True)) == [None, b.pk]

@@ -18,7 +18,7 @@ from config.asgi import application
 from core.perf.channels import group_channel
 from core.sockets import viewer_group
 from games.models import Event, Seat
-from games.selectors import viewer_seat
+from games.projection import viewer_seat
 from games.services.clock import game_cpu_turn
 from games.services.lobby import game_begin_ranked
 from tests.games.conftest import Client, simple_move
@@ -268,7 +268,7 @@ def test_a_failing_push_or_queue_does_not_fail_a_committed_move(make_client, cap
     broken = mock.Mock(side_effect=RuntimeError("redis is down"))
     with (
         mock.patch("games.notify.send_to_group", broken),
-        mock.patch("games.tasks.cpu_turn.apply_async", broken),
+        mock.patch("games.tasks.game_cpu_turn.apply_async", broken),
     ):
         response = host.act(view, **simple_move(view))
     assert response.status_code == 200

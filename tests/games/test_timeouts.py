@@ -50,8 +50,8 @@ def test_a_turn_gets_a_deadline(make_client, clock) -> None:
 def test_nothing_happens_before_the_deadline(make_client, clock) -> None:
     _, game = _table(make_client)
     clock.shift(29)
-    assert tasks.turn_timeout(game["id"], 0) is False
-    assert tasks.sweep_deadlines() == 0
+    assert tasks.game_timeout(game["id"], 0) is False
+    assert tasks.games_timeout_overdue() == 0
     assert Game.objects.get(pk=game["id"]).seq == 0
 
 
@@ -59,7 +59,7 @@ def test_a_missed_deadline_makes_the_cpu_play_and_the_seat_away(make_client, clo
     _, game = _table(make_client)
     seat = game["turn"]["seat"]
     clock.shift(31)
-    assert tasks.sweep_deadlines() == 1
+    assert tasks.games_timeout_overdue() == 1
     after = Game.objects.get(pk=game["id"])
     assert after.seq == 1
     away = Event.objects.get(game_id=game["id"], type="player_away")
@@ -70,7 +70,7 @@ def test_a_missed_deadline_makes_the_cpu_play_and_the_seat_away(make_client, clo
     # The other player now has a full turn of their own.
     assert after.turn_deadline == START + timedelta(seconds=61)
     # Running the same timeout again (a duplicate task) does nothing.
-    assert tasks.turn_timeout(game["id"], 0) is False
+    assert tasks.game_timeout(game["id"], 0) is False
     assert Game.objects.get(pk=game["id"]).seq == 1
 
 
@@ -79,15 +79,15 @@ def test_an_away_seat_is_played_at_once_until_its_player_returns(make_client, cl
     seat = game["turn"]["seat"]
     me, other = clients[seat], clients[1 - seat]
     clock.shift(31)
-    tasks.sweep_deadlines()
+    tasks.games_timeout_overdue()
     view = other.game(game["id"])
     assert other.act(view, **simple_move(view)).status_code == 200
     stored = Game.objects.get(pk=game["id"])
     # An away seat's turn is the CPU's: due at once (plus a grace for a lost task), not 30 s.
     assert stored.turn_deadline == START + timedelta(seconds=31) + CPU_GRACE
     assert me.game(game["id"])["turn"]["deadline"] is None
-    assert tasks.cpu_turn(game["id"], stored.seq) is True
-    assert tasks.cpu_turn(game["id"], stored.seq) is False  # a duplicate task does nothing
+    assert tasks.game_cpu_turn(game["id"], stored.seq) is True
+    assert tasks.game_cpu_turn(game["id"], stored.seq) is False  # a duplicate task does nothing
     assert Game.objects.get(pk=game["id"]).seq == 3
     # Opening the game socket brings the player back; their next turn is theirs again.
     play.game_player_returned(game_id=game["id"], player=me.player)
@@ -107,7 +107,7 @@ def test_acting_returns_an_away_player(make_client, clock) -> None:
     clients, game = _table(make_client)
     seat = game["turn"]["seat"]
     clock.shift(31)
-    tasks.sweep_deadlines()
+    tasks.games_timeout_overdue()
     other = clients[1 - seat]
     view = other.game(game["id"])
     other.act(view, **simple_move(view))
@@ -123,7 +123,7 @@ def test_leaving_hands_the_seat_to_the_cpu_for_good(make_client, clock) -> None:
     clients, game = _table(make_client, turn_seconds=None)
     seat = game["turn"]["seat"]
     clients[seat].post(f"/api/v1/games/{game['id']}/leave/")
-    assert tasks.cpu_turn(game["id"], 0) is True
+    assert tasks.game_cpu_turn(game["id"], 0) is True
     assert Event.objects.get(game_id=game["id"], type="played").payload["by"] == "cpu"
     with pytest.raises(ApplicationError) as refused:
         play.game_act(
@@ -137,8 +137,8 @@ def test_without_a_turn_limit_nothing_times_out(make_client, clock) -> None:
     assert Game.objects.get(pk=game["id"]).turn_deadline is None
     assert game["turn"]["deadline"] is None
     clock.shift(3600)
-    assert tasks.sweep_deadlines() == 0
-    assert tasks.turn_timeout(game["id"], 0) is False
+    assert tasks.games_timeout_overdue() == 0
+    assert tasks.game_timeout(game["id"], 0) is False
 
 
 def test_a_banned_players_seat_goes_to_the_cpu(make_client, django_capture_on_commit_callbacks):
@@ -171,7 +171,7 @@ def test_a_late_move_racing_the_deadline_is_applied_or_refused_never_both(make_c
         def timeout() -> None:
             barrier.wait()
             try:
-                outcome["timeout"] = tasks.turn_timeout(game["id"], 0)
+                outcome["timeout"] = tasks.game_timeout(game["id"], 0)
             finally:
                 connection.close()
 

@@ -165,8 +165,8 @@ def test_the_pass_never_fills_with_the_setting_at_zero() -> None:
 @pytest.mark.django_db
 @pytest.mark.usefixtures("fill_after_30")
 def test_a_filled_game_left_by_its_human_ends_at_once_and_rates_everyone(monkeypatch) -> None:
-    monkeypatch.setattr("games.tasks.cpu_turn.apply_async", lambda *args, **options: None)
-    monkeypatch.setattr("games.tasks.turn_timeout.apply_async", lambda *args, **options: None)
+    monkeypatch.setattr("games.tasks.game_cpu_turn.apply_async", lambda *args, **options: None)
+    monkeypatch.setattr("games.tasks.game_timeout.apply_async", lambda *args, **options: None)
     player = PlayerFactory.create()
     queue(player, [4])
     [game_id] = run_pass(31)
@@ -174,7 +174,7 @@ def test_a_filled_game_left_by_its_human_ends_at_once_and_rates_everyone(monkeyp
     game = Game.objects.get(pk=game_id)
     assert game.status == GameStatus.ACTIVE
     # Nobody is left to play: the next CPU turn plays the game to its end.
-    assert tasks.cpu_turn(str(game_id), game.seq) is True
+    assert tasks.game_cpu_turn(str(game_id), game.seq) is True
     game.refresh_from_db()
     assert game.status == GameStatus.FINISHED
 

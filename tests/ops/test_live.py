@@ -50,7 +50,7 @@ def _figures_shown(client: BrowserClient) -> live.Figures:
 
 
 def test_the_page_shows_the_moves_played_since_the_last_snapshot(admin_client, db) -> None:
-    tasks.snapshot_metrics.apply()
+    tasks.snapshot_take.apply()
     before = _figures_shown(admin_client)
     assert before.snapshots >= 1
 
@@ -69,7 +69,7 @@ def test_the_page_shows_the_moves_played_since_the_last_snapshot(admin_client, d
 
 
 def test_the_queue_and_the_waits_of_matched_tickets(admin_client, db) -> None:
-    tasks.snapshot_metrics.apply()
+    tasks.snapshot_take.apply()
     ticket_create(player=Client.guest("Waiting").player, player_counts=[3, 4])
     first = _figures_shown(admin_client)
     assert ("3", 1) in first.queue
@@ -88,11 +88,11 @@ def test_the_queue_and_the_waits_of_matched_tickets(admin_client, db) -> None:
 
 
 def test_errors_of_the_last_hour_count_failed_tasks_and_5xx(admin_client, db) -> None:
-    tasks.snapshot_metrics.apply()
-    metrics.CELERY_TASK_RUNS.labels("games.tasks.cpu_turn", "failure").inc()
+    tasks.snapshot_take.apply()
+    metrics.CELERY_TASK_RUNS.labels("games.tasks.game_cpu_turn", "failure").inc()
     metrics.HTTP_REQUESTS.labels("/api/v1/games/", "POST", 500).inc()
     response = admin_client.get(PAGE)
-    assert response.context["errors_tasks"] == {"games.tasks.cpu_turn": 1}
+    assert response.context["errors_tasks"] == {"games.tasks.game_cpu_turn": 1}
     assert response.context["errors_http"] == {"/api/v1/games/": 1}
     assert response.context["errors_total"] == 2
 

@@ -44,8 +44,8 @@ from games.engine.state import (
     CallYaniv,
     GameState,
     Play,
+    RoundSetup,
     Spied,
-    Table,
     apply_play,
     apply_yaniv,
 )
@@ -66,29 +66,29 @@ _TAKE_AT_MOST = 3
 
 def choose(seen: ViewData, rng: Rng) -> Action:
     """The expert's action from ``seen``, the view of the seat to act."""
-    table = View(seen)
-    play = hard.best_play(table, rng)
+    view = View(seen)
+    play = hard.best_play(view, rng)
     if not seen["you"]["can_call_yaniv"]:
         return play
-    call = CallYaniv(table.seat)
-    if hard.must_call(table):
+    call = CallYaniv(view.seat)
+    if hard.must_call(view):
         return call
-    worlds = [_sample(seen, table, rng) for _ in range(_SAMPLES)]
-    calling = sum(_called(world, table.seat, table.seat, rng) for world in worlds)
-    playing = sum(_played_out(world, play, table.seat, rng) for world in worlds)
+    worlds = [_sample(seen, view, rng) for _ in range(_SAMPLES)]
+    calling = sum(_called(world, view.seat, view.seat, rng) for world in worlds)
+    playing = sum(_played_out(world, play, view.seat, rng) for world in worlds)
     return call if calling >= playing else play
 
 
-def _sample(seen: ViewData, table: View, rng: Rng) -> GameState:
+def _sample(seen: ViewData, view: View, rng: Rng) -> GameState:
     """A world consistent with ``seen``: each opponent holds the cards we know it holds (taken
-    face up or shown by the spy queen, ``table.located``); its other cards and the stock are
+    face up or shown by the spy queen, ``view.located``); its other cards and the stock are
     dealt from the rest of the unseen cards, low ones likelier in a hand (``hard``'s skew)."""
-    skew = hard.skew(table)
-    values = table.values
+    skew = hard.skew(view)
+    values = view.values
     # The unseen cards less those the spy queen placed in a hand (``unseen`` counts them).
-    pool = list(table.unseen)
-    for seat in table.opponents:
-        spied = Counter(table.located[seat]) - Counter(seen["seats"][seat]["known"])
+    pool = list(view.unseen)
+    for seat in view.opponents:
+        spied = Counter(view.located[seat]) - Counter(seen["seats"][seat]["known"])
         for card in spied.elements():
             pool.remove(card)
     # Weighted sampling without replacement (Efraimidis-Spirakis): each card's key is
@@ -104,10 +104,10 @@ def _sample(seen: ViewData, table: View, rng: Rng) -> GameState:
     at = 0
     for entry in seen["seats"]:
         seat = entry["seat"]
-        if seat == table.seat:
-            hands.append(table.hand)
+        if seat == view.seat:
+            hands.append(view.hand)
             continue
-        located = tuple(table.located.get(seat, ()))
+        located = tuple(view.located.get(seat, ()))
         unknown = entry["hand_count"] - len(located)
         hands.append(located + tuple(keyed[at : at + unknown]))
         at += unknown
@@ -117,7 +117,7 @@ def _sample(seen: ViewData, table: View, rng: Rng) -> GameState:
     totals = tuple(entry["score"] for entry in seen["seats"])
     out_round = tuple(entry["out_round"] for entry in seen["seats"])
     shown = tuple(tuple(entry["known"]) for entry in seen["seats"])
-    world = Table(
+    world = RoundSetup(
         rules,
         seen["players"],
         seen["round"],
@@ -127,11 +127,11 @@ def _sample(seen: ViewData, table: View, rng: Rng) -> GameState:
         None,
         None,
         seen["wild"],
-        table.wild_rank,
+        view.wild_rank,
     )
     return GameState(
         world,
-        table.seat,
+        view.seat,
         tuple(hands),
         tuple(stock),
         0,
@@ -142,7 +142,7 @@ def _sample(seen: ViewData, table: View, rng: Rng) -> GameState:
         seen["caller"],
         # We may call, so the first turns are over (``first_turn_call: false``): any count of
         # plays from one per seat on says so.
-        len(table.opponents) + 1,
+        len(view.opponents) + 1,
         _spied(seen),
     )
 
@@ -177,8 +177,8 @@ def _played_out(world: GameState, play: Play, me: int, rng: Rng) -> float:
 def _left(state: GameState, seat: int) -> float:
     """The hand of ``seat``, still in play: its total less what its best group sheds next
     turn, at this round's values."""
-    table = state.table
-    shed = hard.best_shed(state.hands[seat], table.values, table.wild_rank, table.rules.values)
+    setup = state.setup
+    shed = hard.best_shed(state.hands[seat], setup.values, setup.wild_rank, setup.rules.values)
     return state.hand_total(seat) - shed
 
 
@@ -189,16 +189,16 @@ def _called(state: GameState, me: int, caller: int, rng: Rng) -> float:
     without dealing the next round from ``rng``). Under ``final_turns`` the call is played
     through the engine: every other seat first takes its extra turn as ``_rollout`` plays it.
     """
-    table = state.table
-    if not table.rules.final_turns:
+    setup = state.setup
+    if not setup.rules.final_turns:
         hand_totals = [
             state.hand_total(seat) if out is None else None
-            for seat, out in enumerate(table.out_round)
+            for seat, out in enumerate(setup.out_round)
         ]
         score = score_round(
-            table.rules, caller, hand_totals, table.totals, table.out_round, table.round
+            setup.rules, caller, hand_totals, setup.totals, setup.out_round, setup.round
         )
-        return _value(table, me, score.totals, score.eliminated, score.standings)
+        return _value(setup, me, score.totals, score.eliminated, score.standings)
     state, _ = apply_yaniv(state, caller, rng)
     while state.caller is not None:
         seat = state.turn
@@ -208,21 +208,21 @@ def _called(state: GameState, me: int, caller: int, rng: Rng) -> float:
         state, _ = apply_play(state, seat, play.cards, play.draw, rng)
     result = state.last_round
     assert result is not None
-    return _value(table, me, result.totals, result.eliminated, state.standings)
+    return _value(setup, me, result.totals, result.eliminated, state.standings)
 
 
 def _value(
-    table: Table,
+    setup: RoundSetup,
     me: int,
     totals: Sequence[int],
     eliminated: Sequence[int],
     standings: Standings | None,
 ) -> float:
-    """The value for ``me`` of a round of ``table`` that ended with these ``totals``, these
+    """The value for ``me`` of a round of ``setup`` that ended with these ``totals``, these
     seats ``eliminated`` and, if it ended the game, these ``standings``."""
-    opponents = [seat for seat, out in enumerate(table.out_round) if out is None and seat != me]
-    gained = [totals[seat] - table.totals[seat] for seat in opponents]
-    value = sum(gained) / len(gained) - (totals[me] - table.totals[me])
+    opponents = [seat for seat, out in enumerate(setup.out_round) if out is None and seat != me]
+    gained = [totals[seat] - setup.totals[seat] for seat in opponents]
+    value = sum(gained) / len(gained) - (totals[me] - setup.totals[me])
     if standings is not None:
         first = dict(standings)[me] == 1
         return value + (_KNOCK_OUT if first else -_KNOCK_OUT)
@@ -236,8 +236,8 @@ def _rollout(state: GameState, seat: int) -> Action:
     """A quick full-information player for rollouts: calls when the rules let it and no other
     hand is as low; else throws its most valuable group and takes a discard that is low or
     joins a group (at this round's values and wild rank)."""
-    table = state.table
-    values = table.values
+    setup = state.setup
+    values = setup.values
     hands = state.hands
     hand = hands[seat]
 
@@ -249,14 +249,14 @@ def _rollout(state: GameState, seat: int) -> Action:
         points(hands[other]) > total for other in state.active_seats if other != seat
     ):
         return CallYaniv(seat)
-    group = max(legal_groups(hand, table.wild_rank), key=points)
+    group = max(legal_groups(hand, setup.wild_rank), key=points)
     rest = [card for card in hand if card not in group]
     top = max(values[card] for card in group)
     ends = takeable(state.group)
     if state.stock_count:
         for card in sorted(ends, key=values.__getitem__):
             if values[card] < top and (
-                values[card] <= _TAKE_AT_MOST or hard.joins(rest, card, table.wild_rank)
+                values[card] <= _TAKE_AT_MOST or hard.joins(rest, card, setup.wild_rank)
             ):
                 return Play(seat, group, card)
         return Play(seat, group, STOCK)

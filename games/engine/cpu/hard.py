@@ -67,14 +67,14 @@ def choose(seen: ViewData, rng: Rng) -> Action:
     ``rng`` breaks ties between equally good moves and, rarely, a stalemate (``should_call``);
     a seeded rng gives the same choice every time.
     """
-    table = View(seen)
-    if seen["you"]["can_call_yaniv"] and should_call(table, rng):
-        return CallYaniv(table.seat)
-    return best_play(table, rng)
+    view = View(seen)
+    if seen["you"]["can_call_yaniv"] and should_call(view, rng):
+        return CallYaniv(view.seat)
+    return best_play(view, rng)
 
 
 class View:
-    """The CPU's view of the table from its seat: what ``view(state, seat)`` shows it (the
+    """The CPU's view of the game from its seat: what ``view(state, seat)`` shows it (the
     ``seen`` data), digested once per decision."""
 
     def __init__(self, seen: ViewData) -> None:
@@ -153,51 +153,51 @@ class View:
 # --- calling Yaniv ----------------------------------------------------------------------
 
 
-def must_call(table: View) -> bool:
+def must_call(view: View) -> bool:
     """Whether calling is sure to be right: an exact-score drop turns even an Assaf into a
     gain, or anyone else's call would take us over the limit."""
-    me: int = table.seats[table.seat]["score"]
-    rules = table.rules
+    me: int = view.seats[view.seat]["score"]
+    rules = view.rules
     # Under `first_over_100` going over the limit ends the game rather than knocking one
     # player out; for the CPU it costs the same.
-    after_assaf = rules.exact_scores.drop(me + table.total + _penalty(table))
-    return after_assaf <= me or rules.ending.over(me + table.total)
+    after_assaf = rules.exact_scores.drop(me + view.total + _penalty(view))
+    return after_assaf <= me or rules.ending.over(me + view.total)
 
 
-def _penalty(table: View) -> int:
+def _penalty(view: View) -> int:
     """What an Assaf would cost on top of our total: the rules' penalty, or under
     ``twice_highest`` twice the highest other hand as we expect it."""
     expected = [
-        sum(table.values[card] for card in table.located[seat])
-        + (table.seats[seat]["hand_count"] - len(table.located[seat])) * table.mean_unseen
-        for seat in table.opponents
+        sum(view.values[card] for card in view.located[seat])
+        + (view.seats[seat]["hand_count"] - len(view.located[seat])) * view.mean_unseen
+        for seat in view.opponents
     ]
-    return table.rules.assaf_penalty_rule.penalty(table.rules.assaf_penalty, map(round, expected))
+    return view.rules.assaf_penalty_rule.penalty(view.rules.assaf_penalty, map(round, expected))
 
 
-def should_call(table: View, rng: Rng) -> bool:
-    if must_call(table):
+def should_call(view: View, rng: Rng) -> bool:
+    if must_call(view):
         return True
-    total = table.total
-    rules = table.rules
-    me: int = table.seats[table.seat]["score"]
+    total = view.total
+    rules = view.rules
+    me: int = view.seats[view.seat]["score"]
     ending = rules.ending
-    after_assaf = rules.exact_scores.drop(me + total + _penalty(table))
+    after_assaf = rules.exact_scores.drop(me + total + _penalty(view))
     loss = float(after_assaf - me)
     if ending.over(after_assaf):
         loss += _KNOCK_OUT_COST
     # Ending the round now also scores every other hand as it stands, Assaf or not: an
     # opponent whose hand would take them over the limit is out, where waiting lets them shed.
-    card = _opponent_card(table)
+    card = _opponent_card(view)
     knock_outs = sum(
-        1.0 - _chance_at_most(table, card, seat, ending.room(table.seats[seat]["score"]))
-        for seat in table.opponents
+        1.0 - _chance_at_most(view, card, seat, ending.room(view.seats[seat]["score"]))
+        for seat in view.opponents
     )
-    wait = _WAIT_COST + _WAIT_COST_PER_TURN * table.turns_each
-    wait += _KNOCK_OUT_COST * knock_outs / len(table.opponents)
+    wait = _WAIT_COST + _WAIT_COST_PER_TURN * view.turns_each
+    wait += _KNOCK_OUT_COST * knock_outs / len(view.opponents)
     risk = 1.0 - math.prod(
-        1.0 - _chance_at_most(table, card, seat, total + _final_gain(table, card, seat))
-        for seat in table.opponents
+        1.0 - _chance_at_most(view, card, seat, total + _final_gain(view, card, seat))
+        for seat in view.opponents
     )
     if risk * loss <= wait:
         return True
@@ -205,15 +205,15 @@ def should_call(table: View, rng: Rng) -> bool:
     # Assaf is certain, and that can last for ever: with one card each, whoever holds a joker
     # must throw it and the next player takes it, so no joker holder can ever call. Now and
     # then the CPU calls into the Assaf anyway, which ends the round.
-    return _stalemate(table, total) and rng.randrange(_STALEMATE_ODDS) == 0
+    return _stalemate(view, total) and rng.randrange(_STALEMATE_ODDS) == 0
 
 
-def _final_gain(table: View, card: Sequence[float], seat: int) -> int:
+def _final_gain(view: View, card: Sequence[float], seat: int) -> int:
     """Under final turns, how much ``seat`` is expected to lower its hand in the extra turn
     our call gives it: it throws its highest card and draws one, so the expected highest of
     its unknown cards less a mean card (0 without final turns, or with one card)."""
-    unknown = table.seats[seat]["hand_count"] - len(table.located[seat])
-    if not table.rules.final_turns or unknown < 2:
+    unknown = view.seats[seat]["hand_count"] - len(view.located[seat])
+    if not view.rules.final_turns or unknown < 2:
         return 0
     below = 0.0
     highest = 0.0
@@ -225,40 +225,40 @@ def _final_gain(table: View, card: Sequence[float], seat: int) -> int:
     return max(0, round(highest - mean))
 
 
-def _stalemate(table: View, total: int) -> bool:
-    if len(table.seats[table.seat]["known"]) < len(table.hand):
+def _stalemate(view: View, total: int) -> bool:
+    if len(view.seats[view.seat]["known"]) < len(view.hand):
         return False
-    for seat in table.opponents:
-        entry = table.seats[seat]
-        known = table.located[seat]
-        if len(known) >= entry["hand_count"] and sum(table.values[c] for c in known) <= total:
+    for seat in view.opponents:
+        entry = view.seats[seat]
+        known = view.located[seat]
+        if len(known) >= entry["hand_count"] and sum(view.values[c] for c in known) <= total:
             return True
     return False
 
 
-def _opponent_card(table: View) -> list[float]:
+def _opponent_card(view: View) -> list[float]:
     """The chance that an opponent's unknown card is worth 0, 1, ... 10: the unseen cards,
     skewed towards low ones the longer the round has gone on (players keep low cards)."""
-    skew_ = skew(table)
-    weights = [count * math.exp(-skew_ * value) for value, count in enumerate(table.histogram)]
+    skew_ = skew(view)
+    weights = [count * math.exp(-skew_ * value) for value, count in enumerate(view.histogram)]
     norm = sum(weights)
     return [weight / norm for weight in weights] if norm else weights
 
 
-def skew(table: View) -> float:
+def skew(view: View) -> float:
     """How much an opponent's unknown card leans towards low values: a card worth ``v`` is
     ``exp(-skew * v)`` times as likely as its share of the unseen cards."""
-    return min(_SKEW_MAX, _SKEW_PER_TURN * table.turns_each)
+    return min(_SKEW_MAX, _SKEW_PER_TURN * view.turns_each)
 
 
-def _chance_at_most(table: View, card: Sequence[float], seat: int, total: int) -> float:
+def _chance_at_most(view: View, card: Sequence[float], seat: int, total: int) -> float:
     """The chance that the hand of ``seat`` is worth ``total`` or less, the cards of it we do
     not know (face up or spied) drawn from ``card``."""
-    known = table.located[seat]
-    room = total - sum(table.values[code] for code in known)
+    known = view.located[seat]
+    room = total - sum(view.values[code] for code in known)
     if room < 0:
         return 0.0
-    return _at_most(card, max(0, table.seats[seat]["hand_count"] - len(known)), room)
+    return _at_most(card, max(0, view.seats[seat]["hand_count"] - len(known)), room)
 
 
 def _at_most(card: Sequence[float], cards: int, room: int) -> float:
@@ -266,7 +266,7 @@ def _at_most(card: Sequence[float], cards: int, room: int) -> float:
     top = len(card) - 1
     if room >= top * cards:
         return 1.0
-    # Sums above ``room`` can never come back under it, so the table stops there.
+    # Sums above ``room`` can never come back under it, so the list stops there.
     sums = [1.0] + [0.0] * room
     for _ in range(cards):
         sums = [
@@ -279,45 +279,45 @@ def _at_most(card: Sequence[float], cards: int, room: int) -> float:
 # --- discarding and drawing -------------------------------------------------------------
 
 
-def best_play(table: View, rng: Rng) -> Play:
-    scored = _scored_plays(table)
+def best_play(view: View, rng: Rng) -> Play:
+    scored = _scored_plays(view)
     best_score = min(score for score, _ in scored)
     best = [play for score, play in scored if score <= best_score + _EPSILON]
     return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
 
 
-def _scored_plays(table: View) -> list[tuple[float, Play]]:
-    hand = table.hand
-    values = table.values
+def _scored_plays(view: View) -> list[tuple[float, Play]]:
+    hand = view.hand
+    values = view.values
     layouts: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
-    for group in legal_groups(hand, table.wild_rank):
+    for group in legal_groups(hand, view.wild_rank):
         layouts.setdefault(tuple(sorted(group)), []).append(group)
-    takeable = list(dict.fromkeys(table.takeable))
+    takeable = list(dict.fromkeys(view.takeable))
     stock_memo: dict[int, float] = {}
     scored: list[tuple[float, Play]] = []
-    last_turn = table.caller is not None
+    last_turn = view.caller is not None
     for cards, laid in layouts.items():
         rest = _without(hand, cards)
-        layout, gift = min(((group, _gift(table, group)) for group in laid), key=lambda x: x[1])
+        layout, gift = min(((group, _gift(view, group)) for group in laid), key=lambda x: x[1])
         top = max(values[card] for card in cards)
         # Taking a card no lower than the highest one thrown, to no group, makes no progress;
         # two CPUs could hand such a card back and forth for ever, so it is not done.
-        draws = [card for card in takeable if values[card] < top or table.joins(rest, card)]
-        if table.stock_count:
+        draws = [card for card in takeable if values[card] < top or view.joins(rest, card)]
+        if view.stock_count:
             draws.append(STOCK)
         draws = draws or takeable
         # Each seven thrown makes every other player draw (docs/rules.md §12): it hurts them all.
-        sevens = _SEVEN_WEIGHT * table.mean_unseen * table.rules.forced_draws(cards)
+        sevens = _SEVEN_WEIGHT * view.mean_unseen * view.rules.forced_draws(cards)
         for draw in draws:
             if last_turn:
                 # The round is scored after this turn: only the total left counts.
-                drawn = table.mean_unseen if draw == STOCK else values[draw]
+                drawn = view.mean_unseen if draw == STOCK else values[draw]
                 score = sum(values[card] for card in rest) + drawn
             elif draw == STOCK:
-                score = _stock_score(table, rest, stock_memo)
+                score = _stock_score(view, rest, stock_memo)
             else:
-                score = _score(table, (*rest, draw))
-            scored.append((score + _GIFT_WEIGHT * gift - sevens, Play(table.seat, layout, draw)))
+                score = _score(view, (*rest, draw))
+            scored.append((score + _GIFT_WEIGHT * gift - sevens, Play(view.seat, layout, draw)))
     return scored
 
 
@@ -329,34 +329,34 @@ def _without(hand: Sequence[str], cards: Sequence[str]) -> tuple[str, ...]:
     return tuple(rest)
 
 
-def _score(table: View, hand: Sequence[str]) -> float:
+def _score(view: View, hand: Sequence[str]) -> float:
     """How good ``hand`` is to hold at our next turn; lower is better (see _CALLABLE_BONUS)."""
-    total = sum(table.values[card] for card in hand)
-    return total - table.shed(hand) - (_CALLABLE_BONUS if total <= table.call_limit else 0.0)
+    total = sum(view.values[card] for card in hand)
+    return total - view.shed(hand) - (_CALLABLE_BONUS if total <= view.call_limit else 0.0)
 
 
-def _stock_score(table: View, rest: tuple[str, ...], memo: dict[int, float]) -> float:
+def _stock_score(view: View, rest: tuple[str, ...], memo: dict[int, float]) -> float:
     """The mean ``_score`` of ``rest`` plus one unseen card.
 
     A card that cannot join a group with ``rest`` leaves the best shed at the larger of
     ``rest``'s own and the card's value, which sums per value; only the few cards that can
     join one (same rank, same suit close by, jokers) are tried one by one.
     """
-    unseen = len(table.unseen)
+    unseen = len(view.unseen)
     if not unseen:
-        return _score(table, rest)
-    values = table.values
-    shed = table.shed(rest)
+        return _score(view, rest)
+    values = view.values
+    shed = view.shed(rest)
     if shed not in memo:
-        memo[shed] = sum(count * max(shed, value) for value, count in enumerate(table.histogram))
+        memo[shed] = sum(count * max(shed, value) for value, count in enumerate(view.histogram))
     total_shed = memo[shed]
-    for card, joined in _joiners(table, rest).items():
+    for card, joined in _joiners(view, rest).items():
         value = values[card]
-        total_shed += (max(joined, shed, value) - max(shed, value)) * table.unseen.count(card)
+        total_shed += (max(joined, shed, value) - max(shed, value)) * view.unseen.count(card)
     total = sum(values[card] for card in rest)
-    room = table.call_limit - total
-    callable_ = table.at_most[min(room, len(table.at_most) - 1)] if room >= 0 else 0
-    return total + table.mean_unseen - total_shed / unseen - _CALLABLE_BONUS * callable_ / unseen
+    room = view.call_limit - total
+    callable_ = view.at_most[min(room, len(view.at_most) - 1)] if room >= 0 else 0
+    return total + view.mean_unseen - total_shed / unseen - _CALLABLE_BONUS * callable_ / unseen
 
 
 def joins(rest: Sequence[str], card: str, wild_rank: int = 0) -> bool:
@@ -385,13 +385,13 @@ def joins(rest: Sequence[str], card: str, wild_rank: int = 0) -> bool:
     return False
 
 
-def _joiners(table: View, rest: Sequence[str]) -> dict[str, int]:
+def _joiners(view: View, rest: Sequence[str]) -> dict[str, int]:
     """Every unseen card that might form a set or run with cards of ``rest``, with the best set
     or run it could then make; that may be no better than the card alone, or than ``rest``'s
     own best group, which the caller weighs in."""
-    unseen = table.unseen_set
-    values = table.values
-    wild_rank = table.wild_rank
+    unseen = view.unseen_set
+    values = view.values
+    wild_rank = view.wild_rank
     jokers = sum(1 for card in rest if not RANK[card] or RANK[card] == wild_rank)
     rank_values: dict[int, int] = {}
     suits: dict[str, list[int]] = {}
@@ -405,7 +405,7 @@ def _joiners(table: View, rest: Sequence[str]) -> dict[str, int]:
     wild = [code + suit for code in RANKS[wild_rank - 1 : wild_rank] for suit in SUITS]
     for joker in (*JOKERS, *wild):
         if joker in unseen:
-            joined[joker] = table.shed((*rest, joker))
+            joined[joker] = view.shed((*rest, joker))
     for rank, value in rank_values.items():
         code = RANKS[rank - 1]
         for suit in SUITS:
@@ -413,7 +413,7 @@ def _joiners(table: View, rest: Sequence[str]) -> dict[str, int]:
             if card in unseen:
                 joined[card] = max(joined.get(card, 0), value + values[card])
     reach = 1 + jokers
-    points = table.rules.values
+    points = view.rules.values
     for suit, ranks in suits.items():
         if len(ranks) + jokers < 2:
             continue
@@ -484,14 +484,14 @@ def _best_run(ranks: tuple[int, ...], jokers: int, points: Values = Values.STAND
     return best
 
 
-def _gift(table: View, group: Sequence[str]) -> float:
+def _gift(view: View, group: Sequence[str]) -> float:
     """How much the ends of ``group``, laid this way, would help the next player."""
-    known = table.seats[table.next_seat]["known"]
-    ends = set(table.rules.draw_from.takeable(group))
+    known = view.seats[view.next_seat]["known"]
+    ends = set(view.rules.draw_from.takeable(group))
     help_ = 0.0
     for card in ends:
-        value = table.values[card]
-        gain = max(0.0, table.mean_unseen - value)
+        value = view.values[card]
+        gain = max(0.0, view.mean_unseen - value)
         rank, suit = RANK[card], SUIT[card]
         for held in known:
             if not RANK[held] or not rank:
@@ -499,6 +499,6 @@ def _gift(table: View, group: Sequence[str]) -> float:
             if RANK[held] == rank or (SUIT[held] == suit and abs(RANK[held] - rank) <= 2):
                 # It would leave with a group they are collecting: they shed its value and
                 # spare themselves a stock card.
-                gain = max(gain, value, table.mean_unseen)
+                gain = max(gain, value, view.mean_unseen)
         help_ = max(help_, gain)
     return help_

@@ -41,8 +41,8 @@ def play_one(levels: list[Level], rng: Rng) -> list[int]:
     state: GameState
     state, _ = start_game(len(levels), Rules(), rng)
     for _ in range(_MAX_MOVES):
-        if state.table.standings is not None:
-            places = dict(state.table.standings)
+        if state.setup.standings is not None:
+            places = dict(state.setup.standings)
             return [places[seat] for seat in range(len(levels))]
         assert state.turn is not None
         state, _ = apply(state, cpu_action(state, state.turn, rng, levels[state.turn]), rng)
@@ -65,7 +65,7 @@ def calibrate(games: int, rng: Rng, progress: Progress | None = None) -> dict[st
     return {level.value: skill for level, skill in skills.items()}
 
 
-def table(skills: dict[str, Skill], games: int) -> str:
+def results_markdown(skills: dict[str, Skill], games: int) -> str:
     rows = [
         f"`calibrate_cpus --games {games}`:",
         "",
@@ -109,7 +109,7 @@ class Command(BaseCommand):
             for level, skill in calibrate(games, secrets.SystemRandom(), progress).items()
         }
         progress.finish()
-        self.stdout.write(table(skills, games))
+        self.stdout.write(results_markdown(skills, games))
         if not dry_run:
             cpu_starts_write(skills)
             self.stderr.write(f"wrote {START_FILE.name}")

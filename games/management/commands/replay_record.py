@@ -13,7 +13,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.engine.record import replay_text
-from games.table_rules import record_rules
+from games.game_rules import record_rules
 
 
 class Command(BaseCommand):

@@ -64,7 +64,7 @@ def test_every_task_of_the_project_is_bounded() -> None:
     """`task_cls` is the class of the tasks `shared_task` makes."""
     app.finalize()
     ours = {name: task for name, task in app.tasks.items() if not name.startswith("celery.")}
-    assert "games.tasks.cpu_turn" in ours
+    assert "games.tasks.game_cpu_turn" in ours
     assert all(isinstance(task, BoundedTask) for task in ours.values()), ours
 
 
@@ -72,7 +72,7 @@ def test_every_task_of_the_project_is_bounded() -> None:
 def test_a_publish_that_times_out_starts_the_outage(stalled_redis: str) -> None:
     """kombu raises it as its OperationalError, chained from redis-py's TimeoutError."""
     with pytest.raises(OperationalError) as raised:
-        within(BOUND, lambda: tasks.cpu_turn.apply_async(("game", 1), countdown=1))
+        within(BOUND, lambda: tasks.game_cpu_turn.apply_async(("game", 1), countdown=1))
     assert isinstance(raised.value.__cause__, redis.TimeoutError)
     with pytest.raises(core_redis.RedisUnavailable):
         core_redis.check_available()

@@ -20,7 +20,7 @@ from django.utils import timezone
 from accounts.models import AuthToken, Player
 from core.perf.sql import Columns, fetch, insert, query, update
 from games.models import Event, Game, GameStatus, Seat
-from games.table import game_seats
+from games.selectors import game_seats
 from ratings.models import Rating
 from tests.factories import PlayerFactory
 
@@ -107,7 +107,7 @@ def test_update_writes_only_the_named_fields() -> None:
 
 # Against the ORM's own SQL ------------------------------------------------------------------
 
-# Every model the hot queries read (games/table.py, accounts/selectors.py).
+# Every model the hot queries read (games/locks.py, games/selectors.py, accounts/selectors.py).
 READ = [Game, Event, Seat, Player, Rating, AuthToken]
 
 
@@ -206,11 +206,12 @@ def test_an_instance_made_from_a_row_is_in_the_state_the_orm_leaves_it() -> None
     assert (written._state.adding, written._state.db) == (created._state.adding, created._state.db)
 
 
-# Only the game app's table and the token lookup build SQL with it -----------------------------
+# Only the game app's locks and reads and the token lookup build SQL with it ----------------
 
 
 def test_only_the_hot_queries_modules_use_it() -> None:
-    """Every other read and write goes through the ORM (games/table.py: the game's rows)."""
+    """Every other read and write goes through the ORM (games/locks.py, games/selectors.py: the
+    game's rows)."""
     root = Path(__file__).resolve().parents[3]
     users = {
         str(path.relative_to(root))
@@ -218,4 +219,4 @@ def test_only_the_hot_queries_modules_use_it() -> None:
         if path.parts[len(root.parts)] not in {".venv", "var", "tests"}
         and re.search(r"^from core\.perf(\.sql| import sql)\b", path.read_text(), re.M)
     }
-    assert users == {"games/table.py", "accounts/selectors.py"}
+    assert users == {"games/locks.py", "games/selectors.py", "accounts/selectors.py"}

@@ -92,7 +92,7 @@ def start(
 
 def with_totals(state: GameState, totals: Sequence[int]) -> GameState:
     """``state`` with other running totals: to test scoring near the limits."""
-    return state.replace(table=state.table._replace(totals=tuple(totals)))
+    return state.replace(setup=state.setup._replace(totals=tuple(totals)))
 
 
 def random_game(

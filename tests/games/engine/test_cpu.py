@@ -366,9 +366,9 @@ def test_a_stock_draw_scores_the_mean_over_every_unseen_card() -> None:
             continue
         seat = state.turn
         assert seat is not None
-        table = hard.View(view(state, seat))
+        cpu_view = hard.View(view(state, seat))
         hand = state.hands[seat]
         for size in range(len(hand)):
             rest = hand[:size]
-            every = [hard._score(table, (*rest, card)) for card in table.unseen]
-            assert hard._stock_score(table, rest, {}) == pytest.approx(sum(every) / len(every))
+            every = [hard._score(cpu_view, (*rest, card)) for card in cpu_view.unseen]
+            assert hard._stock_score(cpu_view, rest, {}) == pytest.approx(sum(every) / len(every))

@@ -172,10 +172,12 @@ def test_expert_samples_lean_towards_low_cards_late_in_the_round() -> None:
     pile = [card for card in Rules().deck if card not in {"2S", "3H", "7D", "9C", *stock}]
     state = position([["2S", "3H"], ["7D", "8D", "9D"]], ["9C"], pile=pile, stock=stock)
     seen = view(state, 0)
-    table = hard.View(seen)
+    cpu_view = hard.View(seen)
     rng = random.Random(0)
-    held = [VALUE[card] for _ in range(300) for card in expert._sample(seen, table, rng).hands[1]]
-    assert sum(held) / len(held) < table.mean_unseen - 0.5
+    held = [
+        VALUE[card] for _ in range(300) for card in expert._sample(seen, cpu_view, rng).hands[1]
+    ]
+    assert sum(held) / len(held) < cpu_view.mean_unseen - 0.5
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -224,20 +226,20 @@ def test_expert_samples_deal_what_the_spy_queen_showed_to_the_seat_it_was_seen_i
         seat = state.turn
         assert seat is not None
         seen = view(state, seat)
-        table = hard.View(seen)
-        world = expert._sample(seen, table, random.Random(index))
+        cpu_view = hard.View(seen)
+        world = expert._sample(seen, cpu_view, random.Random(index))
         assert {**view(world, seat), "last_round": None} == {**seen, "last_round": None}
         spied = seen["you"]["spied"]
-        for other in table.opponents:
+        for other in cpu_view.opponents:
             assert len(world.hands[other]) == len(state.hands[other])
             # Every card seen in that hand is dealt to it (with two decks, as often as seen).
             assert not Counter(spied[str(other)]) - Counter(world.hands[other])
         # The rest are the unseen cards less those the spy placed, each once.
         rest = Counter(world.stock[world.stock_pos :])
-        for other in table.opponents:
+        for other in cpu_view.opponents:
             rest.update(world.hands[other])
-        assert rest == Counter(table.unseen) + Counter(
-            card for other in table.opponents for card in world.known[other]
+        assert rest == Counter(cpu_view.unseen) + Counter(
+            card for other in cpu_view.opponents for card in world.known[other]
         )
         checked += 1
     assert checked >= 30
@@ -254,9 +256,9 @@ def test_expert_samples_never_deal_a_spied_card_elsewhere() -> None:
         }
     )
     seen = view(state, 0)
-    table = hard.View(seen)
+    cpu_view = hard.View(seen)
     for seed in range(40):
-        world = expert._sample(seen, table, random.Random(seed))
+        world = expert._sample(seen, cpu_view, random.Random(seed))
         assert "KD" in world.hands[1]
         assert "AH" in world.hands[2]
         assert "KD" not in world.hands[2]

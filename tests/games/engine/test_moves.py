@@ -93,7 +93,7 @@ def test_yaniv_is_offered_first_when_allowed() -> None:
 
 def test_a_finished_game_has_no_moves() -> None:
     state, _, _ = start({0: ["AS", "AD", "2C", "X1", "X2"], 1: ["5H", "6H", "7H", "KS", "KD"]})
-    state = state.replace(table=state.table._replace(standings=((0, 1), (1, 2))))
+    state = state.replace(setup=state.setup._replace(standings=((0, 1), (1, 2))))
     assert legal_moves(state, 0) == []
 
 

@@ -151,7 +151,7 @@ def test_the_first_bad_key_in_rule_order_is_named() -> None:
 
 
 def test_the_engine_rules_have_no_clock() -> None:
-    # The turn limit is the server's (games.table_rules); the engine refuses it as any other key.
+    # The turn limit is the server's (games.game_rules); the engine refuses it as any other key.
     with pytest.raises(InvalidRules, match="unknown rule 'turn_seconds'"):
         Rules.from_dict({"turn_seconds": 30})
 

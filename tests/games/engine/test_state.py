@@ -214,7 +214,7 @@ def test_yaniv_may_be_called_at_or_below_the_limit_only() -> None:
     assert state.hand_total(0) == 8
     state, _ = apply(state, Play(1, ["QD", "QS"], STOCK), random.Random(0))
     assert illegal(state, CallYaniv(0)) == Reason.YANIV_ABOVE_LIMIT
-    seven = state.replace(table=state.table._replace(rules=Rules(call_limit=8)))
+    seven = state.replace(setup=state.setup._replace(rules=Rules(call_limit=8)))
     assert seven.can_call_yaniv(0)
     after, events = apply(seven, CallYaniv(0), random.Random(0))
     assert [event["type"] for event in events] == ["yaniv_called", "round_ended", "round_started"]

@@ -357,7 +357,7 @@ def test_a_joker_for_wild_card_makes_no_rank_wild() -> None:
     state, events = start_game(2, rules, Scripted(deal_deck(rules, hands, 0, "QH", wild="X2")))
     assert events[0]["wild"] == "X2"
     assert state.wild == "X2"
-    assert state.table.wild_rank == 0
+    assert state.setup.wild_rank == 0
     assert state.hand_total(0) == 3 + 5 + 5 + 10 + 10
     assert "X2" not in state.stock
     assert view(state, None)["wild"] == "X2"

@@ -1,4 +1,4 @@
-"""A move reads the game's state once (games/table.py): the response and every viewer's push are
+"""A move reads the game's state once (games/locks.py): the response and every viewer's push are
 built from the state the engine returned, not parsed again from the row."""
 
 from __future__ import annotations
@@ -95,14 +95,14 @@ def test_a_cpu_turn_parses_the_state_once(parses) -> None:
         host.post(f"/api/v1/games/{game['id']}/cpu/")
     view = host.post(f"/api/v1/games/{game['id']}/start/").json()
     if view["turn"]["seat"] == 0:  # the host starts: move once, so that a CPU is to play
-        with mock.patch("games.tasks.cpu_turn.apply_async"):  # played here, not by a worker
+        with mock.patch("games.tasks.game_cpu_turn.apply_async"):  # played here, not by a worker
             view = host.act(view, **simple_move(view)).json()
     listener = redis.Redis.from_url(settings.REDIS_URL).pubsub()  # type: ignore[no-untyped-call]
     listener.subscribe(group_channel(viewer_group(game["id"], host.player.pk)))
     assert listener.get_message(timeout=2)["type"] == "subscribe"
     parses.clear()
 
-    with mock.patch("games.tasks.cpu_turn.apply_async"):
+    with mock.patch("games.tasks.game_cpu_turn.apply_async"):
         assert game_cpu_turn(game_id=game["id"], seq=view["seq"])
 
     assert [push["type"] for push in _received(listener)] == ["game.update"]

@@ -9,24 +9,21 @@ games/services/rating.py, also locks its players' earlier finished games that st
 rating: under the ratings lock, which lets one rating transaction run at a time, and finished games
 take no moves, so those locks cannot wait on each other either.)
 
-The locked game carries its state parsed: the row's JSON is read into a `GameState` at most
-once per transaction, the first time it is asked for, and the state the engine returns
-replaces it. So the response and every viewer's push after the commit are built from the same
-object the move produced: parsing (~20 us) costs more than applying a move (~1 us), and a move
-at a four-player table used to parse it six times (tests/games/test_table.py counts).
-
-This module is also where the game app's rows are read in plain SQL (core/perf/sql.py): the
-locked row, `game_seats` and `game_view_tag`, and nowhere else in the app.
+What a transaction writes goes through the locked game too (its events, its state, its seats),
+so that it knows what it appended (`new_events`: what games/notify.py publishes after the
+commit) and the state it left. It carries that state parsed: the row's JSON is read into a
+`GameState` at most once per transaction, the first time it is asked for, and the state the
+engine returns replaces it. So the response and every viewer's push after the commit are built
+from the same object the move produced: parsing (~20 us) costs more than applying a move
+(~1 us), and a move at a four-player table used to parse it six times
+(tests/games/test_locks.py counts).
 """
 
 from __future__ import annotations
 
-import hashlib
-from functools import cache
-from typing import Any, NamedTuple
+from typing import Any
 from uuid import UUID
 
-from django.conf import settings
 from django.utils import timezone
 
 from accounts.models import Player
@@ -34,24 +31,13 @@ from core.errors import ApplicationError
 from core.perf.sql import Columns, fetch, insert, query, update
 from games.engine.state import EngineEvent, GameState
 from games.models import Event, Game, GameStatus, Seat
-from games.selectors import (
-    DiscardData,
-    GameData,
-    LastRoundData,
-    RulesData,
-    SeatData,
-    TurnData,
-    YouData,
-    game_payload,
-    viewer_seat,
-)
-from ratings.models import Rating
-from ratings.payloads import PlayerData, RatingData
+from games.payloads import GameData
+from games.projection import game_payload, viewer_seat
+from games.selectors import game_seats
 
 _GAME, _EVENT = Columns(Game, "g"), Columns(Event, "e")
-_SEAT, _PLAYER, _RATING = Columns(Seat, "s"), Columns(Player, "p"), Columns(Rating, "r")
-# Every move runs these (core/perf/sql.py: why in SQL): the game row, locked, and its last
-# event; its seats with their players and ratings.
+# Every move runs this (core/perf/sql.py: why in SQL): the game row, locked, and its last
+# event (its seats: selectors.game_seats).
 _LOCK_SQL = query(
     "SELECT {g.select},"
     " (SELECT e.id FROM {e.table} WHERE e.game_id = g.id ORDER BY e.id DESC LIMIT 1)"
@@ -59,87 +45,6 @@ _LOCK_SQL = query(
     g=_GAME,
     e=_EVENT,
 )
-_SEATS_SQL = query(
-    "SELECT {s.select}, {p.select}, {r.select} FROM {s.table}"
-    " LEFT JOIN {p.table} ON p.id = s.player_id LEFT JOIN {r.table} ON r.player_id = p.id"
-    " WHERE s.game_id = %s ORDER BY s.seat",
-    s=_SEAT,
-    p=_PLAYER,
-    r=_RATING,
-)
-
-# What a viewer's `game` is built from (games/selectors.py game_payload), less the state: the
-# game row, its seats with their players and ratings, each row whole (a column added later is
-# in it too). The state changes only with `seq` (a move) or `status` (the deal at the start),
-# so the row's other columns stand for it without reading or parsing it.
-_VIEW_TAG_SQL = query(
-    "SELECT g.ranked,"
-    " (SELECT s.seat FROM {s.table} WHERE s.game_id = g.id AND s.player_id = %s),"
-    " ROW({shown.select})::text,"
-    " (SELECT string_agg(ROW({s.select}, {p.select}, {r.select})::text, ';' ORDER BY s.seat)"
-    "  FROM {s.table} LEFT JOIN {p.table} ON p.id = s.player_id"
-    "  LEFT JOIN {r.table} ON r.player_id = p.id WHERE s.game_id = g.id)"
-    " FROM {g.table} WHERE g.id = %s",
-    g=_GAME,
-    shown=Columns(Game, "g", omit={"state"}),
-    s=_SEAT,
-    p=_PLAYER,
-    r=_RATING,
-)
-# The payload's shape: a server that adds a key answers 200, not 304 to a copy without it.
-_SHOWN_KINDS = (GameData, SeatData, TurnData, YouData, DiscardData, LastRoundData, RulesData)
-_PAYLOAD_SHAPE = repr([kind.__annotations__ for kind in (*_SHOWN_KINDS, PlayerData, RatingData)])
-
-
-class ViewTag(NamedTuple):
-    """What `GET /games/{id}/` decides before it builds the game: who may see it, and the
-    ETag of the viewer's payload."""
-
-    ranked: bool
-    seat: int | None  # the viewer's
-    etag: str
-
-
-@cache
-def _tag_key() -> bytes:
-    """The key of the game tags' digest, from SECRET_KEY (read once: it does not change)."""
-    return hashlib.sha256(settings.SECRET_KEY.encode()).digest()
-
-
-def game_view_tag(game_id: UUID, player: Player) -> ViewTag | None:
-    """The ETag of the `game` `player` sees (None when there is no such game), from one
-    query that reads neither the state nor the events: equal tags, equal payloads.
-
-    The tag is a keyed digest of every input of the payload: the rows above, the viewer (the
-    player and their seat: a tag is one viewer's and never matches another's), the settings
-    the payload reads (the takeover level, the provisional sigma) and the payload's shape.
-    Keyed by SECRET_KEY, it tells nothing of its inputs to whoever holds it."""
-    for ranked, seat, game_row, seat_rows in fetch(_VIEW_TAG_SQL, [player.pk, game_id]):
-        inputs = (
-            game_row,
-            seat_rows,
-            str(player.pk),
-            seat,
-            settings.YANIV_CPU_TAKEOVER_LEVEL,
-            settings.YANIV_PROVISIONAL_SIGMA,
-            _PAYLOAD_SHAPE,
-        )
-        digest = hashlib.blake2b(repr(inputs).encode(), key=_tag_key(), digest_size=16)
-        return ViewTag(ranked, seat, f'"g{digest.hexdigest()}"')
-    return None
-
-
-def game_seats(game: Game) -> list[Seat]:
-    """The game's seats in order, each with its player and the player's rating: what every
-    payload of the game is built from, under its lock or not (a socket, a read)."""
-    seats = []
-    for seat, player, rating in fetch(_SEATS_SQL, [game.pk], _SEAT, _PLAYER, _RATING):
-        Seat.game.field.set_cached_value(seat, game)
-        Seat.player.field.set_cached_value(seat, player)
-        if player is not None:
-            Player.rating.related.set_cached_value(player, rating)
-        seats.append(seat)
-    return seats
 
 
 class LockedGame:
@@ -239,17 +144,17 @@ class LockedGame:
             ]
         )
         self.set_state(state)
-        table = state.table
+        setup = state.setup
         fields = []
-        if any(seat.score != table.totals[seat.seat] for seat in self.seats):  # a round ended
+        if any(seat.score != setup.totals[seat.seat] for seat in self.seats):  # a round ended
             for seat in self.seats:
-                seat.score = table.totals[seat.seat]
-                seat.eliminated = table.out_round[seat.seat] is not None
+                seat.score = setup.totals[seat.seat]
+                seat.eliminated = setup.out_round[seat.seat] is not None
             fields += ["score", "eliminated"]
-        if table.standings is not None:
+        if setup.standings is not None:
             game.status = GameStatus.FINISHED
             game.finished_at = timezone.now()
-            for number, place in table.standings:
+            for number, place in setup.standings:
                 self.seats[number].place = place
             for seat in self.seats:
                 seat.live = False

@@ -1,8 +1,8 @@
-"""A table's rules as the API, the database and a record hold them (docs/rules.md §9): the house
+"""A game's rules as the API, the database and a record hold them (docs/rules.md §9): the house
 rules the engine plays by, and the turn limit, which only the server's clock reads (§10).
 
 This is the one place that splits the one into the other: ``POST /games/`` and records go
-through ``TableRules.parse``, a game's stored ``rules`` through ``TableRules.stored``; the
+through ``GameRules.parse``, a game's stored ``rules`` through ``GameRules.stored``; the
 engine gets ``.rules`` and the clock ``.turn_seconds``. No Django here: ``replay_record``
 reads records with it and needs no database.
 """
@@ -17,18 +17,18 @@ from games.engine.rules import DEFAULT_RULES, PLAYERS_PER_DECK, Rules, one_of
 TURN_SECONDS_CHOICES = (None, 30, 60)
 """The turn limits a host may choose; ranked games take ``YANIV_RANKED_TURN_SECONDS``."""
 _TURN_SECONDS = "turn_seconds"
-MAX_TABLE = max(PLAYERS_PER_DECK.values())
+MAX_SEATS = max(PLAYERS_PER_DECK.values())
 """The most seats any rules deal to (two decks, RULES.md §12)."""
 
 
 @dataclass(frozen=True, slots=True)
-class TableRules:
+class GameRules:
     rules: Rules = DEFAULT_RULES
     turn_seconds: int | None = None
     """Seconds a player has for a turn; None: no limit."""
 
     @classmethod
-    def parse(cls, data: object) -> "TableRules":
+    def parse(cls, data: object) -> "GameRules":
         """What a host may choose, or a record may hold: missing keys take the defaults,
         anything else raises ``InvalidRules`` (a bad house rule is named before the limit)."""
         if not isinstance(data, Mapping):
@@ -39,7 +39,7 @@ class TableRules:
         return cls(rules, one_of(_TURN_SECONDS, data[_TURN_SECONDS], TURN_SECONDS_CHOICES))
 
     @classmethod
-    def stored(cls, data: Mapping[str, Any]) -> "TableRules":
+    def stored(cls, data: Mapping[str, Any]) -> "GameRules":
         """A game's stored ``rules`` (what ``to_dict`` wrote): its turn limit may be the ranked
         setting, which need not be one of the choices."""
         return cls(_house_rules(data), data.get(_TURN_SECONDS))
@@ -51,14 +51,14 @@ class TableRules:
         if players > most:
             raise InvalidRules(
                 f"max_players {players} is more than decks: {self.rules.decks} seats"
-                f" (at most {most}; decks: 2 seats up to {MAX_TABLE})"
+                f" (at most {most}; decks: 2 seats up to {MAX_SEATS})"
             )
 
     def to_dict(self) -> dict[str, Any]:
         """What the game row stores and the game payload shows as ``rules``."""
         return {**self.rules.to_dict(), _TURN_SECONDS: self.turn_seconds}
 
-    def for_record(self) -> "TableRules":
+    def for_record(self) -> "GameRules":
         """These rules as a record shows them: a limit no host may choose (a ranked one set by
         ``YANIV_RANKED_TURN_SECONDS``) shows as none, so that ``parse`` reads every record."""
         if self.turn_seconds in TURN_SECONDS_CHOICES:
@@ -67,11 +67,11 @@ class TableRules:
 
 
 def _house_rules(data: Mapping[str, Any]) -> Rules:
-    """The engine's rules of a table's rules: all but the turn limit."""
+    """The engine's rules of a game's rules: all but the turn limit."""
     return Rules.from_dict({key: value for key, value in data.items() if key != _TURN_SECONDS})
 
 
 def record_rules(data: object) -> Rules:
     """The rules to replay a record by (``replay``'s ``read_rules``): its turn limit is checked
     like the rest and then left out, as the engine has no clock."""
-    return TableRules.parse(data).rules
+    return GameRules.parse(data).rules
