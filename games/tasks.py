@@ -69,22 +69,6 @@ def games_rate_pending() -> int:
     return rating.games_rate_pending(ended_before=timezone.now() - PENDING_GRACE, limit=100)
 
 
-# The names these tasks had before each took its service's (issue 26). A rolling deploy runs
-# both versions for a while: a message the older web processes queued under an old name still
-# runs on a newer worker (deploy the workers first; docs/operations.md). To delete once no
-# deployment runs a version from before the rename.
-BEFORE_RENAME: dict[str, Task[..., bool]] = {
-    "games.tasks.cpu_turn": game_cpu_turn,
-    "games.tasks.turn_timeout": game_timeout,
-    "games.tasks.rematch_timeout": rematch_expire,
-}
-BEFORE_RENAME_RETRIED = {"games.tasks.rate_game": game_rate, "games.tasks.unrate_game": game_unrate}
-for _old_name, _task in BEFORE_RENAME.items():
-    shared_task(name=_old_name, acks_late=True, reject_on_worker_lost=True)(_task.run)
-for _old_name, _task in BEFORE_RENAME_RETRIED.items():
-    _retried(_old_name)(_task.run)
-
-
 # Beat's entries for these tasks (config/celery.py collects every app's).
 BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # The second path that enforces deadlines (the first is a task per turn): it also
@@ -101,3 +85,20 @@ BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "options": {"expires": 60},
     },
 }
+
+
+# The names these tasks had before each took its service's (issue 26). A rolling deploy runs
+# both versions for a while: a message the older web processes queued under an old name still
+# runs on a newer worker (deploy the workers first; docs/operations.md). To delete once no
+# deployment runs a version from before the rename. Last in the module: reading a task's `run`
+# finalizes the Celery app, whose hook reads BEAT_SCHEDULE above (config/celery.py).
+BEFORE_RENAME: dict[str, Task[..., bool]] = {
+    "games.tasks.cpu_turn": game_cpu_turn,
+    "games.tasks.turn_timeout": game_timeout,
+    "games.tasks.rematch_timeout": rematch_expire,
+}
+BEFORE_RENAME_RETRIED = {"games.tasks.rate_game": game_rate, "games.tasks.unrate_game": game_unrate}
+for _old_name, _task in BEFORE_RENAME.items():
+    shared_task(name=_old_name, acks_late=True, reject_on_worker_lost=True)(_task.run)
+for _old_name, _task in BEFORE_RENAME_RETRIED.items():
+    _retried(_old_name)(_task.run)

@@ -79,21 +79,16 @@ def score_round(
     else:
         over = ending.over(max(new_totals))
 
+    starter: int | None = None
+    final = None
     if over:
-        return RoundScore(
-            outcome,
-            tuple(points),
-            tuple(new_totals),
-            tuple(new_out),
-            tuple(eliminated),
-            None,
-            standings(rules, new_totals, new_out),
-        )
-    starter = caller if outcome == "yaniv" else lowest_others[0]
-    # A starter who has just gone out hands the lead on to the next active seat.
-    step = rules.direction.step
-    while new_out[starter] is not None:
-        starter = (starter + step) % players
+        final = standings(rules, new_totals, new_out)
+    else:
+        starter = caller if outcome == "yaniv" else lowest_others[0]
+        # A starter who has just gone out hands the lead on to the next active seat.
+        step = rules.direction.step
+        while new_out[starter] is not None:
+            starter = (starter + step) % players
     return RoundScore(
         outcome,
         tuple(points),
@@ -101,7 +96,7 @@ def score_round(
         tuple(new_out),
         tuple(eliminated),
         starter,
-        None,
+        final,
     )
 
 
