@@ -5,9 +5,11 @@ read after UTC midnight is answered anew."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 import time_machine
+from rest_framework.test import APIClient
 
 from accounts.models import Player
 from ratings.models import Rating, RatingChange
@@ -52,7 +54,7 @@ def with_rating(make_game, skill: Skill, at: datetime) -> Player:
     return player
 
 
-def board(client, query: str = "") -> list[dict]:
+def board(client: APIClient, query: str = "") -> list[dict[str, Any]]:
     response = client.get(f"/api/v1/leaderboard/{query}")
     assert response.status_code == 200
     return list(response.json()["results"])
