@@ -52,9 +52,16 @@ def game_ratings_apply(*, result: GameResult) -> list[RatedData]:
     before = [_prior(current.get(seat.player_id), seat.start, result.finished_at) for seat in seats]
     after = rate(before, [seat.place for seat in seats])
     games = [current[s.player_id].games if s.player_id in current else 0 for s in seats]
+    # The latest end of a rated game, even when a game that ended earlier is rated later.
+    last = [
+        max(current[s.player_id].last_game_at, result.finished_at)
+        if s.player_id in current
+        else result.finished_at
+        for s in seats
+    ]
     _store_ratings(
-        (seat.player_id, skill, played + 1, result.finished_at)
-        for seat, skill, played in zip(seats, after, games, strict=True)
+        (seat.player_id, skill, played + 1, at)
+        for seat, skill, played, at in zip(seats, after, games, last, strict=True)
     )
     RatingChange.objects.bulk_create(
         RatingChange(
