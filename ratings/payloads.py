@@ -80,15 +80,16 @@ def player_rating(player: Player, now: datetime | None = None) -> RatingData:
     }
 
 
-def player_data(player: Player) -> PlayerData:
+def player_data(player: Player, now: datetime | None = None) -> PlayerData:
     """The `player` object as plain data, for payloads built outside DRF serializers
-    (websocket messages, events); PlayerSerializer answers with exactly this."""
+    (websocket messages, events); PlayerSerializer answers with exactly this. Its rating is
+    aged to `now` (default: the present)."""
     return {
         "id": str(player.pk),
         "display_name": player.display_name,
         "is_guest": player.is_guest,
         "is_cpu": player.is_cpu,
-        "rating": player_rating(player),
+        "rating": player_rating(player, now),
     }
 
 
