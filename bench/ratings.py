@@ -1,7 +1,8 @@
-"""How fast are ratings? The pure update, the rating service on the database, and
-`recompute_ratings` over a long history of generated games.
+"""How fast are ratings? The pure update, the rating service on the database,
+`recompute_ratings` over a long history of generated games, and a leaderboard page with ageing.
 
     python bench/ratings.py [--games 100000] [--service-games 2000] [--players 5000]
+        [--board-players 100000]
 
 Uses the PostgreSQL server of DATABASE_URL (and Redis of REDIS_URL, which the service notifies
 on commit), in a scratch database `bench_ratings_<pid>` that it creates, migrates and drops: the
@@ -9,7 +10,10 @@ database DATABASE_URL names is not touched. Games are rows as the games app leav
 game ends (2 to 5 seats, some CPU seats, some shared places), generated with bulk inserts.
 The first `--service-games` are rated one by one through `games.services.rating.game_rate`; the
 rest are marked rated without a rating, so that the first `recompute_ratings` finds them all
-missing, `--write` rebuilds the whole history, and a last check proves it equal.
+missing, `--write` rebuilds the whole history, and a last check proves it equal. Then
+`--board-players` more rated players (their rating rows and one rated game's change each, last
+played up to 60 days ago, so about half are listed) and the leaderboard's pages read through its
+view, ordered by the aged ordinal.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import argparse
 import io
 import os
 import random
+import statistics
 import sys
 import time
 import uuid
@@ -106,6 +111,88 @@ def generate(games: int, players: int, rated_from: int, rng: random.Random) -> l
     return ids
 
 
+def generate_board(players: int, rng: random.Random) -> None:
+    """`players` rated players as the rating service leaves them, each with one rated game's
+    change (its game one of a few hundred), last played 0 to 60 days ago."""
+    from django.contrib.auth.hashers import make_password
+    from django.db import connection
+    from django.utils import timezone
+
+    from accounts.models import Player
+    from games.models import Game, GameStatus
+    from ratings.models import Rating, RatingChange
+
+    unusable = make_password(None)
+    now = timezone.now()
+    for first in range(0, players, BATCH):
+        people = Player.objects.bulk_create(
+            Player(display_name=f"board {n}", password=unusable)
+            for n in range(first, min(players, first + BATCH))
+        )
+        ends = [now - timedelta(seconds=rng.uniform(0, 60 * 86400)) for _ in people]
+        games = Game.objects.bulk_create(
+            Game(
+                id=uuid.uuid4(),
+                ranked=True,
+                status=GameStatus.FINISHED,
+                rules={},
+                max_players=2,
+                finished_at=now,
+                rated_at=now,
+            )
+            for _ in range(BATCH // 100)
+        )
+        skills = [Skill(rng.gauss(25, 4), rng.uniform(1.0, 8.3)) for _ in people]
+        RatingChange.objects.bulk_create(
+            RatingChange(
+                player=person,
+                game=games[index % len(games)],
+                seat=0,
+                place=1,
+                at=at,
+                mu_before=25.0,
+                sigma_before=25 / 3,
+                mu=skill.mu,
+                sigma=skill.sigma,
+            )
+            for index, (person, at, skill) in enumerate(zip(people, ends, skills, strict=True))
+        )
+        Rating.objects.bulk_create(
+            Rating(
+                player=person,
+                mu=skill.mu,
+                sigma=skill.sigma,
+                ordinal=skill.ordinal,
+                games=rng.randint(1, 200),
+                last_game_at=at,
+            )
+            for person, at, skill in zip(people, ends, skills, strict=True)
+        )
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+
+
+def timed_board_page(query: str, reads: int = 30) -> tuple[float, int]:
+    """The median time of a leaderboard page read through its view (no throttle), and how
+    many players are listed."""
+    from django.test import RequestFactory
+
+    from players.apis import LeaderboardApi
+
+    view = LeaderboardApi.as_view(throttle_classes=())
+    request = RequestFactory().get(f"/api/v1/leaderboard/{query}", HTTP_HOST="localhost")
+    times = []
+    count = 0
+    for n in range(reads + 3):
+        started = time.perf_counter()
+        response = view(request)
+        response.render()
+        if n >= 3:  # after warming up
+            times.append(time.perf_counter() - started)
+        count = response.data["count"]
+    return statistics.median(times), count
+
+
 def timed_recompute(*args: str) -> tuple[float, bool, str]:
     from django.core.management import CommandError, call_command
 
@@ -131,6 +218,7 @@ def main() -> None:
     parser.add_argument("--service-games", type=int, default=2000)
     parser.add_argument("--players", type=int, default=5000)
     parser.add_argument("--pure-calls", type=int, default=20_000)
+    parser.add_argument("--board-players", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=1)
     options = parser.parse_args()
     django.setup()
@@ -180,6 +268,19 @@ def main() -> None:
             verdict = "equal" if equal else "differs"
             rows.append(
                 (f"{label}, {options.games:,} games", f"{elapsed:.1f} s, {verdict}, {difference}")
+            )
+
+        started = time.perf_counter()
+        generate_board(options.board_players, rng)
+        elapsed = time.perf_counter() - started
+        rows.append((f"generate {options.board_players:,} more rated players", f"{elapsed:.1f} s"))
+        for query in ("", "?offset=1000", "?offset=20000"):
+            median, listed = timed_board_page(query)
+            rows.append(
+                (
+                    f"leaderboard page of 50 with ageing `{query or '?offset=0'}`, median of 30",
+                    f"{median * 1000:.1f} ms ({listed:,} listed)",
+                )
             )
     finally:
         connection.creation.destroy_test_db(original, verbosity=0)

@@ -397,6 +397,10 @@ YANIV_QUEUE_CPU_FILL_SECONDS = env.float("YANIV_QUEUE_CPU_FILL_SECONDS", default
 # games, whatever the table size, so "provisional" means roughly "fewer than 12 games", and a
 # provisional ordinal (mu - 3 sigma) still carries a margin of more than 15 points.
 YANIV_PROVISIONAL_SIGMA = env.float("YANIV_PROVISIONAL_SIGMA", default=5.0)
+# Ageing (docs/api.md, Ratings): a player's shown sigma widens by this per square-root day
+# without a rated game, up to the starting 25/3 (0: ratings never age). At 0.05 a sigma of 3.0
+# is 3.04 after 100 days and 3.15 after a year.
+YANIV_RATING_TAU_PER_DAY = env.float("YANIV_RATING_TAU_PER_DAY", default=0.05)
 
 # Fair play (docs/api.md, Fair play; accounts/fair_play.py): offences in ranked games and the
 # escalating bans from the ranked queue they earn.

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from functools import cache
 from typing import NamedTuple, cast
 from uuid import UUID
@@ -97,7 +97,9 @@ def game_view_tag(game_id: UUID, player: Player) -> ViewTag | None:
 
     The tag is a keyed digest of every input of the payload: the rows above, the viewer (the
     player and their seat: a tag is one viewer's and never matches another's), the settings
-    the payload reads (the takeover level, the provisional sigma) and the payload's shape.
+    the payload reads (the takeover level, the provisional sigma, the ageing rate), today's UTC
+    date (the players' ratings age at UTC midnight: a copy from yesterday is not current) and
+    the payload's shape.
     Keyed by SECRET_KEY, it tells nothing of its inputs to whoever holds it."""
     for ranked, seat, game_row, seat_rows in fetch(_VIEW_TAG_SQL, [player.pk, game_id]):
         inputs = (
@@ -107,6 +109,8 @@ def game_view_tag(game_id: UUID, player: Player) -> ViewTag | None:
             seat,
             settings.YANIV_CPU_TAKEOVER_LEVEL,
             settings.YANIV_PROVISIONAL_SIGMA,
+            settings.YANIV_RATING_TAU_PER_DAY,
+            timezone.now().astimezone(UTC).date().isoformat(),
             _PAYLOAD_SHAPE,
         )
         digest = hashlib.blake2b(repr(inputs).encode(), key=_tag_key(), digest_size=16)

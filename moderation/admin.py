@@ -24,6 +24,7 @@ from games.models import Seat
 from moderation.models import Report, ReportStatus
 from moderation.services import report_resolve
 from ratings.models import Rating
+from ratings.payloads import shown_skill
 
 
 class ResolveForm(forms.Form):
@@ -154,9 +155,10 @@ class ModerationPlayerAdmin(PlayerAdmin):
         row = Rating.objects.filter(player=player).first()
         if row is None:
             return "no rated game"
-        provisional = ", provisional" if row.sigma > settings.YANIV_PROVISIONAL_SIGMA else ""
+        skill = shown_skill(row)  # aged, as the player's page shows it
+        provisional = ", provisional" if skill.sigma > settings.YANIV_PROVISIONAL_SIGMA else ""
         return (
-            f"{row.ordinal:.2f} (mu {row.mu:.2f}, sigma {row.sigma:.2f}; "
+            f"{skill.ordinal:.2f} (mu {skill.mu:.2f}, sigma {skill.sigma:.2f}; "
             f"{row.games} rated games{provisional})"
         )
 

@@ -43,9 +43,9 @@ from games.models import Seat
 from games.selectors import seat_name
 from players.selectors import me_data, player_games, player_get, player_rating_changes
 from ratings.models import Rating, RatingChange
-from ratings.payloads import PlayerSerializer, RatingSerializer, player_data, player_rating
+from ratings.payloads import PlayerSerializer, RatingSerializer, player_data
 from ratings.rating import Skill
-from ratings.selectors import leaderboard, leaderboard_rank, player_rating_history
+from ratings.selectors import Leaderboard, leaderboard, player_rating_history
 
 # Accounts ----------------------------------------------------------------------------------
 
@@ -414,24 +414,29 @@ class LeaderboardApi(PublicReadApi):
     )
     def get(self, request: Request) -> Response:
         paginator = Pagination()
-        page = paginator.paginate_queryset(leaderboard(), request, view=self)
+        board = leaderboard()
+        # Not a QuerySet, but it has what the paginator uses of one: count() and slices.
+        rows: Any = board
+        page = paginator.paginate_queryset(rows, request, view=self)
         assert page is not None
-        entries = _ranked(page, paginator.offset or 0)
-        return paginator.get_paginated_response(
-            [LeaderboardEntrySerializer(entry).data for entry in entries]
-        )
+        return paginator.get_paginated_response(_ranked(board, page, paginator.offset or 0))
 
 
-def _ranked(page: list[Rating], offset: int) -> list[dict[str, Any]]:
+def _ranked(board: Leaderboard, page: list[Rating], offset: int) -> list[dict[str, Any]]:
+    """The page's entries as LeaderboardEntrySerializer documents them, built as plain data
+    (`player_data`, as PlayerSerializer answers): a page of 200 through nested serializers
+    costs more than its query."""
     entries: list[dict[str, Any]] = []
     rank = 1
+    previous: float | None = None
     for index, rating in enumerate(page):
+        player = player_data(rating.player, board.now)
+        shown = player["rating"]
         if index == 0:
-            rank = 1 if offset == 0 else leaderboard_rank(rating)
-        elif rating.ordinal != page[index - 1].ordinal:
+            rank = 1 if offset == 0 else board.rank(shown["ordinal"])
+        elif shown["ordinal"] != previous:
             # Everyone above sorts strictly higher, as the ordinals are ordered.
             rank = offset + index + 1
-        entries.append(
-            {"rank": rank, "player": rating.player, "rating": player_rating(rating.player)}
-        )
+        previous = shown["ordinal"]
+        entries.append({"rank": rank, "player": player, "rating": shown})
     return entries

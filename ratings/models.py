@@ -20,9 +20,13 @@ class Rating(models.Model):
     )
     mu = models.FloatField()
     sigma = models.FloatField()
-    # mu - 3*sigma, stored so that the leaderboard reads it off an index.
+    # mu - 3*sigma, stored (not aged) so that the leaderboard walks an index: an aged ordinal is
+    # never above it (ratings/selectors.py `leaderboard`).
     ordinal = models.FloatField()
     games = models.PositiveIntegerField(help_text="Rated games played.")
+    # The `at` of the player's latest rated game: what is shown is this rating aged by the
+    # days since (ratings/rating.py `aged`); the row itself changes only when a game is rated.
+    last_game_at = models.DateTimeField()
 
     class Meta:
         indexes = [

@@ -9,16 +9,19 @@ nest in DRF serializers and the OpenAPI schema.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any, TypedDict
 
 from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
+from django.utils import timezone
 from rest_framework import serializers
 
 from accounts.models import Player
 from core.payloads import Doc, Uuid
 from ratings.cpu import cpu_start
-from ratings.rating import DEFAULT
+from ratings.models import Rating
+from ratings.rating import DEFAULT, Skill, aged, days_between
 
 
 class RatingData(TypedDict):
@@ -48,41 +51,54 @@ class RatedData(TypedDict):
     delta: Annotated[float, Doc("The change of ordinal this game made.")]
 
 
-def player_rating(player: Player) -> RatingData:
-    """The `rating` of a `player` object: the player's rating row, or OpenSkill's defaults
-    before their first rated game. Lists of players read the rows along with them
-    (`select_related("rating")`, `"player__rating"`) instead of one query each."""
+def shown_skill(rating: Rating, now: datetime | None = None) -> Skill:
+    """What a rating row is worth `now` (default: the present): the stored skill aged by the
+    whole UTC days since the player's last rated game (ratings/rating.py `aged`). It changes
+    when a game is rated and at UTC midnight, never in between."""
+    days = days_between(rating.last_game_at, now or timezone.now())
+    return aged(Skill(rating.mu, rating.sigma), days, settings.YANIV_RATING_TAU_PER_DAY)
+
+
+def player_rating(player: Player, now: datetime | None = None) -> RatingData:
+    """The `rating` of a `player` object: the player's rating row aged to `now`
+    (`shown_skill`), or their start before their first rated game. Lists of players read the
+    rows along with them (`select_related("rating")`, `"player__rating"`) instead of one query
+    each."""
     try:
         row = player.rating
     except ObjectDoesNotExist:
-        start = DEFAULT if player.cpu_level is None else cpu_start(player.cpu_level)
-        mu, sigma, ordinal, games = start.mu, start.sigma, start.ordinal, 0
+        skill = DEFAULT if player.cpu_level is None else cpu_start(player.cpu_level)
+        games = 0
     else:
-        mu, sigma, ordinal, games = row.mu, row.sigma, row.ordinal, row.games
+        skill, games = shown_skill(row, now), row.games
     return {
-        "mu": mu,
-        "sigma": sigma,
-        "ordinal": ordinal,
+        "mu": skill.mu,
+        "sigma": skill.sigma,
+        "ordinal": skill.ordinal,
         "games": games,
-        "provisional": sigma > settings.YANIV_PROVISIONAL_SIGMA,
+        "provisional": skill.sigma > settings.YANIV_PROVISIONAL_SIGMA,
     }
 
 
-def player_data(player: Player) -> PlayerData:
+def player_data(player: Player, now: datetime | None = None) -> PlayerData:
     """The `player` object as plain data, for payloads built outside DRF serializers
-    (websocket messages, events); PlayerSerializer answers with exactly this."""
+    (websocket messages, events); PlayerSerializer answers with exactly this. Its rating is
+    aged to `now` (default: the present)."""
     return {
         "id": str(player.pk),
         "display_name": player.display_name,
         "is_guest": player.is_guest,
         "is_cpu": player.is_cpu,
-        "rating": player_rating(player),
+        "rating": player_rating(player, now),
     }
 
 
 class RatingSerializer(serializers.Serializer[RatingData]):
     mu = serializers.FloatField()
-    sigma = serializers.FloatField()
+    sigma = serializers.FloatField(
+        help_text="Aged: it widens with each UTC day since the last rated game (docs/api.md, "
+        "Ratings)."
+    )
     ordinal = serializers.FloatField(help_text="`mu - 3*sigma`; leaderboards sort by it.")
     games = serializers.IntegerField(help_text="Rated games played.")
     provisional = serializers.BooleanField()

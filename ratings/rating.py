@@ -17,7 +17,9 @@ issue #155). tests/ratings/test_rating.py proves both numerically.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import NamedTuple
 
 from openskill.models import BradleyTerryPart
@@ -41,6 +43,26 @@ class Skill(NamedTuple):
 
 # A player who never played a rated game (OpenSkill's defaults: 25 and 25/3).
 DEFAULT = Skill(_MODEL.mu, _MODEL.sigma)
+
+
+def days_between(last: datetime, now: datetime) -> int:
+    """Whole days from `last` to `now`: the difference of their UTC calendar dates, so that it
+    changes only at UTC midnight and two reads in one UTC day agree (never below 0)."""
+    return max(0, (now.astimezone(UTC).date() - last.astimezone(UTC).date()).days)
+
+
+def aged(skill: Skill, days: int, tau: float) -> Skill:
+    """The skill after `days` whole days without a rated game: sigma widens by `tau` per
+    square-root day, `min(DEFAULT.sigma, sqrt(sigma^2 + tau^2 * days))` (OpenSkill's `tau`,
+    with `limit_sigma` at the default), and mu never moves.
+
+    ratings/selectors.py orders the leaderboard by the same arithmetic in SQL, operation for
+    operation (`sigma * sigma + (tau * tau) * days`), so that both give the same float."""
+    if days <= 0 or tau == 0:
+        return skill
+    return Skill(
+        skill.mu, min(DEFAULT.sigma, math.sqrt(skill.sigma * skill.sigma + tau * tau * days))
+    )
 
 
 def rate(skills: Sequence[Skill], places: Sequence[int]) -> list[Skill]:

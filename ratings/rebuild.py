@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 from uuid import UUID
 
-from ratings.rating import Skill, rate
+from django.conf import settings
+
+from ratings.rating import Skill, aged, days_between, rate
 from ratings.results import GameResult
 from ratings.selectors import stored_changes, stored_ratings
 
@@ -32,10 +35,12 @@ class Replayed:
 @dataclass
 class Replay:
     """Plays the rated games in order from the players' starts (the defaults, a CPU level's
-    calibrated start), keeping every player's rating."""
+    calibrated start), keeping every player's rating, aged between their games as the live
+    path ages it (ratings/services.py)."""
 
     skills: dict[UUID, Skill] = field(default_factory=dict)
     games: dict[UUID, int] = field(default_factory=dict)
+    last_game_at: dict[UUID, datetime] = field(default_factory=dict)
 
     def run(
         self, games: Iterable[GameResult], progress: Callable[[int], None] | None = None
@@ -47,12 +52,20 @@ class Replay:
             seats = result.seats
             if len(seats) < 2:
                 continue  # rated with nobody to compare against: nothing changed
-            before = [self.skills.get(seat.player_id, seat.start) for seat in seats]
+            before = [self._prior(seat.player_id, seat.start, result.finished_at) for seat in seats]
             after = rate(before, [seat.place for seat in seats])
             for seat, skill in zip(seats, after, strict=True):
                 self.skills[seat.player_id] = skill
                 self.games[seat.player_id] = self.games.get(seat.player_id, 0) + 1
+                self.last_game_at[seat.player_id] = result.finished_at
             yield Replayed(result, before, after)
+
+    def _prior(self, player_id: UUID, start: Skill, at: datetime) -> Skill:
+        skill = self.skills.get(player_id)
+        if skill is None:
+            return start
+        days = days_between(self.last_game_at[player_id], at)
+        return aged(skill, days, settings.YANIV_RATING_TAU_PER_DAY)
 
 
 @dataclass
@@ -63,7 +76,7 @@ class Comparison:
     max_difference: float = 0.0
     missing: int = 0  # replayed rows with no stored row
     unexpected: int = 0  # stored rows the replay does not produce
-    games_differ: int = 0  # players whose count of rated games differs
+    games_differ: int = 0  # players whose count of rated games (or last game's end) differs
 
     @property
     def equal(self) -> bool:
@@ -115,7 +128,10 @@ def compare(
             result.unexpected += 1
             continue
         result.difference((rating.mu, rating.sigma), (skill.mu, skill.sigma))
-        result.games_differ += rating.games != replay.games[rating.player_id]
+        result.games_differ += (rating.games, rating.last_game_at) != (
+            replay.games[rating.player_id],
+            replay.last_game_at[rating.player_id],
+        )
     result.players = len(replay.skills)
     result.missing += len(replay.skills.keys() - seen)
     return result

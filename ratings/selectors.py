@@ -3,23 +3,37 @@ leaderboard, and the stored rating changes that recompute_ratings checks."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from uuid import UUID
 
 from django.conf import settings
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import (
+    DateField,
+    ExpressionWrapper,
+    F,
+    FloatField,
+    Func,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+)
+from django.db.models.expressions import CombinedExpression
+from django.db.models.functions import Coalesce, Greatest, Least, Sqrt, TruncDate
 from django.utils import timezone
 
 from accounts.models import Player
 from ratings.models import Rating, RatingChange
-from ratings.payloads import RatingData, player_rating
+from ratings.payloads import RatingData, player_rating, shown_skill
+from ratings.rating import DEFAULT
 
 
 def player_ratings(player_ids: Iterable[UUID | str]) -> dict[UUID, RatingData]:
-    """The current ratings of many players in one query (matchmaking pairs by `ordinal`).
-    Unknown ids are left out; a player with no rated game has the defaults."""
+    """The current (aged) ratings of many players in one query (matchmaking pairs by
+    `ordinal`). Unknown ids are left out; a player with no rated game has the defaults."""
     players = Player.objects.filter(pk__in=list(player_ids)).select_related("rating")
     return {player.pk: player_rating(player) for player in players}
 
@@ -31,44 +45,111 @@ def cpu_player_ids() -> dict[str, UUID]:
 
 
 def cpu_ratings() -> dict[str, float]:
-    """The ordinals of the CPU levels that have a rating, by level."""
-    rows = Rating.objects.filter(player__cpu_level__isnull=False).values_list(
-        "player__cpu_level", "ordinal"
-    )
-    return {level: ordinal for level, ordinal in rows if level is not None}
+    """The (aged) ordinals of the CPU levels that have a rating, by level: a level ages as
+    anyone does, so where it stands among people stays honest."""
+    rows = Rating.objects.filter(player__cpu_level__isnull=False).select_related("player")
+    return {
+        row.player.cpu_level: shown_skill(row).ordinal
+        for row in rows
+        if row.player.cpu_level is not None
+    }
 
 
-def _not_banned() -> Q:
-    now = timezone.now()
-    banned = Q(player__banned_at__isnull=False) & (
-        Q(player__banned_until__isnull=True) | Q(player__banned_until__gt=now)
-    )
-    return ~banned
-
-
-def _listed() -> QuerySet[Rating]:
+def _listed(now: datetime) -> QuerySet[Rating]:
     """Who the leaderboard lists (after lichess): not banned, at least
     YANIV_LEADERBOARD_MIN_GAMES rated games, one of them in the last
-    YANIV_LEADERBOARD_ACTIVE_DAYS days."""
-    recent = timezone.now() - timedelta(days=settings.YANIV_LEADERBOARD_ACTIVE_DAYS)
-    active = RatingChange.objects.filter(player=OuterRef("player"), at__gte=recent)
-    return Rating.objects.filter(
-        _not_banned(), Exists(active), games__gte=settings.YANIV_LEADERBOARD_MIN_GAMES
+    YANIV_LEADERBOARD_ACTIVE_DAYS days.
+
+    The last of those is the row's `last_game_at` (the latest of the player's rating changes,
+    which recompute_ratings checks), and the banned are the few players left out by id: each
+    read of the board then scans rating rows alone, not a join per player."""
+    recent = now - timedelta(days=settings.YANIV_LEADERBOARD_ACTIVE_DAYS)
+    banned = Player.objects.filter(
+        Q(banned_until__isnull=True) | Q(banned_until__gt=now), banned_at__isnull=False
     )
+    return Rating.objects.filter(
+        games__gte=settings.YANIV_LEADERBOARD_MIN_GAMES, last_game_at__gte=recent
+    ).exclude(player_id__in=banned.values("pk"))
 
 
-def leaderboard() -> QuerySet[Rating]:
-    """Every eligible player (`_listed`), highest ordinal first (the index's order).
+def _shown_ordinal(today: date) -> ExpressionWrapper[CombinedExpression]:
+    """ratings/rating.py `aged`'s ordinal in SQL, from the stored columns and today's UTC date,
+    operation for operation as Python computes it (the same IEEE doubles, so the same value)."""
+    tau = settings.YANIV_RATING_TAU_PER_DAY
+    days = Greatest(
+        Func(
+            Value(today, output_field=DateField()),
+            TruncDate("last_game_at", tzinfo=UTC),
+            template="(%(expressions)s)",
+            arg_joiner=" - ",
+            output_field=FloatField(),
+        ),
+        Value(0.0),
+    )
+    sigma = Least(Value(DEFAULT.sigma), Sqrt(F("sigma") * F("sigma") + Value(tau * tau) * days))
+    return ExpressionWrapper(F("mu") - Value(3.0) * sigma, output_field=FloatField())
+
+
+# An aged ordinal is at most the stored one, and a listed player has a rated game within
+# YANIV_LEADERBOARD_ACTIVE_DAYS days, so at most that many days of ageing: sqrt(s^2 + t^2 d)
+# is below s + t sqrt(d), and their aged ordinal is within 3 t sqrt(d) of the stored one. The
+# tiny slack absorbs the floats' last bits.
+def _ageing_margin() -> float:
+    tau: float = settings.YANIV_RATING_TAU_PER_DAY
+    return 3 * tau * math.sqrt(settings.YANIV_LEADERBOARD_ACTIVE_DAYS) * (1 + 1e-9) + 1e-9
+
+
+class Leaderboard:
+    """Every eligible player (`_listed`), highest aged ordinal first (ties by id, so that pages
+    never overlap), as a paginator takes it: `count()` and a slice for a page.
 
     Provisional players are listed too, flagged: the ordinal already takes three sigmas off a
     new player's mu, so they rank only as high as the evidence puts them.
+
+    The order is by the aged ordinal, computed in SQL for today's UTC date; a page reads only
+    the players whose stored ordinal (the index's order) is close enough to the page to be on
+    it after ageing: the aged ordinal is never above the stored one nor more than
+    `_ageing_margin` below it. So a page of the first hundred reads about a hundred rows, not
+    every rated player.
     """
-    return _listed().select_related("player").order_by("-ordinal", "player_id")
+
+    def __init__(self, now: datetime | None = None) -> None:
+        self.now = now or timezone.now()
+        self._shown = _shown_ordinal(self.now.astimezone(UTC).date())
+
+    def count(self) -> int:
+        return _listed(self.now).count()
+
+    def __getitem__(self, page: slice) -> list[Rating]:
+        start, stop = page.start or 0, page.stop
+        listed = _listed(self.now)
+        if stop is not None and stop > start:
+            # The stop-th stored ordinal: the first `stop` by stored ordinal all age to at
+            # least this less the margin, so the stop-th aged ordinal does too, and nobody
+            # stored below that can reach the page. A subquery, so that a page is one query
+            # (with fewer than `stop` listed, no bound).
+            last = listed.order_by("-ordinal", "player_id").values("ordinal")[stop - 1 : stop]
+            floor = Coalesce(
+                Subquery(last) - Value(_ageing_margin()),
+                Value(-math.inf),
+                output_field=FloatField(),
+            )
+            # As a range (to +inf, which holds every row): PostgreSQL cannot know the
+            # subquery's value, and estimates a range of one such bound at a few rows (a lone
+            # `>=` at a third of the table), so it reads the band off the ordinal's index.
+            listed = listed.filter(ordinal__gte=floor, ordinal__lte=math.inf)
+        ordered = listed.alias(shown=self._shown).order_by("-shown", "player_id")
+        return list(ordered.select_related("player")[start:stop])
+
+    def rank(self, ordinal: float) -> int:
+        """Standard competition rank of an aged ordinal: 1 + the number of listed players
+        with a higher one (only those stored above it can be)."""
+        above = _listed(self.now).filter(ordinal__gt=ordinal).alias(shown=self._shown)
+        return 1 + above.filter(shown__gt=ordinal).count()
 
 
-def leaderboard_rank(rating: Rating) -> int:
-    """Standard competition rank: 1 + the number of listed players with a higher ordinal."""
-    return 1 + _listed().filter(ordinal__gt=rating.ordinal).count()
+def leaderboard(now: datetime | None = None) -> Leaderboard:
+    return Leaderboard(now)
 
 
 def player_rating_history(player: Player) -> QuerySet[RatingChange]:

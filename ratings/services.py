@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from uuid import UUID
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Model, Q
 from psycopg import sql
@@ -19,7 +20,7 @@ from ratings.cpu import cpu_display_name
 from ratings.locks import ratings_lock
 from ratings.models import Rating, RatingChange
 from ratings.payloads import RatedData
-from ratings.rating import Skill, rate
+from ratings.rating import Skill, aged, days_between, rate
 from ratings.rebuild import Replay
 from ratings.results import GameResult
 
@@ -37,7 +38,9 @@ def game_ratings_apply(*, result: GameResult) -> list[RatedData]:
     the game's rating changes, and answer what the game's `rated` event lists. With fewer
     than two rated players nobody's rating moves: nothing is stored, and the answer is empty.
 
-    The caller rates each game once, in the order the games ended (games/services/rating.py)."""
+    The caller rates each game once, in the order the games ended (games/services/rating.py).
+    Each player's prior is their rating aged to the game's end (ratings/rating.py `aged`): the
+    days between their previous rated game and this one widen its sigma."""
     ratings_lock()
     seats = result.seats
     if len(seats) < 2:
@@ -46,12 +49,19 @@ def game_ratings_apply(*, result: GameResult) -> list[RatedData]:
         rating.player_id: rating
         for rating in Rating.objects.filter(player_id__in=[seat.player_id for seat in seats])
     }
-    before = [_skill(current.get(seat.player_id), seat.start) for seat in seats]
+    before = [_prior(current.get(seat.player_id), seat.start, result.finished_at) for seat in seats]
     after = rate(before, [seat.place for seat in seats])
     games = [current[s.player_id].games if s.player_id in current else 0 for s in seats]
+    # The latest end of a rated game, even when a game that ended earlier is rated later.
+    last = [
+        max(current[s.player_id].last_game_at, result.finished_at)
+        if s.player_id in current
+        else result.finished_at
+        for s in seats
+    ]
     _store_ratings(
-        (seat.player_id, skill, played + 1)
-        for seat, skill, played in zip(seats, after, games, strict=True)
+        (seat.player_id, skill, played + 1, at)
+        for seat, skill, played, at in zip(seats, after, games, last, strict=True)
     )
     RatingChange.objects.bulk_create(
         RatingChange(
@@ -80,12 +90,22 @@ def game_ratings_apply(*, result: GameResult) -> list[RatedData]:
     ]
 
 
-def _skill(rating: Rating | None, start: Skill) -> Skill:
-    return start if rating is None else Skill(rating.mu, rating.sigma)
+def _prior(rating: Rating | None, start: Skill, at: datetime) -> Skill:
+    if rating is None:
+        return start
+    return _aged(Skill(rating.mu, rating.sigma), rating.last_game_at, at)
 
 
-def _store_ratings(rows: Iterable[tuple[UUID, Skill, int]]) -> None:
-    """Insert or overwrite the rating rows of (player id, skill, rated games)."""
+def _aged(skill: Skill, last_game_at: datetime | None, at: datetime) -> Skill:
+    """The skill a player brings to a game ending `at`, after their last one at `last_game_at`
+    (None: this is their first, and they bring their start as it is)."""
+    if last_game_at is None:
+        return skill
+    return aged(skill, days_between(last_game_at, at), settings.YANIV_RATING_TAU_PER_DAY)
+
+
+def _store_ratings(rows: Iterable[tuple[UUID, Skill, int, datetime]]) -> None:
+    """Insert or overwrite the rating rows of (player id, skill, rated games, last game's end)."""
     Rating.objects.bulk_create(
         [
             Rating(
@@ -94,12 +114,13 @@ def _store_ratings(rows: Iterable[tuple[UUID, Skill, int]]) -> None:
                 sigma=skill.sigma,
                 ordinal=skill.ordinal,
                 games=games,
+                last_game_at=last_game_at,
             )
-            for player_id, skill, games in rows
+            for player_id, skill, games, last_game_at in rows
         ],
         update_conflicts=True,
         unique_fields=["player"],
-        update_fields=["mu", "sigma", "ordinal", "games"],
+        update_fields=["mu", "sigma", "ordinal", "games", "last_game_at"],
     )
 
 
@@ -134,29 +155,55 @@ def game_ratings_undo(*, game_id: UUID) -> bool:
     alters is rated again, in order, from the corrected ratings: exactly what rating the games
     without the voided one would have given (recompute_ratings agrees). Games that involve
     none of the players touched so far keep their stored changes, so a recent void replays
-    only a few games.
+    only a few games. A touched player's prior in a replayed game is aged from their game
+    before it, as when it was first rated.
     """
     ratings_lock()
     voided = list(RatingChange.objects.filter(game_id=game_id))
     if not voided:
         return False
-    # The skill each touched player had after the last game replayed so far.
-    skills = {change.player_id: Skill(change.mu_before, change.sigma_before) for change in voided}
-    lost_game = {change.player_id for change in voided}
     position = (voided[0].at, voided[0].game_id)
+    # The skill each touched player had after the last game replayed so far, and that game's
+    # end: before the voided game, what their previous change left (a change's "before" is
+    # already aged), or for a first game their start as it was, with no game to age from.
+    skills: dict[UUID, Skill] = {}
+    last: dict[UUID, datetime | None] = {}
+    for change in voided:
+        previous = _change_before(change.player_id, *position)
+        if previous is None:
+            skills[change.player_id] = Skill(change.mu_before, change.sigma_before)
+            last[change.player_id] = None
+        else:
+            skills[change.player_id] = Skill(previous.mu, previous.sigma)
+            last[change.player_id] = previous.at
+    lost_game = set(skills)
     RatingChange.objects.filter(game_id=game_id).delete()
     for changes in _games_after(*position):
         if not any(change.player_id in skills for change in changes):
             continue
-        before = [skills.get(c.player_id, Skill(c.mu_before, c.sigma_before)) for c in changes]
+        before = [
+            _aged(skills[c.player_id], last[c.player_id], c.at)
+            if c.player_id in skills
+            else Skill(c.mu_before, c.sigma_before)
+            for c in changes
+        ]
         after = rate(before, [change.place for change in changes])
         for change, old, new in zip(changes, before, after, strict=True):
             change.mu_before, change.sigma_before = old.mu, old.sigma
             change.mu, change.sigma = new.mu, new.sigma
             skills[change.player_id] = new
+            last[change.player_id] = change.at
         RatingChange.objects.bulk_update(changes, ["mu_before", "sigma_before", "mu", "sigma"])
-    _store_after_unrate(skills, lost_game)
+    _store_after_unrate(skills, last, lost_game)
     return True
+
+
+def _change_before(player_id: UUID, at: datetime, game_id: UUID) -> RatingChange | None:
+    """The player's latest rating change before this position in the rating order."""
+    earlier = RatingChange.objects.filter(
+        Q(at__lt=at) | Q(at=at, game_id__lt=game_id), player_id=player_id
+    )
+    return earlier.order_by("-at", "-game_id").first()
 
 
 def _games_after(at: datetime, game_id: UUID) -> Iterable[list[RatingChange]]:
@@ -174,7 +221,9 @@ def _games_after(at: datetime, game_id: UUID) -> Iterable[list[RatingChange]]:
         yield changes
 
 
-def _store_after_unrate(skills: dict[UUID, Skill], lost_game: set[UUID]) -> None:
+def _store_after_unrate(
+    skills: dict[UUID, Skill], last: dict[UUID, datetime | None], lost_game: set[UUID]
+) -> None:
     current = {r.player_id: r.games for r in Rating.objects.filter(player_id__in=list(skills))}
     games = {
         player_id: current.get(player_id, 0) - (player_id in lost_game) for player_id in skills
@@ -182,10 +231,11 @@ def _store_after_unrate(skills: dict[UUID, Skill], lost_game: set[UUID]) -> None
     # A player whose only rated game was voided is back to having no rating at all.
     gone = [player_id for player_id, played in games.items() if played <= 0]
     Rating.objects.filter(player_id__in=gone).delete()
+    # A player left with rated games has a change, so a last game's end (never None).
     _store_ratings(
-        (player_id, skill, games[player_id])
+        (player_id, skill, games[player_id], at)
         for player_id, skill in skills.items()
-        if games[player_id] > 0
+        if games[player_id] > 0 and (at := last[player_id]) is not None
     )
 
 
@@ -215,9 +265,16 @@ def ratings_rebuild(
     _copy(RatingChange, _CHANGE_COLUMNS, batch)
     _copy(
         Rating,
-        ("player_id", "mu", "sigma", "ordinal", "games"),
+        ("player_id", "mu", "sigma", "ordinal", "games", "last_game_at"),
         (
-            (player_id, skill.mu, skill.sigma, skill.ordinal, replay.games[player_id])
+            (
+                player_id,
+                skill.mu,
+                skill.sigma,
+                skill.ordinal,
+                replay.games[player_id],
+                replay.last_game_at[player_id],
+            )
             for player_id, skill in replay.skills.items()
         ),
     )

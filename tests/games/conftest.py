@@ -5,7 +5,7 @@ import random
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
-from datetime import timedelta
+from datetime import UTC, timedelta
 from typing import Any
 
 import pytest
@@ -100,9 +100,13 @@ def players(db: None) -> list[Player]:
 @pytest.fixture
 def make_game(db: None) -> Callable[..., Game]:
     """`make_game([(player or None for a CPU, place), ...])`: a finished game's rows, as the
-    games app leaves them; each game ends a minute after the one made before it. (The rating
+    games app leaves them; each game ends a minute after the one made before it, from the
+    start of the current UTC day, so that a test reads its ratings on the day they were rated,
+    as they were stored (ratings age by UTC days: ratings/rating.py `aged`). (The rating
     tests' games: tests/games/test_rating*.py, tests/ratings/, tests/players/.)"""
-    start, minutes = timezone.now() - timedelta(days=1), itertools.count()
+    now = timezone.now().astimezone(UTC)
+    start = now.replace(hour=0, minute=0, second=0, microsecond=0)
+    minutes = itertools.count()
 
     def make(places: Places, *, ranked: bool = True, **fields: Any) -> Game:
         fields.setdefault("status", GameStatus.FINISHED)

@@ -10,10 +10,12 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+import time_machine
 from django.utils import timezone
 
 from accounts.services import player_ban, player_update
 from games.models import Game, GameStatus
+from games.selectors import game_view_tag
 from games.services import lobby, play, rematch
 from games.services.clock import game_timeout
 from games.services.rating import game_rate
@@ -307,3 +309,19 @@ def test_a_rematch_leaves_the_finished_game_and_its_tag_as_they_were(make_client
     rematch.rematch_answer(game_id=game_id, player=clients[1].player, accept=True)
     assert poller.poll() == 304
     assert poller.fresh() == held
+
+
+def test_a_tag_changes_at_utc_midnight(players, make_game) -> None:
+    """The seats' ratings age at UTC midnight, so yesterday's copy is not current."""
+    game = make_game([(players[0], 1), (players[1], 2)])
+    game_rate(game_id=game.pk)
+    now = timezone.now()
+    with time_machine.travel(now, tick=False):
+        today = game_view_tag(game.pk, players[0])
+    with time_machine.travel(now + timedelta(minutes=1), tick=False):
+        assert game_view_tag(game.pk, players[0]) == today
+    with time_machine.travel(now + timedelta(days=1), tick=False):
+        tomorrow = game_view_tag(game.pk, players[0])
+    assert today is not None
+    assert tomorrow is not None
+    assert tomorrow.etag != today.etag

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import Group
 from django.test import Client as BrowserClient
+from django.utils import timezone
 
 from accounts.models import Player, StaffAction
 from games.models import Game
@@ -178,7 +179,14 @@ def test_the_audit_log_is_read_only(moderator_client, moderator) -> None:
 def test_the_player_page_shows_rating_games_and_reports(table, moderator_client) -> None:
     game_id, clients = table
     reported = clients[1].player
-    Rating.objects.create(player=reported, mu=27.123456, sigma=7.5, ordinal=4.623456, games=1)
+    Rating.objects.create(
+        player=reported,
+        mu=27.123456,
+        sigma=7.5,
+        ordinal=4.623456,
+        games=1,
+        last_game_at=timezone.now(),
+    )
     _report(clients[0], game_id, seat=1, reason="cheating")
 
     page = moderator_client.get(f"/admin/accounts/player/{reported.pk}/change/")

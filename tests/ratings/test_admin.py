@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 
 from ratings.models import Rating
 from tests.factories import PlayerFactory
@@ -13,7 +14,12 @@ pytestmark = pytest.mark.django_db
 def test_the_ratings_list_shows_two_decimals(admin_client) -> None:
     player = PlayerFactory.create(display_name="Noa")
     Rating.objects.create(
-        player=player, mu=27.123456789, sigma=4.987654321, ordinal=12.160493826, games=3
+        player=player,
+        mu=27.123456789,
+        sigma=4.987654321,
+        ordinal=12.160493826,
+        games=3,
+        last_game_at=timezone.now(),
     )
 
     page = admin_client.get("/admin/ratings/rating/").content.decode()

@@ -32,7 +32,9 @@ GAME = Columns(Game, "g")
 def _table() -> Game:
     """A table with a rated player, an unrated one and a CPU seat."""
     rated, unrated = PlayerFactory.create(), PlayerFactory.create()
-    Rating.objects.create(player=rated, mu=30.0, sigma=5.0, ordinal=15.0, games=3)
+    Rating.objects.create(
+        player=rated, mu=30.0, sigma=5.0, ordinal=15.0, games=3, last_game_at=timezone.now()
+    )
     game = Game.objects.create(
         max_players=3, rules={"call_limit": 7}, state={"turn": 1, "hands": [["AS"]]}, host=rated
     )
