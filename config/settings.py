@@ -355,10 +355,10 @@ YANIV_RANKED_TURN_SECONDS = env.int("YANIV_RANKED_TURN_SECONDS", default=60)
 YANIV_CPU_THINK_SECONDS = env.float("YANIV_CPU_THINK_SECONDS", default=0.8)
 # The CPU level that plays a seat its player left or is away from (games.engine.cpu.Level).
 YANIV_CPU_TAKEOVER_LEVEL = env.str("YANIV_CPU_TAKEOVER_LEVEL", default=Level.HARD.value)
-cpu_levels = [level.value for level in Level]
-if YANIV_CPU_TAKEOVER_LEVEL not in cpu_levels:
+_cpu_levels = [level.value for level in Level]
+if YANIV_CPU_TAKEOVER_LEVEL not in _cpu_levels:
     raise ImproperlyConfigured(
-        f"YANIV_CPU_TAKEOVER_LEVEL must be {', '.join(cpu_levels[:-1])} or {cpu_levels[-1]}, not"
+        f"YANIV_CPU_TAKEOVER_LEVEL must be {', '.join(_cpu_levels[:-1])} or {_cpu_levels[-1]}, not"
         f" {YANIV_CPU_TAKEOVER_LEVEL!r}"
     )
 

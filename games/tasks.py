@@ -18,30 +18,16 @@ from games.services import clock, rating, rematch
 PENDING_GRACE = timedelta(seconds=30)
 
 
-@shared_task(acks_late=True, reject_on_worker_lost=True)
-def game_cpu_turn(game_id: str, seq: int) -> bool:
-    return clock.game_cpu_turn(game_id=game_id, seq=seq)
+_Decorator = Callable[[Callable[..., bool]], Task[..., bool]]
 
 
-@shared_task(acks_late=True, reject_on_worker_lost=True)
-def game_timeout(game_id: str, seq: int) -> bool:
-    return clock.game_timeout(game_id=game_id, seq=seq)
-
-
-@shared_task(acks_late=True, reject_on_worker_lost=True)
-def rematch_expire(game_id: str, offer_id: int) -> bool:
-    return rematch.rematch_expire(game_id=game_id, offer_id=offer_id)
-
-
-@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
-def games_timeout_overdue() -> int:
-    """Beat, every few seconds: enforce every overdue turn, whatever happened to its task."""
-    return clock.games_timeout_overdue()
+def _turn(name: str) -> _Decorator:
+    return shared_task(name=name, acks_late=True, reject_on_worker_lost=True)
 
 
 # A lock wait cut short or a lost connection: the next attempt finds the work still to do (or
 # done), so retrying is always safe.
-def _retried(name: str) -> Callable[[Callable[..., bool]], Task[..., bool]]:
+def _retried(name: str) -> _Decorator:
     return shared_task(
         name=name,
         acks_late=True,
@@ -52,12 +38,53 @@ def _retried(name: str) -> Callable[[Callable[..., bool]], Task[..., bool]]:
     )
 
 
-@_retried("games.tasks.game_rate")
+# The names these tasks had before each took its service's (issue 26), old -> new. A rolling
+# deploy runs both versions for a while: a message the older web processes queued under an old
+# name still runs on a newer worker (deploy the workers first; docs/operations.md). To delete
+# once no deployment runs a version from before the rename.
+BEFORE_RENAME: dict[str, str] = {}
+
+
+def _task(kind: Callable[[str], _Decorator], before: str) -> _Decorator:
+    """`kind`'s task under the function's own name, and the same function and options under
+    `before` too."""
+
+    def register(fun: Callable[..., bool]) -> Task[..., bool]:
+        name = f"{__name__}.{fun.__name__}"
+        BEFORE_RENAME[f"{__name__}.{before}"] = name
+        kind(f"{__name__}.{before}")(fun)
+        return kind(name)(fun)
+
+    return register
+
+
+@_task(_turn, before="cpu_turn")
+def game_cpu_turn(game_id: str, seq: int) -> bool:
+    return clock.game_cpu_turn(game_id=game_id, seq=seq)
+
+
+@_task(_turn, before="turn_timeout")
+def game_timeout(game_id: str, seq: int) -> bool:
+    return clock.game_timeout(game_id=game_id, seq=seq)
+
+
+@_task(_turn, before="rematch_timeout")
+def rematch_expire(game_id: str, offer_id: int) -> bool:
+    return rematch.rematch_expire(game_id=game_id, offer_id=offer_id)
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def games_timeout_overdue() -> int:
+    """Beat, every few seconds: enforce every overdue turn, whatever happened to its task."""
+    return clock.games_timeout_overdue()
+
+
+@_task(_retried, before="rate_game")
 def game_rate(game_id: str) -> bool:
     return rating.game_rate(game_id=game_id)
 
 
-@_retried("games.tasks.game_unrate")
+@_task(_retried, before="unrate_game")
 def game_unrate(game_id: str) -> bool:
     return rating.game_unrate(game_id=game_id)
 
@@ -85,20 +112,3 @@ BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "options": {"expires": 60},
     },
 }
-
-
-# The names these tasks had before each took its service's (issue 26). A rolling deploy runs
-# both versions for a while: a message the older web processes queued under an old name still
-# runs on a newer worker (deploy the workers first; docs/operations.md). To delete once no
-# deployment runs a version from before the rename. Last in the module: reading a task's `run`
-# finalizes the Celery app, whose hook reads BEAT_SCHEDULE above (config/celery.py).
-BEFORE_RENAME: dict[str, Task[..., bool]] = {
-    "games.tasks.cpu_turn": game_cpu_turn,
-    "games.tasks.turn_timeout": game_timeout,
-    "games.tasks.rematch_timeout": rematch_expire,
-}
-BEFORE_RENAME_RETRIED = {"games.tasks.rate_game": game_rate, "games.tasks.unrate_game": game_unrate}
-for _old_name, _task in BEFORE_RENAME.items():
-    shared_task(name=_old_name, acks_late=True, reject_on_worker_lost=True)(_task.run)
-for _old_name, _task in BEFORE_RENAME_RETRIED.items():
-    _retried(_old_name)(_task.run)

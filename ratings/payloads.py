@@ -51,12 +51,18 @@ class RatedData(TypedDict):
     delta: Annotated[float, Doc("The change of ordinal this game made.")]
 
 
+def aged_from(skill: Skill, last_game_at: datetime, at: datetime) -> Skill:
+    """`skill` as a player brings it to `at`, their last rated game having ended at
+    `last_game_at`: aged by the whole UTC days between (ratings/rating.py `aged`, at
+    YANIV_RATING_TAU_PER_DAY). Every read and every rating update ages through this."""
+    return aged(skill, days_between(last_game_at, at), settings.YANIV_RATING_TAU_PER_DAY)
+
+
 def shown_skill(rating: Rating, now: datetime | None = None) -> Skill:
-    """What a rating row is worth `now` (default: the present): the stored skill aged by the
-    whole UTC days since the player's last rated game (ratings/rating.py `aged`). It changes
-    when a game is rated and at UTC midnight, never in between."""
-    days = days_between(rating.last_game_at, now or timezone.now())
-    return aged(Skill(rating.mu, rating.sigma), days, settings.YANIV_RATING_TAU_PER_DAY)
+    """What a rating row is worth `now` (default: the present): the stored skill aged since the
+    player's last rated game. It changes when a game is rated and at UTC midnight, never in
+    between."""
+    return aged_from(Skill(rating.mu, rating.sigma), rating.last_game_at, now or timezone.now())
 
 
 def player_rating(player: Player, now: datetime | None = None) -> RatingData:

@@ -12,9 +12,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from uuid import UUID
 
-from django.conf import settings
-
-from ratings.rating import Skill, aged, days_between, rate
+from ratings.payloads import aged_from
+from ratings.rating import Skill, rate
 from ratings.results import GameResult
 from ratings.selectors import stored_changes, stored_ratings
 
@@ -64,8 +63,7 @@ class Replay:
         skill = self.skills.get(player_id)
         if skill is None:
             return start
-        days = days_between(self.last_game_at[player_id], at)
-        return aged(skill, days, settings.YANIV_RATING_TAU_PER_DAY)
+        return aged_from(skill, self.last_game_at[player_id], at)
 
 
 @dataclass

@@ -10,7 +10,6 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from uuid import UUID
 
-from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Model, Q
 from psycopg import sql
@@ -19,8 +18,8 @@ from accounts.models import Player
 from ratings.cpu import cpu_display_name
 from ratings.locks import ratings_lock
 from ratings.models import Rating, RatingChange
-from ratings.payloads import RatedData
-from ratings.rating import Skill, aged, days_between, rate
+from ratings.payloads import RatedData, aged_from, shown_skill
+from ratings.rating import Skill, rate
 from ratings.rebuild import Replay
 from ratings.results import GameResult
 
@@ -91,17 +90,13 @@ def game_ratings_apply(*, result: GameResult) -> list[RatedData]:
 
 
 def _prior(rating: Rating | None, start: Skill, at: datetime) -> Skill:
-    if rating is None:
-        return start
-    return _aged(Skill(rating.mu, rating.sigma), rating.last_game_at, at)
+    return start if rating is None else shown_skill(rating, at)
 
 
 def _aged(skill: Skill, last_game_at: datetime | None, at: datetime) -> Skill:
     """The skill a player brings to a game ending `at`, after their last one at `last_game_at`
     (None: this is their first, and they bring their start as it is)."""
-    if last_game_at is None:
-        return skill
-    return aged(skill, days_between(last_game_at, at), settings.YANIV_RATING_TAU_PER_DAY)
+    return skill if last_game_at is None else aged_from(skill, last_game_at, at)
 
 
 def _store_ratings(rows: Iterable[tuple[UUID, Skill, int, datetime]]) -> None:

@@ -42,6 +42,6 @@ def test_every_old_name_is_a_name_no_task_has_now() -> None:
     current = {
         f"games.tasks.{name}" for name in dir(tasks) if hasattr(getattr(tasks, name), "delay")
     }
-    old = {*tasks.BEFORE_RENAME, *tasks.BEFORE_RENAME_RETRIED}
+    old = set(tasks.BEFORE_RENAME)
     assert not current & old
     assert old <= set(app.tasks)
