@@ -12,6 +12,8 @@ urlpatterns: list[URLPattern] = [
     re_path(rf"^join/(?P<game_id>{UUID})/(?P<code>[^/]+)/?$", client, name="web-join"),
     re_path(rf"^players/(?P<player_id>{UUID})/?$", client, name="web-player"),
     re_path(r"^leaderboard/?$", client, name="web-leaderboard"),
+    re_path(r"^seasons/?$", client, name="web-seasons"),
+    re_path(r"^seasons/(?P<number>[0-9]+)/?$", client, name="web-season"),
     re_path(r"^watch/?$", client, name="web-watch"),
     re_path(rf"^replay/(?P<game_id>{UUID})/?$", client, name="web-replay"),
 ]

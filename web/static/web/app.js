@@ -8,6 +8,7 @@ import { joinPage } from "./pages/join.js";
 import { leaderboardPage } from "./pages/leaderboard.js";
 import { playerPage } from "./pages/player.js";
 import { replayPage } from "./pages/replay.js";
+import { seasonsPage } from "./pages/seasons/page.js";
 import { watchPage } from "./pages/watch.js";
 import { session } from "./transport/session.js";
 
@@ -18,6 +19,8 @@ const ROUTES = [
   [new RegExp(`^/join/${ID}/([^/]+)/?$`), joinPage],
   [new RegExp(`^/players/${ID}/?$`), playerPage],
   [/^\/leaderboard\/?$/, leaderboardPage],
+  [/^\/seasons\/?$/, seasonsPage],
+  [/^\/seasons\/(\d+)\/?$/, seasonsPage],
   [/^\/watch\/?$/, watchPage],
   [new RegExp(`^/replay/${ID}/?$`), replayPage],
 ];
@@ -62,8 +65,11 @@ async function show() {
 }
 
 function markCurrentLink() {
+  const path = location.pathname.replace(/\/$/, "") || "/";
   for (const link of document.querySelectorAll("header nav a")) {
-    if (link.getAttribute("href") === location.pathname) link.setAttribute("aria-current", "page");
+    const href = link.getAttribute("href");
+    // `/seasons` is current on `/seasons/2` too.
+    if (path === href || path.startsWith(`${href}/`)) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }
 }

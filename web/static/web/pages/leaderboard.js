@@ -15,8 +15,9 @@ export async function leaderboardPage(root, _params, app) {
     h(
       "p",
       { class: "muted" },
-      "Ranked players by ordinal (mu − 3 sigma, OpenSkill). " +
-        "Provisional players have few rated games yet.",
+      "Ranked players by ordinal (mu − 3 sigma, OpenSkill), over every season. " +
+        "Provisional players have few rated games yet. ",
+      h("a", { href: "/seasons", testid: "seasons-link" }, "This season's leaderboard"),
     ),
     page.results.length
       ? scrolling(

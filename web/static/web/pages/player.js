@@ -1,17 +1,21 @@
-// `/players/<id>`: rating, the chart of its history, and the match history with each game's
-// place and rating change (each game's `rating_before` and `rating_after`), a page at a time.
-// The profile and the chart are drawn once; the match history is a store of the pages read.
+// `/players/<id>`: rating, the current season's live rank, a badge per season played (its
+// tier), the chart of the rating history with the seasons' starts, and the match history with
+// each game's place and rating change (each game's `rating_before` and `rating_after`), a page
+// at a time. The profile and the chart are drawn once; the match history is a store of the
+// pages read.
 
 import { h, replace, scrolling, when } from "../dom.js";
 import { createStore, mount } from "../store.js";
 import { allPages, api } from "../transport/rest.js";
 import { ordinal } from "../views/card-table.js";
 import { ratingChart } from "../views/rating-chart.js";
+import { seasonBadges, seasonStanding } from "../views/season-badges.js";
 
 export async function playerPage(root, [playerId], app) {
-  const [player, history] = await Promise.all([
+  const [player, history, seasons] = await Promise.all([
     api("GET", `players/${playerId}/`),
     allPages(`players/${playerId}/rating-history/?limit=200`),
+    allPages(`players/${playerId}/seasons/?limit=100`),
   ]);
   app.title(player.display_name);
   const rating = player.rating;
@@ -63,9 +67,14 @@ export async function playerPage(root, [playerId], app) {
       h("dd", {}, `${rating.mu.toFixed(2)} / ${rating.sigma.toFixed(2)}`),
       h("dt", {}, "Rated games"),
       h("dd", {}, String(rating.games)),
+      h("dt", {}, "This season"),
+      h("dd", { testid: "season-rank" }, currentSeason(seasons)),
     ),
+    seasonBadges(seasons),
     h("h2", {}, "Rating history"),
-    ratingChart(history),
+    ratingChart(history, {
+      seasons: Object.fromEntries(seasons.map((row) => [row.season.number, row.season])),
+    }),
     h("h2", {}, "Match history"),
     scrolling(
       h(
@@ -89,6 +98,13 @@ export async function playerPage(root, [playerId], app) {
   );
   await readGames(`players/${playerId}/games/?limit=20`);
   return null;
+}
+
+/** The current season's live standing, from the player's row of it (if they played in it). */
+function currentSeason(seasons) {
+  const row = seasons.find((r) => r.season.status === "current");
+  if (!row) return h("span", { class: "muted" }, "No rated game this season yet");
+  return seasonStanding(row);
 }
 
 /** A page of the match history read: its games after those shown, and where the next is. */

@@ -1,47 +1,64 @@
-// The rating chart: an SVG line of the ordinal after each rated game (no library needed).
+// The rating chart: an SVG line of the ordinal after each rated game (no library needed), with
+// a vertical mark where each season starts.
 
 import { h, s } from "../dom.js";
 
 const PAD = { left: 44, right: 12, top: 12, bottom: 28 };
 
-/** `points`: [{game_id, at, ordinal, mu, sigma}], oldest first. Drawn in a box of about the
- *  screen's width, so that its labels stay readable on a phone. */
-export function ratingChart(points) {
+/** `entries`: the rating history, oldest first: [{kind, season, game_id, at, ordinal, mu,
+ *  sigma}]. A game (`kind` "game", or no kind) is a point; a season's reset (`kind`
+ *  "season_reset": sigma widened, no game) is a vertical mark, the line running through its
+ *  rating. Where the season changes between two games with no reset listed, the mark falls
+ *  between them. `seasons`: {number: season} for the marks' names and dates (else "Season n").
+ *  Drawn in a box of about the screen's width, so that its labels stay readable on a phone. */
+export function ratingChart(entries, { seasons = {} } = {}) {
   const narrow = matchMedia("(max-width: 600px)").matches;
   const W = narrow ? 360 : 640;
   const H = narrow ? 200 : 220;
-  if (!points.length) {
+  const games = entries.filter(isGame);
+  if (!games.length) {
     return h(
       "div",
       { class: "chart empty", testid: "rating-chart" },
       "No rated games yet: the chart starts with the first ranked game.",
     );
   }
-  const values = points.map((p) => p.ordinal);
+  const values = entries.map((p) => p.ordinal);
   let low = Math.min(0, ...values);
   let high = Math.max(...values);
   if (high - low < 1) high = low + 1;
   const pad = (high - low) * 0.08;
   low -= pad;
   high += pad;
+  const marks = seasonMarks(entries);
+  // The marks' names above the plot, clear of the line.
+  const top = marks.length ? PAD.top + 16 : PAD.top;
   const x = (i) =>
     PAD.left +
-    (points.length === 1
+    (entries.length === 1
       ? (W - PAD.left - PAD.right) / 2
-      : (i * (W - PAD.left - PAD.right)) / (points.length - 1));
-  const y = (v) => PAD.top + ((high - v) * (H - PAD.top - PAD.bottom)) / (high - low);
+      : (i * (W - PAD.left - PAD.right)) / (entries.length - 1));
+  const y = (v) => top + ((high - v) * (H - top - PAD.bottom)) / (high - low);
   const ticks = [low + pad, (low + high) / 2, high - pad];
-  const first = values[0].toFixed(1);
-  const last = values[values.length - 1].toFixed(1);
+  const first = games[0].ordinal.toFixed(1);
+  const last = games[games.length - 1].ordinal.toFixed(1);
+  const gameNumber = new Map(games.map((p, i) => [p, i + 1]));
   return h(
     "figure",
-    { class: "chart", testid: "rating-chart", "data-points": points.length },
+    {
+      class: "chart",
+      testid: "rating-chart",
+      "data-points": games.length,
+      "data-seasons": marks.length,
+    },
     s(
       "svg",
       {
         viewBox: `0 0 ${W} ${H}`,
         role: "img",
-        "aria-label": `Rating after each of ${points.length} rated games, from ${first} to ${last}`,
+        "aria-label":
+          `Rating after each of ${games.length} rated games, from ${first} to ${last}` +
+          (marks.length ? `, with ${marks.length} season starts marked` : ""),
       },
       ticks.map((t) => [
         s("line", { x1: PAD.left, x2: W - PAD.right, y1: y(t), y2: y(t), class: "gridline" }),
@@ -51,32 +68,90 @@ export function ratingChart(points) {
           t.toFixed(1),
         ),
       ]),
+      marks.map((mark) =>
+        seasonMark(mark, x(mark.at), seasons[mark.season], {
+          top: PAD.top + 4,
+          bottom: H - PAD.bottom,
+          width: W,
+        }),
+      ),
       s("text", { x: PAD.left, y: H - 8, class: "axis" }, "game 1"),
       s(
         "text",
         { x: W - PAD.right, y: H - 8, class: "axis", "text-anchor": "end" },
-        `game ${points.length}`,
+        `game ${games.length}`,
       ),
       s("polyline", {
         class: "line",
-        points: points.map((p, i) => `${x(i)},${y(p.ordinal)}`).join(" "),
+        points: entries.map((p, i) => `${x(i)},${y(p.ordinal)}`).join(" "),
       }),
-      points.map((p, i) =>
-        s(
-          "circle",
-          { cx: x(i), cy: y(p.ordinal), r: 3.5, class: "dot" },
-          s(
-            "title",
-            {},
-            `Game ${i + 1}: ${p.ordinal.toFixed(2)} (${new Date(p.at).toLocaleDateString()})`,
-          ),
-        ),
+      entries.map((p, i) =>
+        isGame(p)
+          ? s(
+              "circle",
+              { cx: x(i), cy: y(p.ordinal), r: 3.5, class: "dot" },
+              s(
+                "title",
+                {},
+                `Game ${gameNumber.get(p)}: ${p.ordinal.toFixed(2)} ` +
+                  `(${new Date(p.at).toLocaleDateString()})`,
+              ),
+            )
+          : null,
       ),
     ),
     h(
       "figcaption",
       { class: "muted small" },
       `Rating (ordinal) after each rated game: ${first} → ${last}.`,
+      marks.length ? " A dashed line marks a season's start (its reset widens sigma)." : "",
+    ),
+  );
+}
+
+const isGame = (entry) => entry.kind !== "season_reset";
+
+/** Where seasons start along the entries: at each reset (`at` its index), and halfway between
+ *  two games of different seasons that have no reset between them. */
+export function seasonMarks(entries) {
+  const marks = [];
+  entries.forEach((entry, i) => {
+    const before = entries[i - 1];
+    if (!isGame(entry)) {
+      marks.push({ at: i, season: entry.season, reset: entry });
+    } else if (before && isGame(before) && entry.season !== before.season && entry.season) {
+      marks.push({ at: i - 0.5, season: entry.season, reset: null });
+    }
+  });
+  return marks;
+}
+
+function seasonMark({ season, reset }, where, known, { top, bottom, width }) {
+  const name = known?.name || `Season ${season}`;
+  const starts = known?.starts_at || reset?.at;
+  // The name centred over its mark, or beside it near an edge.
+  const room = name.length * 4;
+  const anchor =
+    where < PAD.left + room ? "start" : where > width - PAD.right - room ? "end" : "middle";
+  return s(
+    "g",
+    { class: "season-mark", testid: "season-mark", "data-season": season },
+    s("line", { x1: where, x2: where, y1: top + 12, y2: bottom }),
+    s(
+      "text",
+      {
+        x: where,
+        y: top + 8,
+        class: "axis season-name",
+        "text-anchor": anchor,
+      },
+      name,
+    ),
+    s(
+      "title",
+      {},
+      `${name} starts${starts ? ` (${new Date(starts).toLocaleDateString()})` : ""}` +
+        (reset ? `: rating reset to ${reset.ordinal.toFixed(2)} (sigma widened)` : ""),
     ),
   );
 }
