@@ -1,5 +1,6 @@
 """Rating games: the games' side. A finished ranked game is rated exactly once, in the order
-games ended; a voided game's ratings are rolled back.
+games ended; a voided game's ratings are rolled back; a season ends (its games all rated
+first) and the next opens with its reset exactly once.
 
 Games own the game rows, so this is where they are locked and read: the game under its
 `LockedGame` lock, checked (ranked, finished, not rated yet), its players' earlier games that
@@ -25,6 +26,9 @@ from ratings.cpu import cpu_start
 from ratings.locks import ratings_lock
 from ratings.results import GameResult, SeatResult
 from ratings.services import cpu_players, game_ratings_apply, game_ratings_undo
+from seasons.models import Season
+from seasons.selectors import season_starts
+from seasons.services import season_close, season_current
 
 # Rating a finished game ------------------------------------------------------------------
 
@@ -42,6 +46,11 @@ def game_rate(*, game_id: UUID | str) -> bool:
     locked = LockedGame.try_lock(game_id)
     if locked is None or not _ratable(locked.game):
         return False
+    finished_at = locked.game.finished_at
+    assert finished_at is not None  # _ratable
+    if finished_at >= season_current(since=finished_at).ends_at:
+        # The game is the next season's: the season it ended after closes first.
+        seasons_roll_over()
     _rate_after_pending(locked)
     return True
 
@@ -90,7 +99,7 @@ def _result(locked: LockedGame) -> GameResult:
 def _rate(locked: LockedGame, result: GameResult) -> None:
     locked.game.rated_at = timezone.now()
     locked.save("rated_at")
-    ratings = game_ratings_apply(result=result)
+    ratings = game_ratings_apply(result=result, starts=season_starts())
     if not ratings:
         return  # nobody to compare: the game is done with, and nobody's rating moves
     locked.append("rated", ratings=ratings)
@@ -119,4 +128,27 @@ def game_unrate(*, game_id: UUID | str) -> bool:
     locked = LockedGame.try_lock(game_id)
     if locked is None or locked.game.voided_at is None:
         return False
-    return game_ratings_undo(game_id=locked.game.pk)
+    return game_ratings_undo(game_id=locked.game.pk, starts=season_starts())
+
+
+# Seasons -----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def seasons_roll_over(*, now: datetime | None = None) -> Season | None:
+    """Close the current season if its end has passed and open the next (seasons/services.py):
+    the next season, or None when the current one has not ended. Exactly once: under the
+    ratings lock, a second run (two beats, a redelivered task) finds the next season current
+    and does nothing, and a run that dies midway rolls back whole.
+
+    Every game that ended before the season's end and still waits for its rating is rated
+    first, and no game that ended after it is rated before it closes (`game_rate` closes it
+    first), so the reset sits between the two seasons' games, as recompute_ratings replays it."""
+    ratings_lock()
+    now = now or timezone.now()
+    season = season_current(now=now)
+    season = Season.objects.select_for_update().get(pk=season.pk)
+    if season.ends_at > now:
+        return None
+    games_rate_pending(ended_before=season.ends_at)
+    return season_close(season, now=now)
