@@ -40,6 +40,7 @@ class RatingAdmin(_ReadOnly, admin.ModelAdmin[Rating]):
         _two_places("mu", "mu"),
         _two_places("sigma", "sigma"),
         "games",
+        "season_games",
     )
     list_select_related = ("player",)
     ordering = ("-ordinal",)
@@ -51,13 +52,16 @@ class RatingChangeAdmin(_ReadOnly, admin.ModelAdmin[RatingChange]):
     list_display = (
         "at",
         "player",
+        "kind",
         "game",
+        "season",
         "place",
         _two_places("mu_before", "mu before"),
         _two_places("mu", "mu"),
         _two_places("sigma", "sigma"),
     )
     list_select_related = ("player", "game")
+    list_filter = ("kind",)
     ordering = ("-at",)
     search_fields = ("player__username", "player__display_name", "game__id")
     date_hierarchy = "at"

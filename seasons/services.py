@@ -25,6 +25,7 @@ from ratings.rating import Skill
 from ratings.results import SeasonStart
 from ratings.selectors import banned_players
 from ratings.services import ratings_season_reset
+from seasons.locks import locked_season
 from seasons.models import Season, SeasonStanding, SeasonStatus
 from seasons.payloads import tier
 
@@ -116,7 +117,7 @@ def season_update(season: Season, *, name: str, ends_at: datetime) -> Season:
     `season_end_now`). Under the ratings lock, so that no game is being rated against the end
     it had."""
     ratings_lock()
-    locked = Season.objects.select_for_update().get(pk=season.pk)
+    locked = locked_season(season.number)
     if ends_at != locked.ends_at:
         season_end_check(locked, ends_at)
     locked.name, locked.ends_at = name, ends_at
@@ -139,7 +140,7 @@ def season_end_now(season: Season, *, now: datetime | None = None) -> Season:
     """End the current season now: its end becomes this instant, and the rollover (the beat's,
     or the rating of the next game that ends) closes it and opens the next."""
     ratings_lock()
-    locked = Season.objects.select_for_update().get(pk=season.pk)
+    locked = locked_season(season.number)
     if locked.status != SeasonStatus.CURRENT:
         raise ApplicationError("finished", "The season has ended already.", 409)
     locked.ends_at = max(now or timezone.now(), locked.starts_at + timedelta(microseconds=1))

@@ -26,6 +26,7 @@ from ratings.cpu import cpu_start
 from ratings.locks import ratings_lock
 from ratings.results import GameResult, SeatResult
 from ratings.services import cpu_players, game_ratings_apply, game_ratings_undo
+from seasons.locks import locked_season
 from seasons.models import Season
 from seasons.selectors import season_starts
 from seasons.services import season_close, season_current
@@ -146,8 +147,7 @@ def seasons_roll_over(*, now: datetime | None = None) -> Season | None:
     first), so the reset sits between the two seasons' games, as recompute_ratings replays it."""
     ratings_lock()
     now = now or timezone.now()
-    season = season_current(now=now)
-    season = Season.objects.select_for_update().get(pk=season.pk)
+    season = locked_season(season_current(now=now).number)
     if season.ends_at > now:
         return None
     games_rate_pending(ended_before=season.ends_at)
