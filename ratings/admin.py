@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
-from django.http import HttpRequest
 
+from core.admin import ReadOnlyAdmin
 from ratings.models import Rating, RatingChange
 
 
@@ -21,19 +21,8 @@ def _two_places(field: str, label: str) -> Any:
     return show
 
 
-class _ReadOnly:
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
 @admin.register(Rating)
-class RatingAdmin(_ReadOnly, admin.ModelAdmin[Rating]):
+class RatingAdmin(ReadOnlyAdmin[Rating]):
     list_display = (
         "player",
         _two_places("ordinal", "ordinal"),
@@ -48,7 +37,7 @@ class RatingAdmin(_ReadOnly, admin.ModelAdmin[Rating]):
 
 
 @admin.register(RatingChange)
-class RatingChangeAdmin(_ReadOnly, admin.ModelAdmin[RatingChange]):
+class RatingChangeAdmin(ReadOnlyAdmin[RatingChange]):
     list_display = (
         "at",
         "player",

@@ -6,7 +6,7 @@ calls these). All of them run under the one right to write ratings (ratings/lock
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
@@ -72,25 +72,15 @@ def game_ratings_apply(
         )
         for seat, skill, row in zip(seats, after, played, strict=True)
     )
-    RatingChange.objects.bulk_create(_game_changes(result, before, after))
+    _store_game_changes(result, before, after)
     return _rated(result, before, after)
 
 
-def _game_changes(
+def _store_game_changes(
     result: GameResult, before: Sequence[Skill], after: Sequence[Skill]
-) -> Iterator[RatingChange]:
-    for seat, old, new in zip(result.seats, before, after, strict=True):
-        yield RatingChange(
-            player_id=seat.player_id,
-            game_id=result.game_id,
-            seat=seat.seat,
-            place=seat.place,
-            at=result.finished_at,
-            mu_before=old.mu,
-            sigma_before=old.sigma,
-            mu=new.mu,
-            sigma=new.sigma,
-        )
+) -> None:
+    rows = zip(result.seats, before, after, strict=True)
+    copy_rows(RatingChange, _CHANGE_COLUMNS, [_game_row(result, *row) for row in rows])
 
 
 def _rated(result: GameResult, before: Sequence[Skill], after: Sequence[Skill]) -> list[RatedData]:
@@ -161,7 +151,7 @@ def _apply_in_place(result: GameResult, starts: Sequence[SeasonStart]) -> list[R
     }
     before = [states[seat.player_id].prior(at) for seat in result.seats]
     after = rate(before, [seat.place for seat in result.seats])
-    RatingChange.objects.bulk_create(_game_changes(result, before, after))
+    _store_game_changes(result, before, after)
     for seat, skill in zip(result.seats, after, strict=True):
         states[seat.player_id] = _State(skill, True, at)
     _replay_after(at, game_id, states, starts)
@@ -289,22 +279,9 @@ def _replay_reset(start: SeasonStart, states: dict[UUID, _State]) -> None:
         if not state.rated:
             continue
         new = reset(state.skill, start.bump)
-        rows.append(_reset_change(player_id, start, state.skill, new))
+        rows.append(_reset_row(player_id, start, state.skill, new))
         state.skill = new
-    RatingChange.objects.bulk_create(rows)
-
-
-def _reset_change(player_id: UUID, start: SeasonStart, old: Skill, new: Skill) -> RatingChange:
-    return RatingChange(
-        player_id=player_id,
-        kind=ChangeKind.SEASON_RESET,
-        season=start.season,
-        at=start.at,
-        mu_before=old.mu,
-        sigma_before=old.sigma,
-        mu=new.mu,
-        sigma=new.sigma,
-    )
+    copy_rows(RatingChange, _CHANGE_COLUMNS, rows)
 
 
 def _games_after(at: datetime, game_id: UUID) -> Iterable[list[RatingChange]]:

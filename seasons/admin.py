@@ -11,6 +11,7 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from core.admin import ReadOnlyAdmin
 from core.errors import ApplicationError
 from seasons.models import Season, SeasonStanding, SeasonStatus
 from seasons.services import season_end_check, season_end_now, season_update
@@ -70,18 +71,9 @@ class SeasonAdmin(admin.ModelAdmin[Season]):
 
 
 @admin.register(SeasonStanding)
-class SeasonStandingAdmin(admin.ModelAdmin[SeasonStanding]):
+class SeasonStandingAdmin(ReadOnlyAdmin[SeasonStanding]):
     list_display = ("season", "rank", "player", "games", "ordinal", "tier")
     list_filter = ("season", "tier")
     list_select_related = ("player", "season")
     ordering = ("-season", "rank")
     search_fields = ("player__username", "player__display_name", "player__id")
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
