@@ -77,9 +77,15 @@ def _listed(now: datetime) -> QuerySet[Rating]:
     ).exclude(player_id__in=banned_players(now).values("pk"))
 
 
-def _shown_ordinal(today: date) -> ExpressionWrapper[CombinedExpression]:
-    """ratings/rating.py `aged`'s ordinal in SQL, from the stored columns and today's UTC date,
-    operation for operation as Python computes it (the same IEEE doubles, so the same value)."""
+def shown_ordinal(today: date) -> ExpressionWrapper[CombinedExpression]:
+    """ratings/rating.py `aged`'s ordinal in SQL, from the stored columns and `today`'s UTC
+    date, operation for operation as Python computes it (the same IEEE doubles, so the same
+    value)."""
+    return ExpressionWrapper(F("mu") - Value(3.0) * shown_sigma(today), output_field=FloatField())
+
+
+def shown_sigma(today: date) -> Least:
+    """`aged`'s sigma in SQL, as `shown_ordinal`'s."""
     tau = settings.YANIV_RATING_TAU_PER_DAY
     days = Greatest(
         Func(
@@ -91,8 +97,7 @@ def _shown_ordinal(today: date) -> ExpressionWrapper[CombinedExpression]:
         ),
         Value(0.0),
     )
-    sigma = Least(Value(DEFAULT.sigma), Sqrt(F("sigma") * F("sigma") + Value(tau * tau) * days))
-    return ExpressionWrapper(F("mu") - Value(3.0) * sigma, output_field=FloatField())
+    return Least(Value(DEFAULT.sigma), Sqrt(F("sigma") * F("sigma") + Value(tau * tau) * days))
 
 
 # An aged ordinal is at most the stored one, and a listed player has a rated game within
@@ -120,7 +125,7 @@ class Leaderboard:
 
     def __init__(self, now: datetime | None = None) -> None:
         self.now = now or timezone.now()
-        self._shown = _shown_ordinal(self.now.astimezone(UTC).date())
+        self._shown = shown_ordinal(self.now.astimezone(UTC).date())
 
     def listed(self) -> QuerySet[Rating]:
         return _listed(self.now)

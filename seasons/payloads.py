@@ -26,10 +26,15 @@ TIERS: tuple[tuple[str, float], ...] = (
 LAST_TIER = "bronze"
 
 
+def tier_cutoffs(placed: int) -> list[tuple[str, int]]:
+    """Each tier but the last, with the lowest rank it holds among `placed` players."""
+    return [(name, math.ceil(placed * share)) for name, share in TIERS]
+
+
 def tier(rank: int, placed: int) -> str:
     """The tier of the `rank`-th of `placed` players."""
-    for name, share in TIERS:
-        if rank <= math.ceil(placed * share):
+    for name, lowest in tier_cutoffs(placed):
+        if rank <= lowest:
             return name
     return LAST_TIER
 

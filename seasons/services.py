@@ -9,25 +9,23 @@ new one (ratings/services.py refuses it otherwise).
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
-from django.db.models import Min
+from django.db import IntegrityError, connection, transaction
+from django.db.models import BooleanField, ExpressionWrapper, F, Min, Q, Window
+from django.db.models.functions import Rank
 from django.utils import timezone
 
-from core.copy import copy_rows
 from core.errors import ApplicationError
 from ratings.locks import ratings_lock
 from ratings.models import Rating, RatingChange
-from ratings.payloads import aged_from
-from ratings.rating import Skill
 from ratings.results import SeasonStart
-from ratings.selectors import banned_players
+from ratings.selectors import banned_players, shown_ordinal, shown_sigma
 from ratings.services import ratings_season_reset
 from seasons.locks import locked_season
 from seasons.models import Season, SeasonStanding, SeasonStatus
-from seasons.payloads import tier
+from seasons.payloads import LAST_TIER, tier_cutoffs
 
 
 def season_current(*, now: datetime | None = None, since: datetime | None = None) -> Season:
@@ -81,31 +79,44 @@ def season_close(season: Season, *, now: datetime) -> Season:
 def _freeze(season: Season, end: datetime) -> None:
     """A standing per player with a rated game in the season: their rating aged to its end,
     and for the placed (YANIV_SEASON_PLACEMENT_GAMES games, not banned) a rank, standard
-    competition ranking by that ordinal (equal ordinals share it), and a tier."""
-    banned = set(banned_players(end).values_list("pk", flat=True))
-    placement = settings.YANIV_SEASON_PLACEMENT_GAMES
-    rows = Rating.objects.filter(season_games__gt=0).values_list(
-        "player_id", "mu", "sigma", "last_game_at", "season_games"
+    competition ranking by that ordinal (equal ordinals share it), and a tier.
+
+    One statement: a season's end writes a row per player who played, and through Python that
+    is seconds of loading and encoding rows. The ageing is ratings' own SQL (`shown_sigma`,
+    `shown_ordinal`: Python's arithmetic, the same doubles) and the tiers' cut-offs are
+    `tier_cutoffs`', so the board says what the live one would have said at the end."""
+    day = end.astimezone(UTC).date()
+    banned = banned_players(end).values("pk")
+    played = Rating.objects.filter(season_games__gt=0).annotate(
+        placed=ExpressionWrapper(
+            Q(season_games__gte=settings.YANIV_SEASON_PLACEMENT_GAMES) & ~Q(player_id__in=banned),
+            output_field=BooleanField(),
+        ),
+        shown_sigma=shown_sigma(day),
+        shown_ordinal=shown_ordinal(day),
     )
-    played = []
-    for player_id, mu, sigma, last_game_at, games in rows.iterator(chunk_size=10_000):
-        skill = aged_from(Skill(mu, sigma), last_game_at, end)
-        placed = games >= placement and player_id not in banned
-        played.append((placed, -skill.ordinal, player_id, skill, games))
-    played.sort(key=lambda row: (not row[0], row[1], row[2]))
-    count = sum(1 for row in played if row[0])
-    standings: list[tuple[object, ...]] = []
-    rank, previous = 0, None
-    for index, (placed, _, player_id, skill, games) in enumerate(played):
-        if placed and skill.ordinal != previous:
-            rank, previous = index + 1, skill.ordinal
-        standing_rank = rank if placed else None
-        standing_tier = tier(rank, count) if placed else ""
-        standings.append(
-            (season.number, player_id, games, *skill, skill.ordinal, standing_rank, standing_tier)
+    ranked = played.annotate(
+        position=Window(Rank(), partition_by=[F("placed")], order_by=F("shown_ordinal").desc())
+    ).values(
+        "player_id", "season_games", "mu", "shown_sigma", "shown_ordinal", "placed", "position"
+    )
+    select, params = ranked.query.sql_with_params()
+    cutoffs = tier_cutoffs(played.filter(placed=True).count())
+    tiers = " ".join("WHEN position <= %s THEN %s" for _ in cutoffs)
+    columns = "season_id, player_id, games, mu, sigma, ordinal, rank, tier"
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {SeasonStanding._meta.db_table} ({columns}) "  # noqa: S608
+            "SELECT %s, player_id, season_games, mu, shown_sigma, shown_ordinal, "
+            "CASE WHEN placed THEN position END, "
+            f"CASE WHEN NOT placed THEN '' {tiers} ELSE %s END FROM ({select}) AS played",
+            [
+                season.number,
+                *[value for name, rank in cutoffs for value in (rank, name)],
+                LAST_TIER,
+                *params,
+            ],
         )
-    columns = ("season_id", "player_id", "games", "mu", "sigma", "ordinal", "rank", "tier")
-    copy_rows(SeasonStanding, columns, standings)
 
 
 # Staff's changes (the admin) -------------------------------------------------------------

@@ -14,7 +14,7 @@ from games.selectors import rated_results
 from games.services.rating import game_rate, game_unrate, seasons_roll_over
 from games.services.staff import game_void
 from ratings.models import ChangeKind, Rating, RatingChange
-from ratings.payloads import player_data
+from ratings.payloads import aged_from, player_data
 from ratings.rating import DEFAULT, Skill, reset
 from ratings.rebuild import compare
 from ratings.services import cpu_players
@@ -105,6 +105,20 @@ def test_the_rollover_freezes_the_standings_resets_and_opens_the_next(
     # Not ended yet: nothing more happens.
     assert seasons_roll_over() is None
     assert Season.objects.count() == 2
+
+
+def test_the_frozen_standing_is_the_rating_aged_to_the_end(players, play, season_one) -> None:
+    """Frozen in SQL, aged as Python ages it: to the last bit."""
+    a, b = players[:2]
+    play([(a, 1), (b, 2)], season_one.ends_at - timedelta(days=5))
+    stored = skill_of(a)
+
+    seasons_roll_over()
+
+    standing = SeasonStanding.objects.get(player=a)
+    shown = aged_from(stored, season_one.ends_at - timedelta(days=5), season_one.ends_at)
+    assert shown.sigma > stored.sigma  # five days of ageing
+    assert (standing.mu, standing.sigma, standing.ordinal) == (*shown, shown.ordinal)
 
 
 @pytest.mark.django_db(transaction=True)
