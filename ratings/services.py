@@ -15,7 +15,7 @@ from django.db import connection, transaction
 from django.db.models import Count, F, Q
 
 from accounts.models import Player
-from core.copy import copy_rows
+from core.copy import copy_rows, insert_rows
 from ratings.cpu import cpu_display_name
 from ratings.locks import ratings_lock
 from ratings.models import ChangeKind, Rating, RatingChange
@@ -80,7 +80,7 @@ def _store_game_changes(
     result: GameResult, before: Sequence[Skill], after: Sequence[Skill]
 ) -> None:
     rows = zip(result.seats, before, after, strict=True)
-    copy_rows(RatingChange, _CHANGE_COLUMNS, [_game_row(result, *row) for row in rows])
+    insert_rows(RatingChange, _CHANGE_COLUMNS, [_game_row(result, *row) for row in rows])
 
 
 def _rated(result: GameResult, before: Sequence[Skill], after: Sequence[Skill]) -> list[RatedData]:
@@ -281,7 +281,7 @@ def _replay_reset(start: SeasonStart, states: dict[UUID, _State]) -> None:
         new = reset(state.skill, start.bump)
         rows.append(_reset_row(player_id, start, state.skill, new))
         state.skill = new
-    copy_rows(RatingChange, _CHANGE_COLUMNS, rows)
+    insert_rows(RatingChange, _CHANGE_COLUMNS, rows)
 
 
 def _games_after(at: datetime, game_id: UUID) -> Iterable[list[RatingChange]]:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import bisect
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.db.models import Count, QuerySet
@@ -14,15 +15,30 @@ from ratings.models import Rating
 from ratings.payloads import shown_skill
 from ratings.results import SeasonStart
 from ratings.selectors import SeasonLeaderboard
-from seasons.models import Season, SeasonStanding
+from seasons.models import Season, SeasonStanding, SeasonStatus
 from seasons.payloads import PlayerSeason, tier
 
 
 def season_starts() -> list[SeasonStart]:
     """Every season's start that reset ratings (all but the first), in order: what ratings
     are handed to rate, roll back and replay games across seasons."""
-    rows = Season.objects.filter(number__gt=1).order_by("number")
-    return [SeasonStart(row.number, row.starts_at, row.sigma_bump) for row in rows]
+    return season_calendar().starts
+
+
+@dataclass(frozen=True, slots=True)
+class Calendar:
+    """Every season in one read: the current one (None before the first is made) and the
+    starts that reset ratings."""
+
+    current: Season | None
+    starts: list[SeasonStart]
+
+
+def season_calendar() -> Calendar:
+    rows = list(Season.objects.order_by("number"))
+    current = next((row for row in rows if row.status == SeasonStatus.CURRENT), None)
+    starts = [SeasonStart(row.number, row.starts_at, row.sigma_bump) for row in rows[1:]]
+    return Calendar(current, starts)
 
 
 def season_start_times() -> list[tuple[datetime, int]]:

@@ -24,11 +24,11 @@ from games.models import Game, GameStatus
 from games.selectors import pending_games, pending_games_before
 from ratings.cpu import cpu_start
 from ratings.locks import ratings_lock
-from ratings.results import GameResult, SeatResult
+from ratings.results import GameResult, SeasonStart, SeatResult
 from ratings.services import cpu_players, game_ratings_apply, game_ratings_undo
 from seasons.locks import locked_season
 from seasons.models import Season
-from seasons.selectors import season_starts
+from seasons.selectors import season_calendar, season_starts
 from seasons.services import season_close, season_current
 
 # Rating a finished game ------------------------------------------------------------------
@@ -49,10 +49,13 @@ def game_rate(*, game_id: UUID | str) -> bool:
         return False
     finished_at = locked.game.finished_at
     assert finished_at is not None  # _ratable
-    if finished_at >= season_current(since=finished_at).ends_at:
+    calendar = season_calendar()
+    current = calendar.current or season_current(since=finished_at)
+    if finished_at >= current.ends_at:
         # The game is the next season's: the season it ended after closes first.
         seasons_roll_over()
-    _rate_after_pending(locked)
+        calendar = season_calendar()
+    _rate_after_pending(locked, calendar.starts)
     return True
 
 
@@ -66,7 +69,7 @@ def _ratable(game: Game) -> bool:
     )
 
 
-def _rate_after_pending(locked: LockedGame) -> None:
+def _rate_after_pending(locked: LockedGame, starts: list[SeasonStart]) -> None:
     result = _result(locked)
     levels = [seat.cpu_level for seat in locked.seats if seat.is_cpu and seat.cpu_level]
     for earlier in pending_games_before(
@@ -75,8 +78,8 @@ def _rate_after_pending(locked: LockedGame) -> None:
         earlier_locked = LockedGame.try_lock(earlier)
         # Rating one earlier game may have rated another on the list (through a shared player).
         if earlier_locked is not None and _ratable(earlier_locked.game):
-            _rate_after_pending(earlier_locked)
-    _rate(locked, result)
+            _rate_after_pending(earlier_locked, starts)
+    _rate(locked, result, starts)
 
 
 def _result(locked: LockedGame) -> GameResult:
@@ -97,10 +100,10 @@ def _result(locked: LockedGame) -> GameResult:
     return GameResult(locked.game.pk, finished_at, seats)
 
 
-def _rate(locked: LockedGame, result: GameResult) -> None:
+def _rate(locked: LockedGame, result: GameResult, starts: list[SeasonStart]) -> None:
     locked.game.rated_at = timezone.now()
     locked.save("rated_at")
-    ratings = game_ratings_apply(result=result, starts=season_starts())
+    ratings = game_ratings_apply(result=result, starts=starts)
     if not ratings:
         return  # nobody to compare: the game is done with, and nobody's rating moves
     locked.append("rated", ratings=ratings)
