@@ -23,6 +23,7 @@ from django.utils import timezone
 from accounts.models import AuthToken, Offence, Player, QueueBan, StaffAction
 from accounts.services import player_ban, player_erase, player_unban, queue_ban_lift
 from accounts.usernames import username_key
+from core.admin import ReadOnlyAdmin
 
 
 class BanForm(forms.Form):
@@ -234,7 +235,7 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
 
 
 @admin.register(StaffAction)
-class StaffActionAdmin(admin.ModelAdmin[StaffAction]):
+class StaffActionAdmin(ReadOnlyAdmin[StaffAction]):
     """The audit log: read-only for everyone, superusers included."""
 
     list_display = ("at", "action", "actor", "player", "game_id", "reason")
@@ -242,15 +243,6 @@ class StaffActionAdmin(admin.ModelAdmin[StaffAction]):
     list_select_related = ("actor", "player")
     search_fields = ("actor__username", "player__display_name", "player__id", "game_id", "reason")
     date_hierarchy = "at"
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 # Fair play: offences and queue bans (docs/api.md, Fair play), their own pages ------------------

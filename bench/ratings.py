@@ -13,7 +13,8 @@ rest are marked rated without a rating, so that the first `recompute_ratings` fi
 missing, `--write` rebuilds the whole history, and a last check proves it equal. Then
 `--board-players` more rated players (their rating rows and one rated game's change each, last
 played up to 60 days ago, so about half are listed) and the leaderboard's pages read through its
-view, ordered by the aged ordinal.
+view, ordered by the aged ordinal. Last, the season: its live leaderboard, its end (every rated
+player's standing frozen and sigma reset, in one transaction), its frozen leaderboard.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import time
 import uuid
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 # Run as a script (`python bench/ratings.py`), the repository root is not on the path.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -163,7 +165,9 @@ def generate_board(players: int, rng: random.Random) -> None:
                 mu=skill.mu,
                 sigma=skill.sigma,
                 ordinal=skill.ordinal,
-                games=rng.randint(1, 200),
+                games=(played := rng.randint(1, 200)),
+                # Most have played this season, 60 games at most.
+                season_games=rng.randint(0, min(played, 60)),
                 last_game_at=at,
             )
             for person, at, skill in zip(people, ends, skills, strict=True)
@@ -172,25 +176,66 @@ def generate_board(players: int, rng: random.Random) -> None:
         cursor.execute("ANALYZE")
 
 
-def timed_board_page(query: str, reads: int = 30) -> tuple[float, int]:
-    """The median time of a leaderboard page read through its view (no throttle), and how
-    many players are listed."""
+def timed_board_page(query: str, reads: int = 30, season: int | None = None) -> tuple[float, int]:
+    """The median time of a leaderboard page (the season's, with `season`) read through its
+    view (no throttle), and how many players are listed."""
     from django.test import RequestFactory
 
     from players.apis import LeaderboardApi
+    from seasons.apis import SeasonLeaderboardApi
 
-    view = LeaderboardApi.as_view(throttle_classes=())
-    request = RequestFactory().get(f"/api/v1/leaderboard/{query}", HTTP_HOST="localhost")
+    if season is None:
+        view = LeaderboardApi.as_view(throttle_classes=())
+        path, kwargs = f"/api/v1/leaderboard/{query}", {}
+    else:
+        view = SeasonLeaderboardApi.as_view(throttle_classes=())
+        path, kwargs = f"/api/v1/seasons/{season}/leaderboard/{query}", {"number": season}
+    request = RequestFactory().get(path, HTTP_HOST="localhost")
     times = []
     count = 0
     for n in range(reads + 3):
         started = time.perf_counter()
-        response = view(request)
+        response = view(request, **kwargs)
         response.render()
         if n >= 3:  # after warming up
             times.append(time.perf_counter() - started)
         count = response.data["count"]
     return statistics.median(times), count
+
+
+def bench_rollover(rating: Any) -> list[tuple[str, str]]:
+    """The current season's leaderboard, then its end: every rated player's standing frozen
+    and sigma reset (`seasons_roll_over`, one transaction), then the frozen board."""
+    from django.utils import timezone
+
+    from ratings.models import Rating
+    from seasons.services import season_current
+
+    rows = []
+    season = season_current()
+    median, listed = timed_board_page("", season=season.number)
+    rows.append(
+        (
+            f"season {season.number} leaderboard page of 50 (live, aged), median of 30",
+            f"{median * 1000:.1f} ms ({listed:,} placed)",
+        )
+    )
+    season.ends_at = timezone.now()
+    season.save(update_fields=["ends_at"])
+    rated = Rating.objects.count()
+    started = time.perf_counter()
+    following = rating.seasons_roll_over()
+    elapsed = time.perf_counter() - started
+    assert following is not None
+    rows.append((f"season rollover: {rated:,} rated players frozen and reset", f"{elapsed:.1f} s"))
+    median, listed = timed_board_page("", season=season.number)
+    rows.append(
+        (
+            f"season {season.number} leaderboard page of 50 (frozen), median of 30",
+            f"{median * 1000:.1f} ms ({listed:,} placed)",
+        )
+    )
+    return rows
 
 
 def timed_recompute(*args: str) -> tuple[float, bool, str]:
@@ -282,6 +327,7 @@ def main() -> None:
                     f"{median * 1000:.1f} ms ({listed:,} listed)",
                 )
             )
+        rows.extend(bench_rollover(rating))
     finally:
         connection.creation.destroy_test_db(original, verbosity=0)
 

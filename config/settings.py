@@ -90,6 +90,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "ratings",
+    "seasons",
     "matchmaking",
     "players",
     "moderation",
@@ -401,6 +402,13 @@ YANIV_PROVISIONAL_SIGMA = env.float("YANIV_PROVISIONAL_SIGMA", default=5.0)
 # without a rated game, up to the starting 25/3 (0: ratings never age). At 0.05 a sigma of 3.0
 # is 3.04 after 100 days and 3.15 after a year.
 YANIV_RATING_TAU_PER_DAY = env.float("YANIV_RATING_TAU_PER_DAY", default=0.05)
+# Seasons (docs/api.md, Seasons): how long a season lasts when it opens (staff may move its end
+# in the admin), the soft reset of every rated player's sigma when the next one opens
+# (`min(25/3, sqrt(sigma^2 + bump^2))`, mu kept; 0: no reset), and how many rated games in a
+# season place a player on its leaderboard.
+YANIV_SEASON_DAYS = env.int("YANIV_SEASON_DAYS", default=90)
+YANIV_SEASON_SIGMA_BUMP = env.float("YANIV_SEASON_SIGMA_BUMP", default=2.0)
+YANIV_SEASON_PLACEMENT_GAMES = env.int("YANIV_SEASON_PLACEMENT_GAMES", default=10)
 
 # Fair play (docs/api.md, Fair play; accounts/fair_play.py): offences in ranked games and the
 # escalating bans from the ranked queue they earn.

@@ -12,6 +12,7 @@ api_v1: list[URLPattern | URLResolver] = [
     path("", include("players.urls")),
     path("", include("games.urls")),
     path("", include("matchmaking.urls")),
+    path("", include("seasons.urls")),
     path("", include("moderation.urls")),
 ]
 

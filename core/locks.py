@@ -6,7 +6,8 @@ lock goes with the transaction's commit or rollback. The keys are here so that t
 never share one by accident (`AdvisoryLock` is `unique`).
 
 Each app takes its row locks in one module (accounts/locks.py, matchmaking/locks.py,
-games/locks.py, ratings' lock module, moderation/locks.py), rows of one table in pk order.
+games/locks.py, ratings' lock module, moderation/locks.py, seasons/locks.py), rows of one table
+in pk order.
 Across apps a transaction takes its locks in this order, and never one that comes earlier
 than one it holds, so no two transactions wait on each other:
 
@@ -17,6 +18,11 @@ than one it holds, so no two transactions wait on each other:
    locks the games it creates, which no other transaction sees before its commit). Rating a
    game locks it after the ratings' advisory lock;
 5. a report (moderation): resolving one locks its reported player first (a ban may follow).
+
+The current season's row (seasons) is locked only under the ratings' advisory lock, which every
+transaction that locks it holds first: they run one at a time, so a season may be locked after
+a game (a game rated after its season's end rolls the season over) and games after it (the
+rollover rates the season's last games).
 
 What follows a commit (a ban's receivers, a finished game's rating) runs in a transaction of
 its own and starts again from the top.

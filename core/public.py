@@ -22,6 +22,8 @@ from django.conf import settings
 from django.http import HttpResponse, HttpResponseBase
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
+from rest_framework import serializers
+from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -87,3 +89,24 @@ class PublicReadApi(APIView):
         digest = f'"{hashlib.sha256(response.content).hexdigest()[:32]}"'
         with_etag(response, digest, public=request.user is None)
         return not_modified(request, response) or response
+
+
+PAGE_PARAMETERS = [OpenApiParameter("limit", int), OpenApiParameter("offset", int)]
+
+
+class Pagination(LimitOffsetPagination):
+    max_limit = 200
+
+    @classmethod
+    def respond(
+        cls,
+        request: Request,
+        view: APIView,
+        rows: Any,
+        serializer: type[serializers.Serializer[Any]],
+    ) -> Response:
+        """The page of `rows` the request asks for, each as `serializer` shows it."""
+        paginator = cls()
+        page = paginator.paginate_queryset(rows, request, view=view)
+        assert page is not None  # a paginator is always configured here
+        return paginator.get_paginated_response([serializer(row).data for row in page])

@@ -97,7 +97,8 @@ def game_view_tag(game_id: UUID, player: Player) -> ViewTag | None:
 
     The tag is a keyed digest of every input of the payload: the rows above, the viewer (the
     player and their seat: a tag is one viewer's and never matches another's), the settings
-    the payload reads (the takeover level, the provisional sigma, the ageing rate), today's UTC
+    the payload reads (the takeover level, the provisional sigma, the ageing rate, the placement
+    games; a season's reset changes the rating rows themselves), today's UTC
     date (the players' ratings age at UTC midnight: a copy from yesterday is not current) and
     the payload's shape.
     Keyed by SECRET_KEY, it tells nothing of its inputs to whoever holds it."""
@@ -110,6 +111,7 @@ def game_view_tag(game_id: UUID, player: Player) -> ViewTag | None:
             settings.YANIV_CPU_TAKEOVER_LEVEL,
             settings.YANIV_PROVISIONAL_SIGMA,
             settings.YANIV_RATING_TAU_PER_DAY,
+            settings.YANIV_SEASON_PLACEMENT_GAMES,
             timezone.now().astimezone(UTC).date().isoformat(),
             _PAYLOAD_SHAPE,
         )

@@ -96,6 +96,14 @@ def games_rate_pending() -> int:
     return rating.games_rate_pending(ended_before=timezone.now() - PENDING_GRACE, limit=100)
 
 
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def seasons_roll_over() -> int | None:
+    """Beat: close the season whose end has passed and open the next (exactly once however
+    many run: games/services/rating.py). The new season's number, or None."""
+    season = rating.seasons_roll_over()
+    return None if season is None else season.number
+
+
 # Beat's entries for these tasks (config/celery.py collects every app's).
 BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # The second path that enforces deadlines (the first is a task per turn): it also
@@ -108,6 +116,12 @@ BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     # Every finished ranked game is rated exactly once, even when its own task was lost.
     "rate-pending-games": {
         "task": "games.tasks.games_rate_pending",
+        "schedule": 60.0,
+        "options": {"expires": 60},
+    },
+    # A season ends within a minute of its end (or at the first game rated after it).
+    "season-rollover": {
+        "task": "games.tasks.seasons_roll_over",
         "schedule": 60.0,
         "options": {"expires": 60},
     },

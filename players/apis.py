@@ -10,13 +10,11 @@ from typing import Any
 from uuid import UUID
 
 from drf_spectacular.utils import (
-    OpenApiParameter,
     extend_schema,
     extend_schema_field,
     extend_schema_serializer,
 )
 from rest_framework import serializers, status
-from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -36,7 +34,14 @@ from accounts.services import (
 from accounts.throttles import GuestCreateThrottle, LoginIpThrottle, LoginUsernameThrottle
 from accounts.usernames import USERNAME_PATTERN
 from core.errors import error_responses
-from core.public import ETAG, IF_NONE_MATCH, NOT_MODIFIED, PublicReadApi
+from core.public import (
+    ETAG,
+    IF_NONE_MATCH,
+    NOT_MODIFIED,
+    PAGE_PARAMETERS,
+    Pagination,
+    PublicReadApi,
+)
 from core.schema import paginated
 from core.throttles import PlayerRateThrottle
 from games.models import Seat
@@ -45,7 +50,11 @@ from players.selectors import me_data, player_games, player_get, player_rating_c
 from ratings.models import Rating, RatingChange
 from ratings.payloads import PlayerSerializer, RatingSerializer, player_data
 from ratings.rating import Skill
-from ratings.selectors import Leaderboard, leaderboard, player_rating_history
+from ratings.selectors import Leaderboard, leaderboard, player_rating_history, ranked
+from seasons.apis import SCHEMAS as SEASON_SCHEMAS
+from seasons.payloads import PlayerSeasonData, player_season_data
+from seasons.selectors import player_seasons, season_at, season_start_times
+from seasons.services import season_current
 
 # Accounts ----------------------------------------------------------------------------------
 
@@ -239,26 +248,6 @@ class WsTicketApi(APIView):
 
 # Players and ratings -----------------------------------------------------------------------
 
-PAGE_PARAMETERS = [OpenApiParameter("limit", int), OpenApiParameter("offset", int)]
-
-
-class Pagination(LimitOffsetPagination):
-    max_limit = 200
-
-    @classmethod
-    def respond(
-        cls,
-        request: Request,
-        view: APIView,
-        rows: Any,
-        serializer: type[serializers.Serializer[Any]],
-    ) -> Response:
-        """The page of `rows` the request asks for, each as `serializer` shows it."""
-        paginator = cls()
-        page = paginator.paginate_queryset(rows, request, view=view)
-        assert page is not None  # a paginator is always configured here
-        return paginator.get_paginated_response([serializer(row).data for row in page])
-
 
 class RatingBeforeAfterSerializer(serializers.Serializer[dict[str, float]]):
     mu = serializers.FloatField()
@@ -328,13 +317,24 @@ def _rating(mu: float, sigma: float) -> dict[str, float]:
 
 
 class RatingPointSerializer(serializers.Serializer[RatingChange]):
-    """A player's rating right after one rated game."""
+    """A player's rating right after one rated game, or after a season's soft reset."""
 
-    game_id = serializers.UUIDField()
-    at = serializers.DateTimeField(help_text="When the game ended.")
+    kind = serializers.ChoiceField(
+        choices=["game", "season_reset"],
+        help_text='"game": a rated game; "season_reset": the soft reset as a season opened '
+        "(mu kept, sigma widened; docs/api.md, Seasons).",
+    )
+    game_id = serializers.UUIDField(allow_null=True, help_text="The game; null for a reset.")
+    at = serializers.DateTimeField(help_text="When the game ended, or the season started.")
+    season = serializers.SerializerMethodField(
+        help_text="The season it belongs to (a reset opens that season)."
+    )
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
     ordinal = serializers.FloatField()
+
+    def get_season(self, change: RatingChange) -> int:
+        return season_at(self.context["starts"], change.at)
 
 
 @extend_schema_serializer(deprecate_fields=["rating"])
@@ -395,7 +395,34 @@ class PlayerRatingHistoryApi(PublicReadApi):
     )
     def get(self, request: Request, player_id: UUID) -> Response:
         changes = player_rating_history(player_get(player_id))
-        return Pagination.respond(request, self, changes, RatingPointSerializer)
+        paginator = Pagination()
+        page = paginator.paginate_queryset(changes, request, view=self)
+        assert page is not None
+        context = {"starts": season_start_times()}
+        return paginator.get_paginated_response(
+            [RatingPointSerializer(change, context=context).data for change in page]
+        )
+
+
+class PlayerSeasonsApi(PublicReadApi):
+    @extend_schema(
+        operation_id="players_seasons",
+        description="The seasons the player played a rated game in, newest first: games, "
+        "rank, rating and tier (docs/api.md, Seasons; the current season as it stands now).",
+        parameters=[*PAGE_PARAMETERS, IF_NONE_MATCH, ETAG],
+        responses={
+            200: paginated(SEASON_SCHEMAS.of(PlayerSeasonData)(many=True), "PlayerSeason"),
+            **NOT_MODIFIED,
+            **error_responses(401, 403, 404),
+        },
+    )
+    def get(self, request: Request, player_id: UUID) -> Response:
+        player = player_get(player_id)
+        rows: Any = player_seasons(player, season_current())
+        paginator = Pagination()
+        page = paginator.paginate_queryset(rows, request, view=self)
+        assert page is not None
+        return paginator.get_paginated_response([player_season_data(row) for row in page])
 
 
 class LeaderboardApi(PublicReadApi):
@@ -423,20 +450,8 @@ class LeaderboardApi(PublicReadApi):
 
 
 def _ranked(board: Leaderboard, page: list[Rating], offset: int) -> list[dict[str, Any]]:
-    """The page's entries as LeaderboardEntrySerializer documents them, built as plain data
-    (`player_data`, as PlayerSerializer answers): a page of 200 through nested serializers
-    costs more than its query."""
-    entries: list[dict[str, Any]] = []
-    rank = 1
-    previous: float | None = None
-    for index, rating in enumerate(page):
-        player = player_data(rating.player, board.now)
-        shown = player["rating"]
-        if index == 0:
-            rank = 1 if offset == 0 else board.rank(shown["ordinal"])
-        elif shown["ordinal"] != previous:
-            # Everyone above sorts strictly higher, as the ordinals are ordered.
-            rank = offset + index + 1
-        previous = shown["ordinal"]
-        entries.append({"rank": rank, "player": player, "rating": shown})
-    return entries
+    """The page's entries as LeaderboardEntrySerializer documents them."""
+    return [
+        {"rank": rank, "player": player, "rating": player["rating"]}
+        for rank, _, player in ranked(board, page, offset)
+    ]

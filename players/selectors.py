@@ -66,4 +66,4 @@ def player_games(player: Player, *, viewer: Player | None) -> QuerySet[Seat]:
 def player_rating_changes(player: Player, game_ids: list[UUID]) -> dict[UUID, RatingChange]:
     """What each of these games did to the player's rating (rated games only), by game."""
     changes = RatingChange.objects.filter(player=player, game_id__in=game_ids)
-    return {change.game_id: change for change in changes}
+    return {change.game_id: change for change in changes if change.game_id is not None}

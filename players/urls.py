@@ -16,5 +16,10 @@ urlpatterns = [
         apis.PlayerRatingHistoryApi.as_view(),
         name="players-rating-history",
     ),
+    path(
+        "players/<uuid:player_id>/seasons/",
+        apis.PlayerSeasonsApi.as_view(),
+        name="players-seasons",
+    ),
     path("leaderboard/", apis.LeaderboardApi.as_view(), name="leaderboard"),
 ]

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
-from django.http import HttpRequest
 
+from core.admin import ReadOnlyAdmin
 from ratings.models import Rating, RatingChange
 
 
@@ -21,25 +21,15 @@ def _two_places(field: str, label: str) -> Any:
     return show
 
 
-class _ReadOnly:
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
 @admin.register(Rating)
-class RatingAdmin(_ReadOnly, admin.ModelAdmin[Rating]):
+class RatingAdmin(ReadOnlyAdmin[Rating]):
     list_display = (
         "player",
         _two_places("ordinal", "ordinal"),
         _two_places("mu", "mu"),
         _two_places("sigma", "sigma"),
         "games",
+        "season_games",
     )
     list_select_related = ("player",)
     ordering = ("-ordinal",)
@@ -47,17 +37,20 @@ class RatingAdmin(_ReadOnly, admin.ModelAdmin[Rating]):
 
 
 @admin.register(RatingChange)
-class RatingChangeAdmin(_ReadOnly, admin.ModelAdmin[RatingChange]):
+class RatingChangeAdmin(ReadOnlyAdmin[RatingChange]):
     list_display = (
         "at",
         "player",
+        "kind",
         "game",
+        "season",
         "place",
         _two_places("mu_before", "mu before"),
         _two_places("mu", "mu"),
         _two_places("sigma", "sigma"),
     )
     list_select_related = ("player", "game")
+    list_filter = ("kind",)
     ordering = ("-at",)
     search_fields = ("player__username", "player__display_name", "game__id")
     date_hierarchy = "at"

@@ -1,4 +1,5 @@
-"""Ratings: each player's current rating, and a history row per player and rated game.
+"""Ratings: each player's current rating, and its history: a row per player and rated game,
+and one per rated player and season reset (the soft reset when a season opens: seasons/).
 
 The history is the source of truth (recompute_ratings rebuilds from games and checks against
 both tables); `Rating` is the latest history row of a player, kept for fast reads.
@@ -27,6 +28,9 @@ class Rating(models.Model):
     # The `at` of the player's latest rated game: what is shown is this rating aged by the
     # days since (ratings/rating.py `aged`); the row itself changes only when a game is rated.
     last_game_at = models.DateTimeField()
+    # Rated games since the latest season reset (the current season's): a player is placed on
+    # the season's leaderboard at YANIV_SEASON_PLACEMENT_GAMES.
+    season_games = models.PositiveIntegerField(default=0)
 
     class Meta:
         indexes = [
@@ -38,8 +42,16 @@ class Rating(models.Model):
         return f"{self.player_id}: {self.ordinal:.2f} ({self.mu:.2f} ± {self.sigma:.2f})"
 
 
+class ChangeKind(models.TextChoices):
+    GAME = "game"
+    SEASON_RESET = "season_reset"
+
+
 class RatingChange(models.Model):
-    """What one rated game did to one player's rating."""
+    """What one rated game, or one season's soft reset, did to one player's rating.
+
+    The history is in the order (at, then a reset before the games of the same instant, then
+    game id): a season's reset is at its start, and the games from that instant on are its."""
 
     id = models.BigAutoField(primary_key=True)
     # The (player, game) constraint below indexes the player column already.
@@ -49,11 +61,17 @@ class RatingChange(models.Model):
         related_name="rating_changes",
         db_index=False,
     )
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="rating_changes")
-    seat = models.PositiveSmallIntegerField()
-    place = models.PositiveSmallIntegerField()
-    # The game's finished_at: games are rated in this order (then by game id), and a void
-    # replays the games after this point.
+    kind = models.CharField(max_length=16, choices=ChangeKind.choices, default=ChangeKind.GAME)
+    # A game's change: the game, the player's seat and final place.
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.CASCADE, related_name="rating_changes", null=True
+    )
+    seat = models.PositiveSmallIntegerField(null=True)
+    place = models.PositiveSmallIntegerField(null=True)
+    # A reset's: the number of the season it opened.
+    season = models.PositiveIntegerField(null=True)
+    # The game's finished_at, or the season's start: the history's order, and a void replays
+    # what comes after this point.
     at = models.DateTimeField()
     mu_before = models.FloatField()
     sigma_before = models.FloatField()
@@ -63,6 +81,16 @@ class RatingChange(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["player", "game"], name="rating_change_once_per_game"),
+            models.UniqueConstraint(
+                fields=["player", "season"], name="rating_change_one_reset_per_season"
+            ),
+            models.CheckConstraint(
+                condition=(
+                    models.Q(kind="game", game__isnull=False, season__isnull=True)
+                    | models.Q(kind="season_reset", game__isnull=True, season__isnull=False)
+                ),
+                name="rating_change_game_or_reset",
+            ),
         ]
         indexes = [
             models.Index(fields=["player", "at", "game"], name="rating_change_player_idx"),
@@ -70,7 +98,8 @@ class RatingChange(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.player_id} in {self.game_id}: {self.mu_before:.2f} -> {self.mu:.2f}"
+        where = f"in {self.game_id}" if self.game_id else f"at season {self.season}'s reset"
+        return f"{self.player_id} {where}: {self.sigma_before:.2f} -> {self.sigma:.2f} sigma"
 
     @property
     def ordinal(self) -> float:

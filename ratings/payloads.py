@@ -38,6 +38,13 @@ class PlayerData(TypedDict):
     is_guest: bool
     is_cpu: Annotated[bool, Doc("A CPU level's rated player (named `CPU (expert)`...).")]
     rating: RatingData
+    placement_games_left: Annotated[
+        int,
+        Doc(
+            "Rated games the player still needs in the current season to be placed on its "
+            "leaderboard (0: placed)."
+        ),
+    ]
 
 
 class RatedData(TypedDict):
@@ -96,7 +103,18 @@ def player_data(player: Player, now: datetime | None = None) -> PlayerData:
         "is_guest": player.is_guest,
         "is_cpu": player.is_cpu,
         "rating": player_rating(player, now),
+        "placement_games_left": placement_games_left(player),
     }
+
+
+def placement_games_left(player: Player) -> int:
+    """How many more rated games place the player in the current season (0: placed)."""
+    try:
+        played = player.rating.season_games
+    except ObjectDoesNotExist:
+        played = 0
+    placement: int = settings.YANIV_SEASON_PLACEMENT_GAMES
+    return max(0, placement - played)
 
 
 class RatingSerializer(serializers.Serializer[RatingData]):
@@ -121,6 +139,11 @@ class PlayerSerializer(serializers.Serializer[Player]):
         read_only=True, help_text="A CPU level's rated player (`CPU (expert)`...)."
     )
     rating = RatingSerializer(read_only=True)
+    placement_games_left = serializers.IntegerField(
+        read_only=True,
+        help_text="Rated games still needed in the current season to be placed on its "
+        "leaderboard (docs/api.md, Seasons); 0 once placed.",
+    )
 
     def to_representation(self, instance: Player) -> dict[str, Any]:
         # The fields above document the shape; player_data is the one place that builds it.

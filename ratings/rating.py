@@ -65,6 +65,15 @@ def aged(skill: Skill, days: int, tau: float) -> Skill:
     )
 
 
+def reset(skill: Skill, bump: float) -> Skill:
+    """The season's soft reset (docs/api.md, Seasons): sigma widens to
+    `min(DEFAULT.sigma, sqrt(sigma^2 + bump^2))`, mu is kept. With ageing after it, the same
+    as ageing then the reset (both add to sigma^2 under the one cap)."""
+    if bump == 0:
+        return skill
+    return Skill(skill.mu, min(DEFAULT.sigma, math.sqrt(skill.sigma * skill.sigma + bump * bump)))
+
+
 def rate(skills: Sequence[Skill], places: Sequence[int]) -> list[Skill]:
     """The new skills after one game, in the order given.
 

@@ -1,8 +1,10 @@
-"""Rebuilding every rating from the rated games, and comparing the result with what is stored.
+"""Rebuilding every rating from the rated games and the seasons' resets, and comparing the
+result with what is stored.
 
 `recompute_ratings` uses this; it is the proof that the live path (one game at a time, as games
-end, with voids rolled back) left exactly what replaying the games in order gives. The games
-come from the caller (games/services/rating.py's `rated_results`): ratings do not read game rows.
+end, a reset as each season opens, voids rolled back) left exactly what replaying the history
+in order gives. The games come from the caller (games/services/rating.py's `rated_results`) and
+the seasons' starts from seasons: ratings read neither's rows.
 """
 
 from __future__ import annotations
@@ -13,9 +15,9 @@ from datetime import datetime
 from uuid import UUID
 
 from ratings.payloads import aged_from
-from ratings.rating import Skill, rate
-from ratings.results import GameResult
-from ratings.selectors import stored_changes, stored_ratings
+from ratings.rating import Skill, rate, reset
+from ratings.results import GameResult, SeasonStart
+from ratings.selectors import HistoryKey, stored_changes, stored_ratings
 
 # Floats round-trip through PostgreSQL exactly, and the replay does the same arithmetic in the
 # same order, so any difference at all is a real one; this only absorbs a last-bit wobble.
@@ -31,23 +33,42 @@ class Replayed:
     after: list[Skill]
 
 
+@dataclass(frozen=True, slots=True)
+class ResetReplayed:
+    """One season's reset: every player rated by then (by id), before and after."""
+
+    start: SeasonStart
+    players: list[UUID]
+    before: list[Skill]
+    after: list[Skill]
+
+
 @dataclass
 class Replay:
     """Plays the rated games in order from the players' starts (the defaults, a CPU level's
     calibrated start), keeping every player's rating, aged between their games as the live
-    path ages it (ratings/services.py)."""
+    path ages it (ratings/services.py), and resetting every rated player's at each season's
+    start (before the games that end at that very instant: they are the new season's)."""
 
     skills: dict[UUID, Skill] = field(default_factory=dict)
     games: dict[UUID, int] = field(default_factory=dict)
     last_game_at: dict[UUID, datetime] = field(default_factory=dict)
+    season_games: dict[UUID, int] = field(default_factory=dict)
 
     def run(
-        self, games: Iterable[GameResult], progress: Callable[[int], None] | None = None
-    ) -> Iterator[Replayed]:
-        """Rate these games, in the order given (the order they ended)."""
+        self,
+        games: Iterable[GameResult],
+        starts: Iterable[SeasonStart] = (),
+        progress: Callable[[int], None] | None = None,
+    ) -> Iterator[Replayed | ResetReplayed]:
+        """Rate these games, in the order given (the order they ended), with the resets of
+        these seasons' starts between them."""
+        resets = sorted(starts, key=lambda start: start.at)
         for count, result in enumerate(games, 1):
             if progress is not None:
                 progress(count)
+            while resets and resets[0].at <= result.finished_at:
+                yield self._reset(resets.pop(0))
             seats = result.seats
             if len(seats) < 2:
                 continue  # rated with nobody to compare against: nothing changed
@@ -56,8 +77,20 @@ class Replay:
             for seat, skill in zip(seats, after, strict=True):
                 self.skills[seat.player_id] = skill
                 self.games[seat.player_id] = self.games.get(seat.player_id, 0) + 1
+                self.season_games[seat.player_id] = self.season_games.get(seat.player_id, 0) + 1
                 self.last_game_at[seat.player_id] = result.finished_at
             yield Replayed(result, before, after)
+        for start in resets:
+            yield self._reset(start)
+
+    def _reset(self, start: SeasonStart) -> ResetReplayed:
+        players = sorted(self.skills)
+        before = [self.skills[player_id] for player_id in players]
+        after = [reset(skill, start.bump) for skill in before]
+        for player_id, skill in zip(players, after, strict=True):
+            self.skills[player_id] = skill
+            self.season_games[player_id] = 0
+        return ResetReplayed(start, players, before, after)
 
     def _prior(self, player_id: UUID, start: Skill, at: datetime) -> Skill:
         skill = self.skills.get(player_id)
@@ -74,7 +107,8 @@ class Comparison:
     max_difference: float = 0.0
     missing: int = 0  # replayed rows with no stored row
     unexpected: int = 0  # stored rows the replay does not produce
-    games_differ: int = 0  # players whose count of rated games (or last game's end) differs
+    # Players whose count of rated games (all, or this season's) or last game's end differs.
+    games_differ: int = 0
 
     @property
     def equal(self) -> bool:
@@ -88,28 +122,43 @@ class Comparison:
             self.max_difference = max(self.max_difference, abs(a - b))
 
 
-def compare(
-    games: Iterable[GameResult], progress: Callable[[int], None] | None = None
-) -> Comparison:
-    """Replay these games (every rated game, in the order they ended) and compare, row by row,
-    with the stored changes and ratings.
+def replayed_rows(
+    entry: Replayed | ResetReplayed,
+) -> Iterator[tuple[HistoryKey, UUID, Skill, Skill]]:
+    """A replayed game's or reset's rows of the history, each as (its key in the history's
+    order: ratings/selectors.py `stored_changes`, player id, skill before, skill after)."""
+    if isinstance(entry, Replayed):
+        rated = entry.result
+        for seat, old, new in zip(rated.seats, entry.before, entry.after, strict=True):
+            yield (rated.finished_at, 1, rated.game_id, seat.seat), seat.player_id, old, new
+    else:
+        start = entry.start
+        for player_id, old, new in zip(entry.players, entry.before, entry.after, strict=True):
+            yield (start.at, 0, start.season, player_id), player_id, old, new
 
-    Both sides come in the same order (game end, game id, seat), so they are merged as two
-    streams: memory holds the current ratings, not the history.
+
+def compare(
+    games: Iterable[GameResult],
+    starts: Iterable[SeasonStart] = (),
+    progress: Callable[[int], None] | None = None,
+) -> Comparison:
+    """Replay these games (every rated game, in the order they ended) and seasons' resets, and
+    compare, row by row, with the stored changes and ratings.
+
+    Both sides come in the history's order, so they are merged as two streams: memory holds
+    the current ratings, not the history.
     """
     result = Comparison()
     replay = Replay()
     stored = iter(stored_changes())
     row = next(stored, None)
-    for game in replay.run(games, progress):
-        rated = game.result
-        for seat, old, new in zip(rated.seats, game.before, game.after, strict=True):
+    for entry in replay.run(games, starts, progress):
+        for key, player_id, old, new in replayed_rows(entry):
             result.changes += 1
-            key = (rated.finished_at, rated.game_id, seat.seat)
             while row is not None and row.key < key:
                 result.unexpected += 1
                 row = next(stored, None)
-            if row is None or row.key != key or row.player_id != seat.player_id:
+            if row is None or row.key != key or row.player_id != player_id:
                 result.missing += 1
                 continue
             result.difference(row.values, (old.mu, old.sigma, new.mu, new.sigma))
@@ -126,8 +175,9 @@ def compare(
             result.unexpected += 1
             continue
         result.difference((rating.mu, rating.sigma), (skill.mu, skill.sigma))
-        result.games_differ += (rating.games, rating.last_game_at) != (
+        result.games_differ += (rating.games, rating.season_games, rating.last_game_at) != (
             replay.games[rating.player_id],
+            replay.season_games[rating.player_id],
             replay.last_game_at[rating.player_id],
         )
     result.players = len(replay.skills)

@@ -1,5 +1,6 @@
-"""What ratings take from a finished game, as plain data: games hand it over
-(games/services/rating.py), so that ratings never read or lock a game row."""
+"""What ratings take from a finished game and from the seasons' starts, as plain data: games
+hand the results over (games/services/rating.py) and seasons their starts, so that ratings
+never read or lock a game or season row."""
 
 from __future__ import annotations
 
@@ -29,3 +30,13 @@ class GameResult:
     game_id: UUID
     finished_at: datetime
     seats: list[SeatResult]
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonStart:
+    """A season that opened with a soft reset of every rated player's sigma (every season but
+    the first): its number, its start (the reset's place in the history) and the bump."""
+
+    season: int
+    at: datetime
+    bump: float

@@ -7,6 +7,7 @@ import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
+from typing import Any
 from uuid import UUID
 
 from django.conf import settings
@@ -27,7 +28,7 @@ from django.utils import timezone
 
 from accounts.models import Player
 from ratings.models import Rating, RatingChange
-from ratings.payloads import RatingData, player_rating, shown_skill
+from ratings.payloads import PlayerData, RatingData, player_data, player_rating, shown_skill
 from ratings.rating import DEFAULT
 
 
@@ -55,6 +56,13 @@ def cpu_ratings() -> dict[str, float]:
     }
 
 
+def banned_players(now: datetime) -> QuerySet[Player]:
+    """The players banned at `now`: no leaderboard lists them."""
+    return Player.objects.filter(
+        Q(banned_until__isnull=True) | Q(banned_until__gt=now), banned_at__isnull=False
+    )
+
+
 def _listed(now: datetime) -> QuerySet[Rating]:
     """Who the leaderboard lists (after lichess): not banned, at least
     YANIV_LEADERBOARD_MIN_GAMES rated games, one of them in the last
@@ -64,17 +72,20 @@ def _listed(now: datetime) -> QuerySet[Rating]:
     which recompute_ratings checks), and the banned are the few players left out by id: each
     read of the board then scans rating rows alone, not a join per player."""
     recent = now - timedelta(days=settings.YANIV_LEADERBOARD_ACTIVE_DAYS)
-    banned = Player.objects.filter(
-        Q(banned_until__isnull=True) | Q(banned_until__gt=now), banned_at__isnull=False
-    )
     return Rating.objects.filter(
         games__gte=settings.YANIV_LEADERBOARD_MIN_GAMES, last_game_at__gte=recent
-    ).exclude(player_id__in=banned.values("pk"))
+    ).exclude(player_id__in=banned_players(now).values("pk"))
 
 
-def _shown_ordinal(today: date) -> ExpressionWrapper[CombinedExpression]:
-    """ratings/rating.py `aged`'s ordinal in SQL, from the stored columns and today's UTC date,
-    operation for operation as Python computes it (the same IEEE doubles, so the same value)."""
+def shown_ordinal(today: date) -> ExpressionWrapper[CombinedExpression]:
+    """ratings/rating.py `aged`'s ordinal in SQL, from the stored columns and `today`'s UTC
+    date, operation for operation as Python computes it (the same IEEE doubles, so the same
+    value)."""
+    return ExpressionWrapper(F("mu") - Value(3.0) * shown_sigma(today), output_field=FloatField())
+
+
+def shown_sigma(today: date) -> Least:
+    """`aged`'s sigma in SQL, as `shown_ordinal`'s."""
     tau = settings.YANIV_RATING_TAU_PER_DAY
     days = Greatest(
         Func(
@@ -86,17 +97,16 @@ def _shown_ordinal(today: date) -> ExpressionWrapper[CombinedExpression]:
         ),
         Value(0.0),
     )
-    sigma = Least(Value(DEFAULT.sigma), Sqrt(F("sigma") * F("sigma") + Value(tau * tau) * days))
-    return ExpressionWrapper(F("mu") - Value(3.0) * sigma, output_field=FloatField())
+    return Least(Value(DEFAULT.sigma), Sqrt(F("sigma") * F("sigma") + Value(tau * tau) * days))
 
 
 # An aged ordinal is at most the stored one, and a listed player has a rated game within
-# YANIV_LEADERBOARD_ACTIVE_DAYS days, so at most that many days of ageing: sqrt(s^2 + t^2 d)
-# is below s + t sqrt(d), and their aged ordinal is within 3 t sqrt(d) of the stored one. The
-# tiny slack absorbs the floats' last bits.
-def _ageing_margin() -> float:
+# `days` days (YANIV_LEADERBOARD_ACTIVE_DAYS; a season's length so far), so at most that many
+# days of ageing: sqrt(s^2 + t^2 d) is below s + t sqrt(d), and their aged ordinal is within
+# 3 t sqrt(d) of the stored one. The tiny slack absorbs the floats' last bits.
+def _ageing_margin(days: float) -> float:
     tau: float = settings.YANIV_RATING_TAU_PER_DAY
-    return 3 * tau * math.sqrt(settings.YANIV_LEADERBOARD_ACTIVE_DAYS) * (1 + 1e-9) + 1e-9
+    return 3 * tau * math.sqrt(max(0.0, days)) * (1 + 1e-9) + 1e-9
 
 
 class Leaderboard:
@@ -115,14 +125,22 @@ class Leaderboard:
 
     def __init__(self, now: datetime | None = None) -> None:
         self.now = now or timezone.now()
-        self._shown = _shown_ordinal(self.now.astimezone(UTC).date())
+        self._shown = shown_ordinal(self.now.astimezone(UTC).date())
+
+    def listed(self) -> QuerySet[Rating]:
+        return _listed(self.now)
+
+    def ageing_days(self) -> float:
+        """The most days of ageing a listed player's rating can have."""
+        days: int = settings.YANIV_LEADERBOARD_ACTIVE_DAYS
+        return days
 
     def count(self) -> int:
-        return _listed(self.now).count()
+        return self.listed().count()
 
     def __getitem__(self, page: slice) -> list[Rating]:
         start, stop = page.start or 0, page.stop
-        listed = _listed(self.now)
+        listed = self.listed()
         if stop is not None and stop > start:
             # The stop-th stored ordinal: the first `stop` by stored ordinal all age to at
             # least this less the margin, so the stop-th aged ordinal does too, and nobody
@@ -130,7 +148,7 @@ class Leaderboard:
             # (with fewer than `stop` listed, no bound).
             last = listed.order_by("-ordinal", "player_id").values("ordinal")[stop - 1 : stop]
             floor = Coalesce(
-                Subquery(last) - Value(_ageing_margin()),
+                Subquery(last) - Value(_ageing_margin(self.ageing_days())),
                 Value(-math.inf),
                 output_field=FloatField(),
             )
@@ -144,37 +162,88 @@ class Leaderboard:
     def rank(self, ordinal: float) -> int:
         """Standard competition rank of an aged ordinal: 1 + the number of listed players
         with a higher one (only those stored above it can be)."""
-        above = _listed(self.now).filter(ordinal__gt=ordinal).alias(shown=self._shown)
+        above = self.listed().filter(ordinal__gt=ordinal).alias(shown=self._shown)
         return 1 + above.filter(shown__gt=ordinal).count()
+
+
+class SeasonLeaderboard(Leaderboard):
+    """The current season's standings as they are now: every player not banned with at least
+    YANIV_SEASON_PLACEMENT_GAMES rated games since the season started at `season_start`, by
+    aged ordinal, as the leaderboard orders them."""
+
+    def __init__(self, season_start: datetime, now: datetime | None = None) -> None:
+        super().__init__(now)
+        self.season_start = season_start
+
+    def listed(self) -> QuerySet[Rating]:
+        placed = Rating.objects.filter(season_games__gte=settings.YANIV_SEASON_PLACEMENT_GAMES)
+        return placed.exclude(player_id__in=banned_players(self.now).values("pk"))
+
+    def ageing_days(self) -> float:
+        # A placed player's last game is in the season: at most its days so far (a whole day
+        # more, for the UTC dates' rounding).
+        return (self.now - self.season_start).total_seconds() / 86400 + 1
 
 
 def leaderboard(now: datetime | None = None) -> Leaderboard:
     return Leaderboard(now)
 
 
+def ranked(
+    board: Leaderboard, page: list[Rating], offset: int
+) -> Iterator[tuple[int, Rating, PlayerData]]:
+    """A page of `board` (starting at `offset`) with each row's rank and `player` (rating aged
+    as the board orders it): standard competition ranks, so equal ordinals share one. Built as
+    plain data (`player_data`): a page of 200 through nested serializers costs more than its
+    query."""
+    rank = 1
+    previous: float | None = None
+    for index, rating in enumerate(page):
+        player = player_data(rating.player, board.now)
+        shown = player["rating"]["ordinal"]
+        if index == 0:
+            rank = 1 if offset == 0 else board.rank(shown)
+        elif shown != previous:
+            # Everyone above sorts strictly higher, as the ordinals are ordered.
+            rank = offset + index + 1
+        previous = shown
+        yield rank, rating, player
+
+
 def player_rating_history(player: Player) -> QuerySet[RatingChange]:
-    return RatingChange.objects.filter(player=player).order_by("at", "game_id")
+    """The player's rated games and season resets, oldest first (the history's order)."""
+    return history_order(RatingChange.objects.filter(player=player))
 
 
 # What recompute_ratings checks ------------------------------------------------------------
 
 
+# A row's place in the history: (at, 1, game id, seat) for a game's, (at, 0, season, player id)
+# for a reset's, so that a reset comes before the games that end at its very instant.
+HistoryKey = tuple[Any, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class StoredChange:
-    key: tuple[datetime, UUID, int]  # (at, game id, seat): the order games are rated in
+    key: HistoryKey
     player_id: UUID
     values: tuple[float, float, float, float]  # mu and sigma before, mu and sigma after
 
 
+def history_order(changes: QuerySet[RatingChange]) -> QuerySet[RatingChange]:
+    """Rating changes in the history's order (`HistoryKey`): by time, a reset before the
+    games of the same instant, then games by id and seat, resets by season and player."""
+    return changes.order_by("at", F("game_id").asc(nulls_first=True), "season", "seat", "player_id")
+
+
 def stored_changes() -> Iterator[StoredChange]:
-    """Every stored rating change, in the order games are rated in (then by seat)."""
-    rows = RatingChange.objects.order_by("at", "game_id", "seat").values_list(
-        "at", "game_id", "seat", "player_id", "mu_before", "sigma_before", "mu", "sigma"
+    """Every stored rating change, in the history's order."""
+    rows = history_order(RatingChange.objects.all()).values_list(
+        "at", "game_id", "season", "seat", "player_id", "mu_before", "sigma_before", "mu", "sigma"
     )
-    for at, game_id, seat, player_id, mu_before, sigma_before, mu, sigma in rows.iterator(
-        chunk_size=5000
-    ):
-        yield StoredChange((at, game_id, seat), player_id, (mu_before, sigma_before, mu, sigma))
+    for at, game_id, season, seat, player_id, *values in rows.iterator(chunk_size=5000):
+        key = (at, 0, season, player_id) if game_id is None else (at, 1, game_id, seat)
+        yield StoredChange(key, player_id, (values[0], values[1], values[2], values[3]))
 
 
 def stored_ratings() -> Iterator[Rating]:

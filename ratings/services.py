@@ -7,21 +7,22 @@ calls these). All of them run under the one right to write ratings (ratings/lock
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
 from django.db import connection, transaction
-from django.db.models import Model, Q
-from psycopg import sql
+from django.db.models import Count, F, Q
 
 from accounts.models import Player
+from core.copy import copy_rows, insert_rows
 from ratings.cpu import cpu_display_name
 from ratings.locks import ratings_lock
-from ratings.models import Rating, RatingChange
+from ratings.models import ChangeKind, Rating, RatingChange
 from ratings.payloads import RatedData, aged_from, shown_skill
-from ratings.rating import Skill, rate
-from ratings.rebuild import Replay
-from ratings.results import GameResult
+from ratings.rating import DEFAULT, Skill, rate, reset
+from ratings.rebuild import Replay, ResetReplayed, replayed_rows
+from ratings.results import GameResult, SeasonStart, SeatResult
 
 _BATCH = 10_000
 
@@ -32,50 +33,57 @@ _BATCH = 10_000
 # No savepoint (here and in game_ratings_undo): a failure rolls the caller's whole transaction
 # back anyway.
 @transaction.atomic(savepoint=False)
-def game_ratings_apply(*, result: GameResult) -> list[RatedData]:
+def game_ratings_apply(
+    *, result: GameResult, starts: Sequence[SeasonStart] = ()
+) -> list[RatedData]:
     """Rate one finished game from its players' current ratings: store their new ratings and
     the game's rating changes, and answer what the game's `rated` event lists. With fewer
     than two rated players nobody's rating moves: nothing is stored, and the answer is empty.
 
-    The caller rates each game once, in the order the games ended (games/services/rating.py).
-    Each player's prior is their rating aged to the game's end (ratings/rating.py `aged`): the
-    days between their previous rated game and this one widen its sigma."""
+    The caller rates each game once, in the order the games ended (games/services/rating.py),
+    and hands over every season's start (`starts`, seasons/selectors.py). Each player's prior is
+    their rating aged to the game's end (ratings/rating.py `aged`): the days between their
+    previous rated game and this one widen its sigma.
+
+    A game whose place in the history is not its end (a season opened after it ended, before
+    it was rated: a finish that committed just as the season turned) is put where it belongs,
+    and what follows it for its players (resets, later games) is replayed, as recompute_ratings
+    would."""
     ratings_lock()
     seats = result.seats
     if len(seats) < 2:
         return []
-    current = {
-        rating.player_id: rating
-        for rating in Rating.objects.filter(player_id__in=[seat.player_id for seat in seats])
-    }
+    ids = [seat.player_id for seat in seats]
+    if _history_after(ids, result.finished_at, result.game_id, starts):
+        return _apply_in_place(result, starts)
+    current = {rating.player_id: rating for rating in Rating.objects.filter(player_id__in=ids)}
     before = [_prior(current.get(seat.player_id), seat.start, result.finished_at) for seat in seats]
     after = rate(before, [seat.place for seat in seats])
-    games = [current[s.player_id].games if s.player_id in current else 0 for s in seats]
-    # The latest end of a rated game, even when a game that ended earlier is rated later.
-    last = [
-        max(current[s.player_id].last_game_at, result.finished_at)
-        if s.player_id in current
-        else result.finished_at
-        for s in seats
-    ]
+    played = [current.get(seat.player_id) for seat in seats]
     _store_ratings(
-        (seat.player_id, skill, played + 1, at)
-        for seat, skill, played, at in zip(seats, after, games, last, strict=True)
-    )
-    RatingChange.objects.bulk_create(
-        RatingChange(
-            player_id=seat.player_id,
-            game_id=result.game_id,
-            seat=seat.seat,
-            place=seat.place,
-            at=result.finished_at,
-            mu_before=old.mu,
-            sigma_before=old.sigma,
-            mu=new.mu,
-            sigma=new.sigma,
+        (
+            seat.player_id,
+            skill,
+            (row.games if row else 0) + 1,
+            # No reset after the game, so it is the current season's.
+            (row.season_games if row else 0) + 1,
+            # The latest end of a rated game, even when a game that ended earlier is rated later.
+            max(row.last_game_at, result.finished_at) if row else result.finished_at,
         )
-        for seat, old, new in zip(seats, before, after, strict=True)
+        for seat, skill, row in zip(seats, after, played, strict=True)
     )
+    _store_game_changes(result, before, after)
+    return _rated(result, before, after)
+
+
+def _store_game_changes(
+    result: GameResult, before: Sequence[Skill], after: Sequence[Skill]
+) -> None:
+    rows = zip(result.seats, before, after, strict=True)
+    insert_rows(RatingChange, _CHANGE_COLUMNS, [_game_row(result, *row) for row in rows])
+
+
+def _rated(result: GameResult, before: Sequence[Skill], after: Sequence[Skill]) -> list[RatedData]:
     return [
         {
             "seat": seat.seat,
@@ -85,7 +93,7 @@ def game_ratings_apply(*, result: GameResult) -> list[RatedData]:
             "ordinal": new.ordinal,
             "delta": new.ordinal - old.ordinal,
         }
-        for seat, old, new in zip(seats, before, after, strict=True)
+        for seat, old, new in zip(result.seats, before, after, strict=True)
     ]
 
 
@@ -93,14 +101,9 @@ def _prior(rating: Rating | None, start: Skill, at: datetime) -> Skill:
     return start if rating is None else shown_skill(rating, at)
 
 
-def _aged(skill: Skill, last_game_at: datetime | None, at: datetime) -> Skill:
-    """The skill a player brings to a game ending `at`, after their last one at `last_game_at`
-    (None: this is their first, and they bring their start as it is)."""
-    return skill if last_game_at is None else aged_from(skill, last_game_at, at)
-
-
-def _store_ratings(rows: Iterable[tuple[UUID, Skill, int, datetime]]) -> None:
-    """Insert or overwrite the rating rows of (player id, skill, rated games, last game's end)."""
+def _store_ratings(rows: Iterable[tuple[UUID, Skill, int, int, datetime]]) -> None:
+    """Insert or overwrite the rating rows of (player id, skill, rated games, of which this
+    season's, last game's end)."""
     Rating.objects.bulk_create(
         [
             Rating(
@@ -109,14 +112,50 @@ def _store_ratings(rows: Iterable[tuple[UUID, Skill, int, datetime]]) -> None:
                 sigma=skill.sigma,
                 ordinal=skill.ordinal,
                 games=games,
+                season_games=season_games,
                 last_game_at=last_game_at,
             )
-            for player_id, skill, games, last_game_at in rows
+            for player_id, skill, games, season_games, last_game_at in rows
         ],
         update_conflicts=True,
         unique_fields=["player"],
-        update_fields=["mu", "sigma", "ordinal", "games", "last_game_at"],
+        update_fields=["mu", "sigma", "ordinal", "games", "season_games", "last_game_at"],
     )
+
+
+def _after(at: datetime, game_id: UUID) -> Q:
+    """The rating changes after the place (at, game id) in the history (a reset at `at`
+    itself comes before the games of that instant)."""
+    return Q(at__gt=at) | Q(at=at, game_id__gt=game_id)
+
+
+def _before(at: datetime, game_id: UUID) -> Q:
+    return Q(at__lt=at) | Q(at=at, game_id__lt=game_id) | Q(at=at, game__isnull=True)
+
+
+def _history_after(
+    player_ids: list[UUID], at: datetime, game_id: UUID, starts: Sequence[SeasonStart]
+) -> bool:
+    """Whether anything of these players' history (or a season's reset) comes after the place
+    (at, game id): then a game rated there must be put in its place."""
+    if any(start.at > at for start in starts):
+        return True
+    return RatingChange.objects.filter(_after(at, game_id), player_id__in=player_ids).exists()
+
+
+def _apply_in_place(result: GameResult, starts: Sequence[SeasonStart]) -> list[RatedData]:
+    at, game_id = result.finished_at, result.game_id
+    states = {
+        seat.player_id: _state_before(seat.player_id, at, game_id, seat.start)
+        for seat in result.seats
+    }
+    before = [states[seat.player_id].prior(at) for seat in result.seats]
+    after = rate(before, [seat.place for seat in result.seats])
+    _store_game_changes(result, before, after)
+    for seat, skill in zip(result.seats, after, strict=True):
+        states[seat.player_id] = _State(skill, True, at)
+    _replay_after(at, game_id, states, starts)
+    return _rated(result, before, after)
 
 
 # The CPU levels' players --------------------------------------------------------------
@@ -141,69 +180,113 @@ def cpu_players(levels: Iterable[str]) -> dict[str, Player]:
 
 
 @transaction.atomic(savepoint=False)
-def game_ratings_undo(*, game_id: UUID) -> bool:
+def game_ratings_undo(*, game_id: UUID, starts: Sequence[SeasonStart] = ()) -> bool:
     """Undo the ratings of a voided game, from the rating changes it left. False (nothing
     done) when it has none (never rated, or rolled back already), so running it again does
     nothing. Whether the game is voided is for the caller (games/services/rating.py) to say.
 
-    The game's changes are removed, and every later rated game whose players' ratings this
-    alters is rated again, in order, from the corrected ratings: exactly what rating the games
-    without the voided one would have given (recompute_ratings agrees). Games that involve
-    none of the players touched so far keep their stored changes, so a recent void replays
-    only a few games. A touched player's prior in a replayed game is aged from their game
-    before it, as when it was first rated.
+    The game's changes are removed, and what its players' history holds after it (later
+    games, and every season's reset: `starts`) is replayed, in order, from the corrected
+    ratings: exactly what the history without the voided game gives (recompute_ratings
+    agrees). Games that involve none of the players touched so far keep their stored changes,
+    so a recent void replays only a few games. A touched player's prior in a replayed game is
+    aged from their game before it, as when it was first rated.
     """
     ratings_lock()
     voided = list(RatingChange.objects.filter(game_id=game_id))
     if not voided:
         return False
-    position = (voided[0].at, voided[0].game_id)
-    # The skill each touched player had after the last game replayed so far, and that game's
-    # end: before the voided game, what their previous change left (a change's "before" is
-    # already aged), or for a first game their start as it was, with no game to age from.
-    skills: dict[UUID, Skill] = {}
-    last: dict[UUID, datetime | None] = {}
-    for change in voided:
-        previous = _change_before(change.player_id, *position)
-        if previous is None:
-            skills[change.player_id] = Skill(change.mu_before, change.sigma_before)
-            last[change.player_id] = None
-        else:
-            skills[change.player_id] = Skill(previous.mu, previous.sigma)
-            last[change.player_id] = previous.at
-    lost_game = set(skills)
+    at = voided[0].at
+    # Each player's rating just before the voided game; for a first game, their start as it
+    # was (the change's "before": nothing came before it to age it).
+    states = {
+        change.player_id: _state_before(
+            change.player_id, at, game_id, Skill(change.mu_before, change.sigma_before)
+        )
+        for change in voided
+    }
     RatingChange.objects.filter(game_id=game_id).delete()
-    for changes in _games_after(*position):
-        if not any(change.player_id in skills for change in changes):
-            continue
-        before = [
-            _aged(skills[c.player_id], last[c.player_id], c.at)
-            if c.player_id in skills
-            else Skill(c.mu_before, c.sigma_before)
-            for c in changes
-        ]
-        after = rate(before, [change.place for change in changes])
-        for change, old, new in zip(changes, before, after, strict=True):
-            change.mu_before, change.sigma_before = old.mu, old.sigma
-            change.mu, change.sigma = new.mu, new.sigma
-            skills[change.player_id] = new
-            last[change.player_id] = change.at
-        RatingChange.objects.bulk_update(changes, ["mu_before", "sigma_before", "mu", "sigma"])
-    _store_after_unrate(skills, last, lost_game)
+    _replay_after(at, game_id, states, starts)
     return True
 
 
-def _change_before(player_id: UUID, at: datetime, game_id: UUID) -> RatingChange | None:
-    """The player's latest rating change before this position in the rating order."""
-    earlier = RatingChange.objects.filter(
-        Q(at__lt=at) | Q(at=at, game_id__lt=game_id), player_id=player_id
+@dataclass(slots=True)
+class _State:
+    """A player's rating at one place in the history, as a replay carries it forward."""
+
+    skill: Skill
+    rated: bool  # a rated game came before: a season's reset applies to them
+    last_game_at: datetime | None  # their latest rated game's end (None: none yet)
+
+    def prior(self, at: datetime) -> Skill:
+        """The skill they bring to a game that ends `at`: aged since their last game."""
+        if self.last_game_at is None:
+            return self.skill
+        return aged_from(self.skill, self.last_game_at, at)
+
+
+def _state_before(player_id: UUID, at: datetime, game_id: UUID, start: Skill) -> _State:
+    """The player's rating just before the place (at, game id) in the history: what their
+    latest change before it left, or `start` when they had none."""
+    earlier = RatingChange.objects.filter(_before(at, game_id), player_id=player_id)
+    previous = earlier.order_by("-at", F("game_id").desc(nulls_last=True)).first()
+    if previous is None:
+        return _State(start, False, None)
+    games = earlier.filter(kind=ChangeKind.GAME).order_by("-at", "-game_id")
+    return _State(
+        Skill(previous.mu, previous.sigma), True, games.values_list("at", flat=True).first()
     )
-    return earlier.order_by("-at", "-game_id").first()
+
+
+def _replay_after(
+    at: datetime, game_id: UUID, states: dict[UUID, _State], starts: Sequence[SeasonStart]
+) -> None:
+    """Replay the history after the place (at, game id) for the players of `states` (their
+    ratings there): every later game with one of them is rated again (its other players join
+    `states` from that game on), every later season's reset recomputed for those rated by then
+    (and removed for a player no longer rated then), and the touched players' ratings stored."""
+    resets = sorted((start for start in starts if start.at > at), key=lambda start: start.at)
+    for changes in _games_after(at, game_id):
+        while resets and resets[0].at <= changes[0].at:
+            _replay_reset(resets.pop(0), states)
+        if not any(change.player_id in states for change in changes):
+            continue
+        before = [
+            states[c.player_id].prior(c.at)
+            if c.player_id in states
+            else Skill(c.mu_before, c.sigma_before)
+            for c in changes
+        ]
+        after = rate(before, [change.place or 0 for change in changes])
+        for change, old, new in zip(changes, before, after, strict=True):
+            change.mu_before, change.sigma_before = old.mu, old.sigma
+            change.mu, change.sigma = new.mu, new.sigma
+            states[change.player_id] = _State(new, True, change.at)
+        RatingChange.objects.bulk_update(changes, ["mu_before", "sigma_before", "mu", "sigma"])
+    for start in resets:
+        _replay_reset(start, states)
+    _store_states(states, starts)
+
+
+def _replay_reset(start: SeasonStart, states: dict[UUID, _State]) -> None:
+    """A season's reset again, for the touched players: rewritten for those rated by then,
+    removed for any no longer rated then (their only game before it was voided)."""
+    RatingChange.objects.filter(
+        kind=ChangeKind.SEASON_RESET, season=start.season, player_id__in=list(states)
+    ).delete()
+    rows = []
+    for player_id, state in states.items():
+        if not state.rated:
+            continue
+        new = reset(state.skill, start.bump)
+        rows.append(_reset_row(player_id, start, state.skill, new))
+        state.skill = new
+    insert_rows(RatingChange, _CHANGE_COLUMNS, rows)
 
 
 def _games_after(at: datetime, game_id: UUID) -> Iterable[list[RatingChange]]:
-    """The rating changes of the games rated after this position, a list per game, in order."""
-    later = RatingChange.objects.filter(Q(at__gt=at) | Q(at=at, game_id__gt=game_id)).order_by(
+    """The rating changes of the games rated after this place, a list per game, in order."""
+    later = RatingChange.objects.filter(_after(at, game_id), kind=ChangeKind.GAME).order_by(
         "at", "game_id", "seat"
     )
     changes: list[RatingChange] = []
@@ -216,22 +299,74 @@ def _games_after(at: datetime, game_id: UUID) -> Iterable[list[RatingChange]]:
         yield changes
 
 
-def _store_after_unrate(
-    skills: dict[UUID, Skill], last: dict[UUID, datetime | None], lost_game: set[UUID]
-) -> None:
-    current = {r.player_id: r.games for r in Rating.objects.filter(player_id__in=list(skills))}
-    games = {
-        player_id: current.get(player_id, 0) - (player_id in lost_game) for player_id in skills
+def _store_states(states: dict[UUID, _State], starts: Sequence[SeasonStart]) -> None:
+    """Store the touched players' ratings as a replay left them, their counts of rated games
+    (all, and since the latest season's start) counted from the history."""
+    season_start = max((start.at for start in starts), default=None)
+    in_season = Q() if season_start is None else Q(at__gte=season_start)
+    counts = {
+        row["player_id"]: (row["games"], row["season_games"])
+        for row in RatingChange.objects.filter(player_id__in=list(states), kind=ChangeKind.GAME)
+        .values("player_id")
+        .annotate(games=Count("id"), season_games=Count("id", filter=in_season))
     }
     # A player whose only rated game was voided is back to having no rating at all.
-    gone = [player_id for player_id, played in games.items() if played <= 0]
-    Rating.objects.filter(player_id__in=gone).delete()
-    # A player left with rated games has a change, so a last game's end (never None).
+    Rating.objects.filter(player_id__in=[p for p in states if p not in counts]).delete()
     _store_ratings(
-        (player_id, skill, games[player_id], at)
-        for player_id, skill in skills.items()
-        if games[player_id] > 0 and (at := last[player_id]) is not None
+        (player_id, state.skill, *counts[player_id], state.last_game_at)
+        for player_id, state in states.items()
+        if player_id in counts and state.last_game_at is not None
     )
+
+
+# Opening a season ----------------------------------------------------------------------
+
+
+@transaction.atomic(savepoint=False)
+def ratings_season_reset(*, start: SeasonStart) -> int:
+    """The soft reset of a season's opening (docs/api.md, Seasons): every rated player's
+    sigma becomes `min(25/3, sqrt(sigma^2 + bump^2))`, mu kept, each a `season_reset` entry of
+    their history at the season's start; their season's games start again from 0. How many
+    ratings it reset.
+
+    The caller (games/services/rating.py) first rates every game that ended before the start
+    and no game after it, so the reset comes last in the history; anything after it is
+    refused rather than put out of order."""
+    ratings_lock()
+    if RatingChange.objects.filter(at__gte=start.at).exists():
+        raise ValueError(f"the rating history already holds changes from {start.at} on")
+    # In two statements, not a row at a time through Python: a season resets every rated player.
+    # The SQL does ratings/rating.py `reset`'s arithmetic operation for operation (the same
+    # IEEE doubles: bump^2 computed here, as there), so the stored values are `reset`'s to the
+    # last bit (tests/seasons/test_rollover.py compares them exactly).
+    if start.bump == 0:
+        sigma, params = "sigma", []
+    else:
+        sigma, params = (
+            "LEAST(%s, SQRT(sigma * sigma + %s))",
+            [DEFAULT.sigma, start.bump * start.bump],
+        )
+    table, changes = Rating._meta.db_table, RatingChange._meta.db_table
+    columns = ", ".join(_CHANGE_COLUMNS)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {changes} ({columns}) SELECT player_id, NULL, NULL, NULL, %s, "  # noqa: S608
+            f"mu, sigma, mu, {sigma}, %s, %s FROM {table}",
+            [start.at, *params, ChangeKind.SEASON_RESET, start.season],
+        )
+        cursor.execute(
+            f"UPDATE {table} SET sigma = {sigma}, ordinal = mu - 3 * {sigma}, "  # noqa: S608
+            "season_games = 0",
+            [*params, *params],
+        )
+        count: int = cursor.rowcount
+        return count
+
+
+def _reset_row(player_id: UUID, start: SeasonStart, old: Skill, new: Skill) -> tuple[object, ...]:
+    """A reset's entry as a row of `_CHANGE_COLUMNS`."""
+    kind = ChangeKind.SEASON_RESET
+    return (player_id, None, None, None, start.at, *old, *new, kind, start.season)
 
 
 # Rebuilding everything -------------------------------------------------------------------
@@ -239,28 +374,37 @@ def _store_after_unrate(
 
 @transaction.atomic
 def ratings_rebuild(
-    *, games: Iterable[GameResult], progress: Callable[[int], None] | None = None
+    *,
+    games: Iterable[GameResult],
+    starts: Iterable[SeasonStart] = (),
+    progress: Callable[[int], None] | None = None,
 ) -> Replay:
-    """Replace every rating change and rating by a replay of these games: every rated game,
-    in the order they ended (games/services/rating.py's `rated_results`)."""
+    """Replace every rating change and rating by a replay of these games (every rated game,
+    in the order they ended: games/services/rating.py's `rated_results`) and seasons' resets."""
     ratings_lock()
     RatingChange.objects.all().delete()
     Rating.objects.all().delete()
     replay = Replay()
     batch: list[tuple[object, ...]] = []
-    for game in replay.run(games, progress):
-        result = game.result
-        batch.extend(
-            (seat.player_id, result.game_id, seat.seat, seat.place, result.finished_at, *old, *new)
-            for seat, old, new in zip(result.seats, game.before, game.after, strict=True)
-        )
+    for entry in replay.run(games, starts, progress):
+        if isinstance(entry, ResetReplayed):
+            batch.extend(
+                _reset_row(player_id, entry.start, old, new)
+                for _, player_id, old, new in replayed_rows(entry)
+            )
+        else:
+            result = entry.result
+            batch.extend(
+                _game_row(result, seat, old, new)
+                for seat, old, new in zip(result.seats, entry.before, entry.after, strict=True)
+            )
         if len(batch) >= _BATCH:
-            _copy(RatingChange, _CHANGE_COLUMNS, batch)
+            copy_rows(RatingChange, _CHANGE_COLUMNS, batch)
             batch = []
-    _copy(RatingChange, _CHANGE_COLUMNS, batch)
-    _copy(
+    copy_rows(RatingChange, _CHANGE_COLUMNS, batch)
+    copy_rows(
         Rating,
-        ("player_id", "mu", "sigma", "ordinal", "games", "last_game_at"),
+        ("player_id", "mu", "sigma", "ordinal", "games", "season_games", "last_game_at"),
         (
             (
                 player_id,
@@ -268,12 +412,19 @@ def ratings_rebuild(
                 skill.sigma,
                 skill.ordinal,
                 replay.games[player_id],
+                replay.season_games[player_id],
                 replay.last_game_at[player_id],
             )
             for player_id, skill in replay.skills.items()
         ),
     )
     return replay
+
+
+def _game_row(result: GameResult, seat: SeatResult, old: Skill, new: Skill) -> tuple[object, ...]:
+    """A game's entry as a row of `_CHANGE_COLUMNS`."""
+    at, kind = result.finished_at, ChangeKind.GAME
+    return (seat.player_id, result.game_id, seat.seat, seat.place, at, *old, *new, kind, None)
 
 
 _CHANGE_COLUMNS = (
@@ -286,15 +437,6 @@ _CHANGE_COLUMNS = (
     "sigma_before",
     "mu",
     "sigma",
+    "kind",
+    "season",
 )
-
-
-def _copy(model: type[Model], columns: Sequence[str], rows: Iterable[Sequence[object]]) -> None:
-    """Insert rows with COPY: a rebuild writes hundreds of thousands of them, and COPY is many
-    times faster than INSERT (bulk_create) for that."""
-    statement = sql.SQL("COPY {} ({}) FROM STDIN").format(
-        sql.Identifier(model._meta.db_table), sql.SQL(", ").join(map(sql.Identifier, columns))
-    )
-    with connection.cursor() as cursor, cursor.cursor.copy(statement) as copy:
-        for row in rows:
-            copy.write_row(row)

@@ -1,5 +1,6 @@
 """Rating games: the games' side. A finished ranked game is rated exactly once, in the order
-games ended; a voided game's ratings are rolled back.
+games ended; a voided game's ratings are rolled back; a season ends (its games all rated
+first) and the next opens with its reset exactly once.
 
 Games own the game rows, so this is where they are locked and read: the game under its
 `LockedGame` lock, checked (ranked, finished, not rated yet), its players' earlier games that
@@ -23,8 +24,12 @@ from games.models import Game, GameStatus
 from games.selectors import pending_games, pending_games_before
 from ratings.cpu import cpu_start
 from ratings.locks import ratings_lock
-from ratings.results import GameResult, SeatResult
+from ratings.results import GameResult, SeasonStart, SeatResult
 from ratings.services import cpu_players, game_ratings_apply, game_ratings_undo
+from seasons.locks import locked_season
+from seasons.models import Season
+from seasons.selectors import season_calendar, season_starts
+from seasons.services import season_close, season_current
 
 # Rating a finished game ------------------------------------------------------------------
 
@@ -42,7 +47,15 @@ def game_rate(*, game_id: UUID | str) -> bool:
     locked = LockedGame.try_lock(game_id)
     if locked is None or not _ratable(locked.game):
         return False
-    _rate_after_pending(locked)
+    finished_at = locked.game.finished_at
+    assert finished_at is not None  # _ratable
+    calendar = season_calendar()
+    current = calendar.current or season_current(since=finished_at)
+    if finished_at >= current.ends_at:
+        # The game is the next season's: the season it ended after closes first.
+        seasons_roll_over()
+        calendar = season_calendar()
+    _rate_after_pending(locked, calendar.starts)
     return True
 
 
@@ -56,7 +69,7 @@ def _ratable(game: Game) -> bool:
     )
 
 
-def _rate_after_pending(locked: LockedGame) -> None:
+def _rate_after_pending(locked: LockedGame, starts: list[SeasonStart]) -> None:
     result = _result(locked)
     levels = [seat.cpu_level for seat in locked.seats if seat.is_cpu and seat.cpu_level]
     for earlier in pending_games_before(
@@ -65,8 +78,8 @@ def _rate_after_pending(locked: LockedGame) -> None:
         earlier_locked = LockedGame.try_lock(earlier)
         # Rating one earlier game may have rated another on the list (through a shared player).
         if earlier_locked is not None and _ratable(earlier_locked.game):
-            _rate_after_pending(earlier_locked)
-    _rate(locked, result)
+            _rate_after_pending(earlier_locked, starts)
+    _rate(locked, result, starts)
 
 
 def _result(locked: LockedGame) -> GameResult:
@@ -87,10 +100,10 @@ def _result(locked: LockedGame) -> GameResult:
     return GameResult(locked.game.pk, finished_at, seats)
 
 
-def _rate(locked: LockedGame, result: GameResult) -> None:
+def _rate(locked: LockedGame, result: GameResult, starts: list[SeasonStart]) -> None:
     locked.game.rated_at = timezone.now()
     locked.save("rated_at")
-    ratings = game_ratings_apply(result=result)
+    ratings = game_ratings_apply(result=result, starts=starts)
     if not ratings:
         return  # nobody to compare: the game is done with, and nobody's rating moves
     locked.append("rated", ratings=ratings)
@@ -119,4 +132,26 @@ def game_unrate(*, game_id: UUID | str) -> bool:
     locked = LockedGame.try_lock(game_id)
     if locked is None or locked.game.voided_at is None:
         return False
-    return game_ratings_undo(game_id=locked.game.pk)
+    return game_ratings_undo(game_id=locked.game.pk, starts=season_starts())
+
+
+# Seasons -----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def seasons_roll_over(*, now: datetime | None = None) -> Season | None:
+    """Close the current season if its end has passed and open the next (seasons/services.py):
+    the next season, or None when the current one has not ended. Exactly once: under the
+    ratings lock, a second run (two beats, a redelivered task) finds the next season current
+    and does nothing, and a run that dies midway rolls back whole.
+
+    Every game that ended before the season's end and still waits for its rating is rated
+    first, and no game that ended after it is rated before it closes (`game_rate` closes it
+    first), so the reset sits between the two seasons' games, as recompute_ratings replays it."""
+    ratings_lock()
+    now = now or timezone.now()
+    season = locked_season(season_current(now=now).number)
+    if season.ends_at > now:
+        return None
+    games_rate_pending(ended_before=season.ends_at)
+    return season_close(season, now=now)

@@ -25,7 +25,14 @@ def test_guest_without_a_name_gets_a_generated_one(api_client) -> None:
     body = response.json()
     assert set(body) == {"token", "player"}
     player = body["player"]
-    assert set(player) == {"id", "display_name", "is_guest", "is_cpu", "rating"}
+    assert set(player) == {
+        "id",
+        "display_name",
+        "is_guest",
+        "is_cpu",
+        "rating",
+        "placement_games_left",
+    }
     assert re.fullmatch(r"[A-Z][a-z]+ [A-Z][a-z]+ \d\d", player["display_name"])
     assert player["is_guest"] is True
     assert player["rating"] == pytest.approx(DEFAULT_RATING)

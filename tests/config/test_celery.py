@@ -54,6 +54,11 @@ def test_beat_runs_every_entry_as_it_was_scheduled() -> None:
             "schedule": 60.0,
             "options": {"expires": 60},
         },
+        "season-rollover": {
+            "task": "games.tasks.seasons_roll_over",
+            "schedule": 60.0,
+            "options": {"expires": 60},
+        },
         "accounts.purge-expired-tokens": {
             "task": "accounts.tasks.auth_tokens_purge_expired",
             "schedule": 3600.0,

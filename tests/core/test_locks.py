@@ -21,6 +21,7 @@ LOCK_MODULES = {
     "games": "games/locks.py",
     "matchmaking": "matchmaking/locks.py",
     "moderation": "moderation/locks.py",
+    "seasons": "seasons/locks.py",
     "core": "core/locks.py",
 }
 ADVISORY_MODULES = {"core/locks.py"}

@@ -70,7 +70,9 @@ def test_cpu_seats_are_left_out_and_the_humans_order_counts(players, make_game) 
     loser, winner = rate([DEFAULT, DEFAULT], [3, 2])
     assert skill_of(a) == loser
     assert skill_of(b) == winner
-    assert sorted(RatingChange.objects.filter(game=game).values_list("seat", flat=True)) == [0, 2]
+    assert list(
+        RatingChange.objects.filter(game=game).order_by("seat").values_list("seat", flat=True)
+    ) == [0, 2]
     ratings = Event.objects.get(game=game, type="rated").payload["ratings"]
     assert [entry["seat"] for entry in ratings] == [0, 2]
 

@@ -75,6 +75,7 @@ def test_a_player_is_public_with_their_rating(client, players, make_game) -> Non
             "games": 1,
             "provisional": True,
         },
+        "placement_games_left": 9,  # YANIV_SEASON_PLACEMENT_GAMES (10) less the one
     }
 
 
@@ -148,8 +149,10 @@ def test_rating_history_oldest_first_and_paginated(client, players, make_game) -
     assert body["count"] == 2
     assert body["results"] == [
         {
+            "kind": "game",
             "game_id": str(game.pk),
             "at": ended(game),
+            "season": 1,
             "mu": skill.mu,
             "sigma": skill.sigma,
             "ordinal": skill.ordinal,

@@ -25,6 +25,7 @@ def test_me_is_the_player_plus_what_it_is_doing(guest_client, guest) -> None:
         "is_guest": True,
         "is_cpu": False,
         "rating": player_rating(guest),
+        "placement_games_left": 10,
         "active_game": None,
         "ticket": None,
         "queue_ban_until": None,
@@ -65,6 +66,7 @@ def test_rename(guest_client, guest) -> None:
         "is_guest": True,
         "is_cpu": False,
         "rating": player_rating(guest),
+        "placement_games_left": 10,
     }
     assert Player.objects.get(pk=guest.pk).display_name == "Noa"
 

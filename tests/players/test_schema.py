@@ -69,7 +69,14 @@ def test_every_endpoint_is_described(generated, path: str) -> None:
 def test_the_player_object_matches_the_contract(generated) -> None:
     schema, _ = generated
     player = schema["components"]["schemas"]["Player"]
-    assert set(player["properties"]) == {"id", "display_name", "is_guest", "is_cpu", "rating"}
+    assert set(player["properties"]) == {
+        "id",
+        "display_name",
+        "is_guest",
+        "is_cpu",
+        "rating",
+        "placement_games_left",
+    }
     rating = schema["components"]["schemas"]["Rating"]
     assert set(rating["properties"]) == {"mu", "sigma", "ordinal", "games", "provisional"}
     me = schema["components"]["schemas"]["Me"]

@@ -47,5 +47,6 @@ def test_the_serializer_answers_what_player_data_builds(players) -> None:
         "is_guest": True,
         "is_cpu": False,
         "rating": player_rating(player),
+        "placement_games_left": 10,
     }
     assert PlayerSerializer(player).data == player_data(player)

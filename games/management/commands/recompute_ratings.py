@@ -1,7 +1,8 @@
 """`python manage.py recompute_ratings [--write] [--rate-pending]`
 
 Replays every rated game (finished, ranked, not voided) in the order the games ended, from the
-default rating, and compares the result with every stored rating change and current rating.
+default rating, with each season's reset at its start (and ageing between games), and compares
+the result with every stored rating change and current rating.
 Prints the largest difference; exits 1 if anything differs, unless `--write` replaces the
 stored values with the replayed ones. Progress goes to stderr.
 
@@ -22,6 +23,7 @@ from games.services.rating import games_rate_pending
 from ratings import services
 from ratings.locks import ratings_lock
 from ratings.rebuild import Comparison, compare
+from seasons.selectors import season_starts
 
 
 class Progress:
@@ -78,7 +80,9 @@ class Command(BaseCommand):
                 self._report(result, pending)
                 if not result.equal:
                     progress = Progress(rated_games().count(), "writing", self.stderr)
-                    services.ratings_rebuild(games=rated_results(), progress=progress)
+                    services.ratings_rebuild(
+                        games=rated_results(), starts=season_starts(), progress=progress
+                    )
                     progress.finish()
                     self.stdout.write("written: the stored ratings are now the replayed ones")
             return
@@ -97,7 +101,7 @@ class Command(BaseCommand):
 
     def _compare(self) -> Comparison:
         progress = Progress(rated_games().count(), "replaying", self.stderr)
-        result = compare(rated_results(), progress)
+        result = compare(rated_results(), season_starts(), progress)
         progress.finish()
         return result
 
