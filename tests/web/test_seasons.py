@@ -105,9 +105,7 @@ def test_the_season_picker_switches_between_a_finished_and_the_current_season(
     info = page.get_by_test_id("season-info")
     expect(info).to_have_attribute("data-status", "current")
     expect(page.get_by_test_id("placement")).to_contain_text("after 3 rated games")
-    expect(page.get_by_test_id("placement-left")).to_have_text(
-        "You have 2 placement games left."
-    )
+    expect(page.get_by_test_id("placement-left")).to_have_text("You have 2 placement games left.")
     _expect_board(page, 2, {"Avi": 4, "Dana": 4, "Eli": 3})
     shot(page, "seasons-desktop")
 
@@ -157,6 +155,7 @@ def test_a_profile_shows_a_badge_per_season_and_the_live_rank(open_player, setti
     tiers = {"1": "Legend", "2": "Silver", "3": "Bronze"}  # of 3 placed
     expect(page.get_by_test_id("season-rank")).to_contain_text(tiers[rank])
     expect(page.get_by_test_id("season-badge").first).to_have_text(f"Season 2 · {tiers[rank]}")
+    expect(page.get_by_test_id("match-history").locator("tbody tr")).to_have_count(8)
     shot(page, "seasons-profile-desktop")
 
 
@@ -184,11 +183,17 @@ def test_seasons_on_a_phone(open_player, settings) -> None:
     page = open_player("/seasons/1", phone=True)
 
     _expect_board(page, 1, {"Noa": 4, "Avi": 4, "Dana": 4})
+    # A closed <select> is narrow here: the dates are on the line below it.
+    expect(page.get_by_test_id("season-picker").locator("option")).to_have_text(
+        ["Season 2 (current)", "Season 1 (finished)"]
+    )
+    expect(page.get_by_test_id("season-info")).to_contain_text("final standings")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shot(page, "seasons-phone")
 
     page.goto(f"/players/{players['Noa'].pk}")
     expect(page.get_by_test_id("season-badge")).to_have_count(2)
     expect(page.get_by_test_id("rating-chart").get_by_test_id("season-mark")).to_have_count(1)
+    expect(page.get_by_test_id("match-history").locator("tbody tr")).to_have_count(5)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shot(page, "seasons-profile-phone")

@@ -45,6 +45,7 @@ async function show() {
   const path = location.pathname;
   const root = h("div", { class: "page" });
   main.replaceChildren(root);
+  markCurrentLink(); // again once the page is drawn: the profile link is the session's
   for (const [pattern, page] of ROUTES) {
     const match = pattern.exec(path);
     if (!match) continue;

@@ -17,8 +17,11 @@ export function seasonDates({ starts_at, ends_at }) {
   return `${from} – ${end.toLocaleDateString([], { dateStyle: "medium" })}`;
 }
 
+/** The picker: each season's name and status, and its dates unless the screen is narrow (a
+ *  closed <select> would cut them off; the line below the picker shows them). */
 export function pickerView(state, actions) {
   if (!state.seasons.length) return h("p", { testid: "season-picker" }, "No season yet.");
+  const narrow = matchMedia("(max-width: 600px)").matches;
   return h(
     "div",
     { class: "row" },
@@ -35,7 +38,7 @@ export function pickerView(state, actions) {
         h(
           "option",
           { value: season.number, selected: season.number === state.number },
-          `${season.name} (${season.status}) · ${seasonDates(season)}`,
+          `${season.name} (${season.status})${narrow ? "" : ` · ${seasonDates(season)}`}`,
         ),
       ),
     ),
