@@ -197,3 +197,28 @@ def test_seasons_on_a_phone(open_player, settings) -> None:
     expect(page.get_by_test_id("match-history").locator("tbody tr")).to_have_count(5)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shot(page, "seasons-profile-phone")
+
+
+def test_a_season_board_a_page_at_a_time(open_player, settings) -> None:
+    settings.YANIV_SEASON_PLACEMENT_GAMES = 1
+    players = [PlayerFactory.create(display_name=f"P{n:02}") for n in range(54)]
+    start = timezone.now() - timedelta(hours=1)
+    for n in range(18):
+        _play(players[3 * n : 3 * n + 3], [1, 2, 3], start + timedelta(minutes=n))
+
+    page = open_player("/seasons")
+    expect(_board_rows(page)).to_have_count(50)
+    expect(page.get_by_text("54 placed players")).to_be_visible()
+    first = {row.get_attribute("data-player") for row in _board_rows(page).all()}
+    page.get_by_role("link", name="Next").click()
+    expect(page).to_have_url(re.compile(r"/seasons/1\?offset=50$"))
+    expect(_board_rows(page)).to_have_count(4)
+    rest = {row.get_attribute("data-player") for row in _board_rows(page).all()}
+    # Every placed player once (equal ordinals share a rank, so ranks alone would not say).
+    assert first | rest == {str(p.pk) for p in players}
+    assert len(first) + len(rest) == 54
+    expect(page.get_by_role("link", name="Next")).to_have_count(0)
+    page.get_by_role("link", name="Previous").click()
+    expect(page).to_have_url(re.compile(r"/seasons/1\?offset=0$"))
+    expect(_board_rows(page)).to_have_count(50)
+    expect(_board_rows(page).first.locator("td").first).to_have_text("1")
