@@ -262,9 +262,7 @@ def _exact(players: Sequence[Idle], sizes: frozenset[int], clashes: _Clashes) ->
     free = [True] * count
     long = [player.key in clashes.waited for player in players]
     clash = [[clashes.clash(a, b) for b in players] for a in players]
-    banned = [
-        [clash[a][b] and not long[a] and not long[b] for b in range(count)] for a in range(count)
-    ]
+    banned = [[clashes.forbidden(a, b) for b in players] for a in players]
     tables: list[tuple[int, ...]] = []
     # Running measures: left over, long waiters of them, repeats, rank spread, idle left over.
     run = [0, 0, 0, 0, 0.0]
