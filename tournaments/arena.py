@@ -318,7 +318,7 @@ def _exact(players: Sequence[Idle], sizes: frozenset[int], clashes: _Clashes) ->
 
 
 def points(places: Sequence[int]) -> list[float]:
-    """Per seat, the players finished behind, plus half of those tied with (RULES.md §8 places,
+    """Per seat, the players finished behind, plus half of those tied with (docs/rules.md §8 places,
     1 the best): two tied first of three score 1.5 each, three tied of three 1 each."""
     return [
         sum(other > place for other in places) + (sum(other == place for other in places) - 1) / 2
@@ -334,7 +334,7 @@ def scores(places: Sequence[int], fire: Sequence[bool]) -> list[float]:
 
 
 def outright_first(places: Sequence[int], seat: int) -> bool:
-    """The player at `seat` finished first alone (a shared first is a draw, RULES.md §8)."""
+    """The player at `seat` finished first alone (a shared first is a draw, docs/rules.md §8)."""
     return places[seat] == 1 and sum(place == 1 for place in places) == 1
 
 
@@ -356,7 +356,7 @@ def standings_order(score: float, firsts: int, reached: Reached) -> tuple[float,
 
 def standings_ranks(ordered_keys: Sequence[tuple[float, int, object]]) -> list[int]:
     """The 1-based ranks of rows sorted by `standings_order`: equal keys share a rank, and the
-    next rank skips as many (standard competition ranking, as RULES.md §8's places)."""
+    next rank skips as many (standard competition ranking, as docs/rules.md §8's places)."""
     ranks: list[int] = []
     for index, key in enumerate(ordered_keys):
         tied = index > 0 and key == ordered_keys[index - 1]
