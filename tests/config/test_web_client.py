@@ -13,6 +13,8 @@ ROUTES = [
     f"/players/{ID}",
     "/leaderboard",
     "/watch",
+    "/seasons",
+    "/seasons/2",
     f"/replay/{ID}",
     f"/games/{ID}/",
 ]
