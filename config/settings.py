@@ -92,6 +92,7 @@ INSTALLED_APPS = [
     "ratings",
     "seasons",
     "matchmaking",
+    "tournaments",
     "players",
     "moderation",
     "ops",
@@ -243,6 +244,8 @@ REST_FRAMEWORK: dict[str, Any] = {
         "login_username": env.str("THROTTLE_RATE_LOGIN_USERNAME", default="10/min"),
         # Reads without a token (players, leaderboard, live games, records), per IP.
         "public": env.str("THROTTLE_RATE_PUBLIC", default="120/min"),
+        # Arena tournaments a player may create.
+        "tournament_create": env.str("THROTTLE_RATE_TOURNAMENT_CREATE", default="10/hour"),
     },
     # The client address is REMOTE_ADDR, never X-Forwarded-For (core.throttles.client_ip):
     # config/asgi.py sets it from that header only for requests of FORWARDED_ALLOW_IPS.
@@ -409,6 +412,14 @@ YANIV_RATING_TAU_PER_DAY = env.float("YANIV_RATING_TAU_PER_DAY", default=0.05)
 YANIV_SEASON_DAYS = env.int("YANIV_SEASON_DAYS", default=90)
 YANIV_SEASON_SIGMA_BUMP = env.float("YANIV_SEASON_SIGMA_BUMP", default=2.0)
 YANIV_SEASON_PLACEMENT_GAMES = env.int("YANIV_SEASON_PLACEMENT_GAMES", default=10)
+# Arena tournaments (docs/api.md, Tournaments): how often a pass seats the idle participants,
+# how long one waits before sitting again with someone of their previous table rather than
+# waiting on, and the games' turn limit when the tournament names none.
+YANIV_TOURNAMENT_PAIRING_SECONDS = env.float("YANIV_TOURNAMENT_PAIRING_SECONDS", default=3.0)
+YANIV_TOURNAMENT_REPEAT_WAIT_SECONDS = env.float(
+    "YANIV_TOURNAMENT_REPEAT_WAIT_SECONDS", default=15.0
+)
+YANIV_TOURNAMENT_TURN_SECONDS = env.int("YANIV_TOURNAMENT_TURN_SECONDS", default=30)
 
 # Fair play (docs/api.md, Fair play; accounts/fair_play.py): offences in ranked games and the
 # escalating bans from the ranked queue they earn.

@@ -4,7 +4,7 @@ No operation answers them, so drf-spectacular would not list them: this hook add
 components, `GameSocketMessage` and `MeSocketMessage`, each one of its socket's messages told
 apart by `type`, so that clients generate their types too (and tests/schema_check.py checks
 every message the suite receives). It sits in config, which no app imports: the me socket
-carries two apps' messages, and only config may see both.
+carries three apps' messages, and only config may see them all.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from games.apis import (
     YourTurnMessageSerializer,
 )
 from matchmaking.apis import TicketMessageSerializer
+from tournaments.apis import TournamentGameMessageSerializer
 
 # Each socket's messages, by the value of their `type`.
 SOCKETS = [
@@ -34,6 +35,7 @@ SOCKETS = [
         serializers={
             "ticket": TicketMessageSerializer,
             "your_turn": YourTurnMessageSerializer,
+            "tournament_game": TournamentGameMessageSerializer,
             "error": SocketErrorMessageSerializer,
         },
         resource_type_field_name="type",

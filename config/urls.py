@@ -13,6 +13,7 @@ api_v1: list[URLPattern | URLResolver] = [
     path("", include("games.urls")),
     path("", include("matchmaking.urls")),
     path("", include("seasons.urls")),
+    path("", include("tournaments.urls")),
     path("", include("moderation.urls")),
 ]
 

@@ -27,6 +27,10 @@ class Game(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     status = models.CharField(max_length=10, choices=GameStatus.choices, default=GameStatus.WAITING)
     ranked = models.BooleanField(default=False)
+    # A ranked game is rated unless it is an unrated tournament's.
+    rated = models.BooleanField(default=True)
+    # The arena tournament that seated it (tournaments/), or null.
+    tournament_id = models.UUIDField(null=True, blank=True, db_index=True)
     rules: models.JSONField[dict[str, Any]] = models.JSONField()
     max_players = models.PositiveSmallIntegerField()
     host = models.ForeignKey(

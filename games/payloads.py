@@ -148,6 +148,10 @@ class GameData(TypedDict):
     id: Uuid
     status: GameStatus
     ranked: bool
+    rated: Annotated[bool, Doc("A ranked game is rated, unless an unrated tournament seated it.")]
+    tournament_id: Annotated[
+        Uuid | None, Doc("The arena tournament that seated this table, or null.")
+    ]
     rules: RulesData
     max_players: int
     invite_code: Annotated[str | None, Doc("Shown to the host only.")]

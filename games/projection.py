@@ -84,6 +84,8 @@ def game_payload(
         "id": str(game.id),
         "status": cast(GameStatus, game.status),  # a value of the field's choices
         "ranked": game.ranked,
+        "rated": game.ranked and game.rated,
+        "tournament_id": None if game.tournament_id is None else str(game.tournament_id),
         "rules": shown_rules(game.rules),
         "max_players": game.max_players,
         "invite_code": game.invite_code if _is_host(game, seats, seat) else None,

@@ -27,8 +27,8 @@ def hand_banned_players_seats_to_the_cpu(sender: Any, player: Player, **kwargs: 
 
 @receiver(game_finished_signal, dispatch_uid="games.rate_finished")
 def rate_a_finished_ranked_game(sender: Any, game_id: UUID, **kwargs: Any) -> None:
-    # Private games are never rated: no task for them.
-    if Game.objects.filter(pk=game_id, ranked=True).exists():
+    # Private games (and an unrated tournament's) are never rated: no task for them.
+    if Game.objects.filter(pk=game_id, ranked=True, rated=True).exists():
         tasks.game_rate.delay(str(game_id))
 
 

@@ -196,6 +196,7 @@ def pending_games_before(
     seats = Seat.objects.filter(
         Q(player_id__in=player_ids) | Q(is_cpu=True, cpu_level__in=cpu_levels),
         game__ranked=True,
+        game__rated=True,
         game__status=GameStatus.FINISHED,
         game__rated_at__isnull=True,
         game__voided_at__isnull=True,
@@ -207,9 +208,14 @@ def pending_games_before(
 
 
 def pending_games() -> QuerySet[Game]:
-    """Finished ranked games still waiting for their rating (a voided game never is)."""
+    """Finished ranked games still waiting for their rating (a voided game never is, nor an
+    unrated tournament's)."""
     return Game.objects.filter(
-        ranked=True, status=GameStatus.FINISHED, rated_at__isnull=True, voided_at__isnull=True
+        ranked=True,
+        rated=True,
+        status=GameStatus.FINISHED,
+        rated_at__isnull=True,
+        voided_at__isnull=True,
     )
 
 

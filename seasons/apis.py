@@ -23,7 +23,7 @@ from core.schema import paginated
 from ratings.payloads import PlayerData, PlayerSerializer, player_data
 from ratings.selectors import ranked
 from seasons.models import Season, SeasonStatus
-from seasons.payloads import SeasonData, StandingData, season_data, skill_data
+from seasons.payloads import SeasonData, SeasonStandingData, season_data, skill_data
 from seasons.selectors import current_board, frozen_board, season_get, seasons
 from seasons.services import season_current
 
@@ -94,7 +94,7 @@ class SeasonLeaderboardApi(PublicReadApi):
         "aged to today); as frozen at its end, for a finished one. Equal ordinals share a rank.",
         parameters=[*PAGE_PARAMETERS, *_READ],
         responses={
-            200: paginated(SCHEMAS.of(StandingData)(many=True), "Standing"),
+            200: paginated(SCHEMAS.of(SeasonStandingData)(many=True), "Standing"),
             **NOT_MODIFIED,
             **error_responses(401, 403, 404),
         },
@@ -107,7 +107,7 @@ class SeasonLeaderboardApi(PublicReadApi):
             rows: Any = board  # what the paginator uses of a QuerySet: count() and slices
             page = paginator.paginate_queryset(rows, request, view=self)
             assert page is not None
-            entries: list[StandingData] = [
+            entries: list[SeasonStandingData] = [
                 {
                     "rank": rank,
                     "player": player,

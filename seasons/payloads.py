@@ -56,7 +56,7 @@ class SkillData(TypedDict):
     ordinal: float
 
 
-class StandingData(TypedDict):
+class SeasonStandingData(TypedDict):
     """A row of a season's leaderboard."""
 
     rank: int

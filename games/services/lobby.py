@@ -123,16 +123,30 @@ def _begin(locked: LockedGame) -> None:
     advance(locked, state, events, by=None)
 
 
-def game_begin_ranked(*, players: list[Player], cpu_levels: Sequence[Level] = ()) -> LockedGame:
-    """A ranked game for a matched table: default rules, seats (the players', and CPU seats of
-    these levels) in random order, active.
+def game_begin_ranked(
+    *,
+    players: list[Player],
+    cpu_levels: Sequence[Level] = (),
+    rules: GameRules | None = None,
+    rated: bool = True,
+    tournament_id: UUID | None = None,
+) -> LockedGame:
+    """A ranked game for a matched table: seats (the players', and CPU seats of these levels)
+    in random order, active. The queue's rules by default; an arena's table has its
+    tournament's (`rules`), is rated when the tournament is, and names it.
 
-    Called inside the matchmaking transaction, which holds the tickets' locks.
+    Called inside the matchmaking (or arena pairing) transaction, which holds its locks.
     """
     order: list[Player | Level] = [*players, *cpu_levels]
     RNG.shuffle(order)
-    rules = GameRules(turn_seconds=settings.YANIV_RANKED_TURN_SECONDS).to_dict()
-    game = Game.objects.create(ranked=True, max_players=len(order), rules=rules)
+    rules = rules or GameRules(turn_seconds=settings.YANIV_RANKED_TURN_SECONDS)
+    game = Game.objects.create(
+        ranked=True,
+        rated=rated,
+        tournament_id=tournament_id,
+        max_players=len(order),
+        rules=rules.to_dict(),
+    )
     Seat.objects.bulk_create(
         Seat(game=game, seat=index, player=who)
         if isinstance(who, Player)

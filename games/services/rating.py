@@ -62,6 +62,7 @@ def game_rate(*, game_id: UUID | str) -> bool:
 def _ratable(game: Game) -> bool:
     return (
         game.ranked
+        and game.rated
         and game.status == GameStatus.FINISHED
         and game.finished_at is not None
         and game.rated_at is None

@@ -68,6 +68,11 @@ def test_beat_runs_every_entry_as_it_was_scheduled() -> None:
             "schedule": 1.0,
             "options": {"expires": 2},
         },
+        "tournaments.tick": {
+            "task": "tournaments.tasks.tournaments_tick",
+            "schedule": settings.YANIV_TOURNAMENT_PAIRING_SECONDS,
+            "options": {"expires": settings.YANIV_TOURNAMENT_PAIRING_SECONDS},
+        },
         "ops.snapshot-metrics": {
             "task": "ops.tasks.snapshot_take",
             "schedule": 60.0,

@@ -22,6 +22,7 @@ LOCK_MODULES = {
     "matchmaking": "matchmaking/locks.py",
     "moderation": "moderation/locks.py",
     "seasons": "seasons/locks.py",
+    "tournaments": "tournaments/locks.py",
     "core": "core/locks.py",
 }
 ADVISORY_MODULES = {"core/locks.py"}

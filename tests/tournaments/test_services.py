@@ -1,0 +1,167 @@
+"""Arena tournaments' writes (tournaments/services.py): joining, pausing, withdrawing, and what
+beat drives (the start, the pairing pass, the end) with a finished game's points."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from core.errors import ApplicationError
+from games.models import Game, GameStatus, Seat
+from ratings.models import Rating
+from tests.games.test_rating_concurrency import at_once
+from tournaments.models import Participant, Tournament, TournamentStatus
+from tournaments.services import (
+    tournament_create,
+    tournament_game_score,
+    tournament_join,
+    tournament_pause,
+    tournament_step,
+    tournament_withdraw,
+    tournaments_tick,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def arena(**fields) -> Tournament:
+    fields.setdefault("starts_at", timezone.now() - timedelta(seconds=1))
+    return tournament_create(
+        by=None, name="Hourly", minutes=fields.pop("minutes", 30), table_sizes=[2], **fields
+    )
+
+
+def finish(game: Game, places: dict[Any, int], away: tuple[Any, ...] = ()) -> None:
+    """End a tournament game with these places (by player), as the games app leaves it; the
+    players of `away` away at the end."""
+    for seat in game.seats.all():
+        seat.place = places[seat.player]
+        seat.live = False
+        seat.away = seat.player in away
+        seat.save()
+    game.status = GameStatus.FINISHED
+    game.finished_at = timezone.now()
+    game.save()
+
+
+def entry(tournament: Tournament, player) -> Participant:
+    return Participant.objects.get(tournament=tournament, player=player)
+
+
+def test_joining_and_its_refusals(players, settings) -> None:
+    a, b, c = players[:3]
+    closed = arena(password="sesame", max_players=2, min_rated_games=0)
+    with pytest.raises(ApplicationError) as refused:
+        tournament_join(tournament_id=closed.pk, player=a, password="nope")
+    assert (refused.value.code, refused.value.status) == ("bad_password", 403)
+    tournament_join(tournament_id=closed.pk, player=a, password="sesame")
+    tournament_join(tournament_id=closed.pk, player=a)  # again: nothing new, no password asked
+    tournament_join(tournament_id=closed.pk, player=b, password="sesame")
+    with pytest.raises(ApplicationError) as full:
+        tournament_join(tournament_id=closed.pk, player=c, password="sesame")
+    assert (full.value.code, full.value.status) == ("not_open", 409)
+
+    picky = arena(min_rated_games=5)
+    with pytest.raises(ApplicationError) as novice:
+        tournament_join(tournament_id=picky.pk, player=c)
+    assert (novice.value.code, novice.value.status) == ("not_eligible", 403)
+    Rating.objects.create(
+        player=c, mu=25, sigma=5, ordinal=10, games=5, last_game_at=timezone.now()
+    )
+    tournament_join(tournament_id=picky.pk, player=c)
+
+
+def test_withdraw_before_the_start_only(players) -> None:
+    later = arena(starts_at=timezone.now() + timedelta(hours=1))
+    tournament_join(tournament_id=later.pk, player=players[0])
+    tournament_withdraw(tournament_id=later.pk, player=players[0])
+    assert not later.participants.exists()
+    running = arena()
+    tournament_join(tournament_id=running.pk, player=players[0])
+    tournaments_tick()
+    with pytest.raises(ApplicationError) as refused:
+        tournament_withdraw(tournament_id=running.pk, player=players[0])
+    assert refused.value.code == "not_open"
+
+
+def test_a_pass_starts_the_tournament_and_seats_the_idle(players) -> None:
+    tournament = arena(rated=False)
+    for player in players[:5]:
+        tournament_join(tournament_id=tournament.pk, player=player)
+    tournament_pause(tournament_id=tournament.pk, player=players[4])
+
+    assert tournaments_tick() == 2
+
+    tournament.refresh_from_db()
+    assert tournament.status == TournamentStatus.RUNNING
+    games = list(Game.objects.filter(tournament_id=tournament.pk))
+    assert len(games) == 2
+    assert all(g.ranked and not g.rated and g.status == GameStatus.ACTIVE for g in games)
+    assert games[0].rules["turn_seconds"] == 30
+    seated = {seat.player_id for seat in Seat.objects.filter(game__in=games)}
+    assert seated == {p.pk for p in players[:4]}
+    assert entry(tournament, players[4]).game_id is None  # paused: not seated
+    assert tournaments_tick() == 0  # everyone else is at a table
+
+
+def test_points_fire_and_absence(players, settings) -> None:
+    settings.YANIV_TOURNAMENT_REPEAT_WAIT_SECONDS = 0  # two players: the same table again
+    a, b = players[:2]
+    tournament = arena()
+    for player in (a, b):
+        tournament_join(tournament_id=tournament.pk, player=player)
+    for _ in range(3):
+        tournaments_tick()
+        game = Game.objects.get(tournament_id=tournament.pk, status=GameStatus.ACTIVE)
+        finish(game, {a: 1, b: 2})
+        assert tournament_game_score(game_id=game.pk)
+        assert not tournament_game_score(game_id=game.pk)  # once
+    # 1 + 1, then on fire: 2.
+    assert (entry(tournament, a).score, entry(tournament, a).firsts) == (4.0, 3)
+    assert entry(tournament, b).score == 0.0
+    assert entry(tournament, a).previous == [str(b.pk)]
+    # A tie for first: half a point each, and the streak ends.
+    tournaments_tick()
+    game = Game.objects.get(tournament_id=tournament.pk, status=GameStatus.ACTIVE)
+    finish(game, {a: 1, b: 1}, away=(b,))
+    tournament_game_score(game_id=game.pk)
+    assert entry(tournament, a).score == 4.0 + 1.0  # on fire: 0.5 doubled
+    assert entry(tournament, a).streak == 0
+    assert entry(tournament, b).score == 0.5
+    assert entry(tournament, b).paused  # away at the end
+    assert tournaments_tick() == 0
+
+
+def test_the_end_lets_games_finish_then_closes(players) -> None:
+    a, b = players[:2]
+    tournament = arena()
+    for player in (a, b):
+        tournament_join(tournament_id=tournament.pk, player=player)
+    tournaments_tick()
+    game = Game.objects.get(tournament_id=tournament.pk)
+    later = tournament.ends_at + timedelta(seconds=1)
+    assert tournaments_tick(now=later) == 0
+    tournament.refresh_from_db()
+    assert tournament.status == TournamentStatus.RUNNING  # its game is still on
+    finish(game, {a: 2, b: 1})
+    tournaments_tick(now=later)  # scores the game (its task lost) and closes
+    tournament.refresh_from_db()
+    assert tournament.status == TournamentStatus.FINISHED
+    assert entry(tournament, b).score == 1.0
+    assert Game.objects.filter(tournament_id=tournament.pk).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_passes_at_once_seat_each_player_once(players) -> None:
+    tournament = arena()
+    for player in players[:4]:
+        tournament_join(tournament_id=tournament.pk, player=player)
+    now = timezone.now()
+
+    at_once(2, lambda: tournament_step(tournament_id=tournament.pk, now=now))
+
+    assert Game.objects.filter(tournament_id=tournament.pk).count() == 2
+    assert Seat.objects.filter(game__tournament_id=tournament.pk).count() == 4

@@ -1,0 +1,55 @@
+"""A seated participant hears of their table on the real `ws /ws/v1/me/` socket."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.utils import timezone
+
+from accounts.services import auth_token_issue
+from config.asgi import application
+from games.models import Game
+from tests.factories import PlayerFactory
+from tournaments.services import tournament_create, tournament_join, tournaments_tick
+
+
+def _arena_of(players) -> str:
+    tournament = tournament_create(
+        by=None,
+        name="Arena",
+        starts_at=timezone.now() - timedelta(seconds=1),
+        minutes=10,
+        table_sizes=[2],
+    )
+    for player in players:
+        tournament_join(tournament_id=tournament.pk, player=player)
+    return str(tournament.pk)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_seated_participant_hears_tournament_game() -> None:
+    players = await database_sync_to_async(PlayerFactory.create_batch)(2)
+    raw = await database_sync_to_async(auth_token_issue)(player=players[0])
+    socket = WebsocketCommunicator(
+        application, "/ws/v1/me/", headers=[(b"authorization", f"Bearer {raw}".encode())]
+    )
+    connected, _ = await socket.connect()
+    assert connected
+    try:
+        tournament_id = await database_sync_to_async(_arena_of)(players)
+        assert await database_sync_to_async(tournaments_tick)() == 1
+        game = await database_sync_to_async(Game.objects.get)(tournament_id=tournament_id)
+        while True:
+            message = await socket.receive_json_from(timeout=5)
+            if message["type"] == "tournament_game":
+                break
+        assert message == {
+            "type": "tournament_game",
+            "tournament_id": tournament_id,
+            "game_id": str(game.pk),
+        }
+    finally:
+        await socket.disconnect()

@@ -1,0 +1,274 @@
+"""HTTP for arena tournaments (docs/api.md, Tournaments): create, list, read, join, pause,
+withdraw, the standings and the games. Thin views over tournaments' services and reads."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.authentication import request_player
+from accounts.models import Player
+from core.errors import ApplicationError, error_responses
+from core.payloads import PayloadSerializers
+from core.public import PAGE_PARAMETERS, Pagination
+from core.schema import paginated
+from core.throttles import PlayerRateThrottle, PublicIpThrottle, RateThrottle
+from games.models import Game
+from ratings.payloads import PlayerData, PlayerSerializer, player_data
+from tournaments.models import Participant, Tournament, TournamentStatus
+from tournaments.payloads import (
+    TournamentData,
+    TournamentGameData,
+    TournamentGameMessage,
+    TournamentStandingData,
+    standing_data,
+    tournament_data,
+)
+from tournaments.selectors import standings, standings_ranked
+from tournaments.services import (
+    tournament_create,
+    tournament_join,
+    tournament_pause,
+    tournament_withdraw,
+)
+
+SCHEMAS = PayloadSerializers(known={PlayerData: PlayerSerializer})
+TournamentSerializer = SCHEMAS.of(TournamentData)
+TournamentGameMessageSerializer = SCHEMAS.of(TournamentGameMessage)
+
+
+class TournamentCreateThrottle(RateThrottle):
+    """Tournaments a player may create (THROTTLE_RATE_TOURNAMENT_CREATE), beside the general
+    limit: every one is a page and a beat's work for everyone."""
+
+    scope = "tournament_create"
+
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
+        if request.method != "POST" or not isinstance(request.user, Player):
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": request.user.pk}
+
+
+class TournamentCreateInput(serializers.Serializer[dict[str, Any]]):
+    name = serializers.CharField(min_length=1, max_length=64)
+    starts_at = serializers.DateTimeField()
+    minutes = serializers.IntegerField(min_value=5, max_value=720)
+    table_sizes = serializers.ListField(
+        child=serializers.IntegerField(min_value=2, max_value=5), min_length=1, max_length=4
+    )
+    rated = serializers.BooleanField()
+    rules = serializers.JSONField(
+        required=False,
+        help_text="Unrated tournaments only: docs/rules.md §9, §12 keys or a preset.",
+    )
+    turn_seconds = serializers.IntegerField(required=False, min_value=10, max_value=300)
+    min_rated_games = serializers.IntegerField(required=False, min_value=0, default=0)
+    max_players = serializers.IntegerField(required=False, min_value=2, allow_null=True)
+    password = serializers.CharField(
+        required=False, max_length=128, default="", trim_whitespace=False
+    )
+
+
+class JoinInput(serializers.Serializer[dict[str, Any]]):
+    password = serializers.CharField(
+        required=False, max_length=128, default="", trim_whitespace=False
+    )
+
+
+def _viewer(request: Request) -> Player | None:
+    return request.user if isinstance(request.user, Player) else None
+
+
+def _get(tournament_id: UUID) -> Tournament:
+    tournament = Tournament.objects.select_related("created_by__rating").filter(pk=tournament_id)
+    found = tournament.first()
+    if found is None:
+        raise ApplicationError("not_found", "No such tournament.", 404)
+    return found
+
+
+def _data(tournament: Tournament, viewer: Player | None) -> TournamentData:
+    me = rank = None
+    if viewer is not None:
+        me = Participant.objects.filter(tournament=tournament, player=viewer).first()
+        if me is not None:
+            rows = list(standings(tournament))
+            rank = next(r for r, row in standings_ranked(rows) if row.pk == me.pk)
+    return tournament_data(
+        tournament,
+        players=tournament.participants.count(),
+        me=me,
+        rank=rank,
+        viewer=viewer is not None,
+    )
+
+
+class TournamentListApi(APIView):
+    permission_classes = (AllowAny,)
+    throttle_classes = (PlayerRateThrottle, PublicIpThrottle, TournamentCreateThrottle)
+
+    @extend_schema(
+        operation_id="tournaments_list",
+        description="Tournaments, the soonest first for upcoming and running ones, the latest "
+        "first for finished and cancelled ones (`?status=`: one of them).",
+        parameters=[*PAGE_PARAMETERS, OpenApiParameter("status", str)],
+        responses={
+            200: paginated(TournamentSerializer(many=True), "Tournament"),
+            **error_responses(400, 401, 403),
+        },
+    )
+    def get(self, request: Request) -> Response:
+        wanted = request.query_params.get("status")
+        rows = Tournament.objects.select_related("created_by__rating")
+        if wanted is not None:
+            if wanted not in TournamentStatus.values:
+                raise ApplicationError(
+                    "invalid", f"status must be one of {TournamentStatus.values}."
+                )
+            rows = rows.filter(status=wanted)
+        order = (
+            ("starts_at", "id") if wanted in (None, "upcoming", "running") else ("-ends_at", "id")
+        )
+        paginator = Pagination()
+        page = paginator.paginate_queryset(rows.order_by(*order), request, view=self)
+        assert page is not None
+        viewer = _viewer(request)
+        return paginator.get_paginated_response([_data(t, viewer) for t in page])
+
+    @extend_schema(
+        operation_id="tournaments_create",
+        request=TournamentCreateInput,
+        responses={201: TournamentSerializer, **error_responses(400, 401, 403)},
+    )
+    def post(self, request: Request) -> Response:
+        player = request_player(request)
+        if player.is_guest:
+            raise ApplicationError("guest", "Register to create tournaments.", 403)
+        data = TournamentCreateInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        tournament = tournament_create(by=player, **data.validated_data)
+        return Response(_data(tournament, player), status=status.HTTP_201_CREATED)
+
+
+class TournamentDetailApi(APIView):
+    permission_classes = (AllowAny,)
+    throttle_classes = (PlayerRateThrottle, PublicIpThrottle)
+
+    @extend_schema(
+        operation_id="tournaments_get",
+        responses={200: TournamentSerializer, **error_responses(401, 403, 404)},
+    )
+    def get(self, request: Request, tournament_id: UUID) -> Response:
+        return Response(_data(_get(tournament_id), _viewer(request)))
+
+
+class _Action(APIView):
+    def _answer(self, request: Request, tournament_id: UUID) -> Response:
+        return Response(_data(_get(tournament_id), request_player(request)))
+
+
+class TournamentJoinApi(_Action):
+    @extend_schema(
+        operation_id="tournaments_join",
+        request=JoinInput,
+        responses={200: TournamentSerializer, **error_responses(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request, tournament_id: UUID) -> Response:
+        data = JoinInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        tournament_join(
+            tournament_id=tournament_id,
+            player=request_player(request),
+            password=data.validated_data["password"],
+        )
+        return self._answer(request, tournament_id)
+
+
+class TournamentPauseApi(_Action):
+    @extend_schema(
+        operation_id="tournaments_pause",
+        request=None,
+        responses={200: TournamentSerializer, **error_responses(401, 403, 404, 409)},
+    )
+    def post(self, request: Request, tournament_id: UUID) -> Response:
+        tournament_pause(tournament_id=tournament_id, player=request_player(request))
+        return self._answer(request, tournament_id)
+
+
+class TournamentWithdrawApi(_Action):
+    @extend_schema(
+        operation_id="tournaments_withdraw",
+        request=None,
+        responses={200: TournamentSerializer, **error_responses(401, 403, 404, 409)},
+    )
+    def post(self, request: Request, tournament_id: UUID) -> Response:
+        tournament_withdraw(tournament_id=tournament_id, player=request_player(request))
+        return self._answer(request, tournament_id)
+
+
+class TournamentStandingsApi(APIView):
+    permission_classes = (AllowAny,)
+    throttle_classes = (PlayerRateThrottle, PublicIpThrottle)
+
+    @extend_schema(
+        operation_id="tournaments_standings",
+        parameters=PAGE_PARAMETERS,
+        responses={
+            200: paginated(SCHEMAS.of(TournamentStandingData)(many=True), "TournamentStanding"),
+            **error_responses(401, 403, 404),
+        },
+    )
+    def get(self, request: Request, tournament_id: UUID) -> Response:
+        rows = list(standings(_get(tournament_id)))
+        ranked: Any = standings_ranked(rows)
+        paginator = Pagination()
+        page = paginator.paginate_queryset(ranked, request, view=self)
+        assert page is not None
+        return paginator.get_paginated_response([standing_data(*row) for row in page])
+
+
+class TournamentGamesApi(APIView):
+    permission_classes = (AllowAny,)
+    throttle_classes = (PlayerRateThrottle, PublicIpThrottle)
+
+    @extend_schema(
+        operation_id="tournaments_games",
+        description="The tournament's games, newest first: `{id, status, started_at, "
+        "finished_at, players}` (`players`: each seat's `player`, in seat order).",
+        parameters=PAGE_PARAMETERS,
+        responses={
+            200: paginated(SCHEMAS.of(TournamentGameData)(many=True), "TournamentGame"),
+            **error_responses(401, 403, 404),
+        },
+    )
+    def get(self, request: Request, tournament_id: UUID) -> Response:
+        tournament = _get(tournament_id)
+        games = Game.objects.filter(tournament_id=tournament.pk).order_by("-started_at", "id")
+        paginator = Pagination()
+        page = paginator.paginate_queryset(
+            games.prefetch_related("seats__player__rating"), request, view=self
+        )
+        assert page is not None
+        return paginator.get_paginated_response(
+            [
+                {
+                    "id": str(game.pk),
+                    "status": game.status,
+                    "started_at": game.started_at.isoformat() if game.started_at else None,
+                    "finished_at": game.finished_at.isoformat() if game.finished_at else None,
+                    "players": [
+                        player_data(seat.player)
+                        for seat in sorted(game.seats.all(), key=lambda seat: seat.seat)
+                        if seat.player is not None
+                    ],
+                }
+                for game in page
+            ]
+        )

@@ -1,0 +1,97 @@
+"""Arena tournaments (docs/api.md, Tournaments): a fixed time in which the participants are
+seated again as soon as their game ends, scoring by their places (tournaments/arena.py).
+
+A tournament is a row; a participant is a row per player who joined it, carrying their score
+and what the pairing needs (idle since when, the table they last sat at, the game they are at).
+Its games are ordinary ranked games that name it (`Game.tournament_id`).
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+
+
+class TournamentStatus(models.TextChoices):
+    UPCOMING = "upcoming"
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+class Tournament(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    name = models.CharField(max_length=64)
+    status = models.CharField(
+        max_length=16, choices=TournamentStatus.choices, default=TournamentStatus.UPCOMING
+    )
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    table_sizes: models.JSONField[list[int]] = models.JSONField()
+    rated = models.BooleanField(default=True)
+    # The games' house rules (games.game_rules.GameRules as a dict, the turn limit included).
+    rules: models.JSONField[dict[str, Any]] = models.JSONField()
+    min_rated_games = models.PositiveIntegerField(default=0)
+    max_players = models.PositiveIntegerField(null=True, blank=True)
+    # A hash (Django's password hashers), or empty: no password.
+    password = models.CharField(max_length=256, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    # When it became finished (its last game ended after ends_at) or was cancelled.
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["status", "starts_at"], name="tournament_status_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.status})"
+
+
+class Participant(models.Model):
+    id = models.BigAutoField(primary_key=True)
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="participants"
+    )
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_entries"
+    )
+    joined_at = models.DateTimeField(auto_now_add=True)
+    paused = models.BooleanField(default=False)
+    score = models.FloatField(default=0.0)
+    games = models.PositiveIntegerField(default=0)
+    firsts = models.PositiveIntegerField(default=0, help_text="Outright first places.")
+    # Outright firsts in a row, up to the last game (2 or more: on fire for the next).
+    streak = models.PositiveSmallIntegerField(default=0)
+    # When the score last changed (the standings' last tie-break: who reached it first).
+    score_at = models.DateTimeField(auto_now_add=True)
+    # Since when they wait for a table (joined, back from a pause, or their game ended).
+    idle_since = models.DateTimeField(auto_now_add=True)
+    # The tournament game they sit at now, or null.
+    game_id = models.UUIDField(null=True, blank=True)
+    # The other players (ids) of their previous tournament table.
+    previous: models.JSONField[list[str]] = models.JSONField(default=list)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="participant_once"),
+        ]
+        indexes = [
+            models.Index(
+                fields=["tournament", "-score", "-firsts", "score_at"],
+                name="participant_standings_idx",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} in {self.tournament_id}: {self.score}"

@@ -1,0 +1,19 @@
+"""What tournaments do once a game's end is committed: its points, in a task (the beat's pass
+scores any game whose task was lost)."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from django.dispatch import receiver
+
+from games.models import Game
+from games.notify import game_finished_signal
+from tournaments import tasks
+
+
+@receiver(game_finished_signal, dispatch_uid="tournaments.score_finished")
+def score_a_finished_tournament_game(sender: Any, game_id: UUID, **kwargs: Any) -> None:
+    if Game.objects.filter(pk=game_id, tournament_id__isnull=False).exists():
+        tasks.tournament_game_score.delay(str(game_id))

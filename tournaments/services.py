@@ -1,0 +1,337 @@
+"""Every write to tournaments: create one, join, pause, withdraw, and what beat drives (start,
+the pairing pass, the end) and a finished game's points. Each holds the tournament's lock
+(tournaments/locks.py); a pass also takes the games' and players' locks through the games'
+own services, after it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import datetime, timedelta
+from typing import Any
+from uuid import UUID
+
+from django.conf import settings
+from django.contrib.auth.hashers import check_password, make_password
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import Player
+from accounts.selectors import queue_ban_until
+from core.errors import ApplicationError
+from core.sockets import player_group, send_to_group
+from games.engine.errors import InvalidRules
+from games.game_rules import GameRules
+from games.models import Game, GameStatus, Seat
+from games.services.lobby import game_begin_ranked
+from ratings.models import Rating
+from tournaments import arena
+from tournaments.locks import locked_tournament
+from tournaments.models import Participant, Tournament, TournamentStatus
+from tournaments.payloads import tournament_game_message
+from tournaments.selectors import idle_participants
+
+OPEN = (TournamentStatus.UPCOMING, TournamentStatus.RUNNING)
+
+
+TURN_SECONDS = (10, 300)  # the turn limits an arena may set, inclusive
+MINUTES = (5, 720)
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    by: Player | None,
+    name: str,
+    starts_at: datetime,
+    minutes: int,
+    table_sizes: Sequence[int],
+    rated: bool = True,
+    rules: dict[str, Any] | None = None,
+    turn_seconds: int | None = None,
+    min_rated_games: int = 0,
+    max_players: int | None = None,
+    password: str = "",
+) -> Tournament:
+    """A tournament, upcoming until `starts_at`, running `minutes` from then. House rules
+    (docs/rules.md §9, §12: keys or a preset) are for unrated tournaments; a rated one plays
+    the ranked rules. 400 `invalid_rules` for rules that cannot seat its largest table."""
+    if rules and rated:
+        raise ApplicationError(
+            "invalid_rules", "House rules are for unrated tournaments: rated play is standard."
+        )
+    if not MINUTES[0] <= minutes <= MINUTES[1]:
+        raise ApplicationError("invalid", f"minutes must be {MINUTES[0]} to {MINUTES[1]}.")
+    sizes = sorted(set(table_sizes))
+    if not sizes or not set(sizes) <= {2, 3, 4, 5}:
+        raise ApplicationError("invalid", "table_sizes must be a subset of [2, 3, 4, 5].")
+    turn = settings.YANIV_TOURNAMENT_TURN_SECONDS if turn_seconds is None else turn_seconds
+    if not TURN_SECONDS[0] <= turn <= TURN_SECONDS[1]:
+        raise ApplicationError(
+            "invalid", f"turn_seconds must be {TURN_SECONDS[0]} to {TURN_SECONDS[1]}."
+        )
+    try:
+        parsed = GameRules.parse({**(rules or {}), "turn_seconds": None})
+        parsed.check_seats(sizes[-1])
+    except InvalidRules as error:
+        raise ApplicationError("invalid_rules", str(error)) from error
+    return Tournament.objects.create(
+        name=name,
+        starts_at=starts_at,
+        ends_at=starts_at + timedelta(minutes=minutes),
+        table_sizes=sizes,
+        rated=rated,
+        rules=replace(parsed, turn_seconds=turn).to_dict(),
+        min_rated_games=min_rated_games,
+        max_players=max_players,
+        password=make_password(password) if password else "",
+        created_by=by,
+    )
+
+
+def _open(tournament_id: UUID | str) -> Tournament:
+    tournament = locked_tournament(tournament_id)
+    if tournament is None:
+        raise ApplicationError("not_found", "No such tournament.", 404)
+    return tournament
+
+
+@transaction.atomic
+def tournament_join(
+    *, tournament_id: UUID | str, player: Player, password: str = ""
+) -> Participant:
+    """Join (before the start or while it runs), or come back after a pause."""
+    tournament = _open(tournament_id)
+    if tournament.status not in OPEN:
+        raise ApplicationError("not_open", "The tournament is over.", 409)
+    entry = Participant.objects.filter(tournament=tournament, player=player).first()
+    if entry is not None:
+        if entry.paused:
+            entry.paused = False
+            entry.idle_since = timezone.now()
+            entry.save(update_fields=["paused", "idle_since"])
+        return entry
+    if tournament.password and not check_password(password, tournament.password):
+        raise ApplicationError("bad_password", "That is not the tournament's password.", 403)
+    full = tournament.max_players is not None
+    if full and tournament.participants.count() >= (tournament.max_players or 0):
+        raise ApplicationError("not_open", "The tournament is full.", 409)
+    _require_eligible(tournament, player)
+    return Participant.objects.create(tournament=tournament, player=player)
+
+
+def _require_eligible(tournament: Tournament, player: Player) -> None:
+    if queue_ban_until(player.pk) is not None:
+        raise ApplicationError("not_eligible", "You are banned from ranked play for now.", 403)
+    if tournament.min_rated_games:
+        games = Rating.objects.filter(player=player).values_list("games", flat=True).first() or 0
+        if games < tournament.min_rated_games:
+            raise ApplicationError(
+                "not_eligible",
+                f"This tournament is for players with {tournament.min_rated_games} rated games "
+                f"or more; you have {games}.",
+                403,
+            )
+
+
+@transaction.atomic
+def tournament_pause(*, tournament_id: UUID | str, player: Player) -> Participant:
+    """Not seated again until the next join (a game in play goes on)."""
+    tournament = _open(tournament_id)
+    entry = _entry(tournament, player)
+    if not entry.paused:
+        entry.paused = True
+        entry.save(update_fields=["paused"])
+    return entry
+
+
+@transaction.atomic
+def tournament_withdraw(*, tournament_id: UUID | str, player: Player) -> None:
+    """Leave a tournament before it starts."""
+    tournament = _open(tournament_id)
+    if tournament.status != TournamentStatus.UPCOMING:
+        raise ApplicationError("not_open", "A started tournament can be paused, not left.", 409)
+    _entry(tournament, player).delete()
+
+
+def _entry(tournament: Tournament, player: Player) -> Participant:
+    entry = Participant.objects.filter(tournament=tournament, player=player).first()
+    if entry is None:
+        raise ApplicationError("not_joined", "You have not joined this tournament.", 409)
+    return entry
+
+
+# Staff's (the admin) -----------------------------------------------------------------------
+
+
+@transaction.atomic
+def tournament_end_now(*, tournament_id: UUID | str, now: datetime | None = None) -> Tournament:
+    """End a tournament early: no table is made from now on; games in play finish and count,
+    and it is finished once the last one has ended (beat's pass)."""
+    tournament = _open(tournament_id)
+    if tournament.status not in OPEN:
+        raise ApplicationError("not_open", "The tournament is over.", 409)
+    now = now or timezone.now()
+    tournament.ends_at = max(min(tournament.ends_at, now), tournament.starts_at)
+    tournament.save(update_fields=["ends_at"])
+    return tournament
+
+
+@transaction.atomic
+def tournament_cancel(*, tournament_id: UUID | str, now: datetime | None = None) -> Tournament:
+    """Cancel a tournament: no standings, no more tables (games in play finish as ranked
+    games, and its rated games stay rated)."""
+    tournament = _open(tournament_id)
+    if tournament.status not in OPEN:
+        raise ApplicationError("not_open", "The tournament is over.", 409)
+    tournament.status = TournamentStatus.CANCELLED
+    tournament.closed_at = now or timezone.now()
+    tournament.save(update_fields=["status", "closed_at"])
+    tournament.participants.update(game_id=None)
+    return tournament
+
+
+# What beat drives ------------------------------------------------------------------------
+
+
+def tournaments_tick(*, now: datetime | None = None) -> int:
+    """One beat: start the tournaments whose start has come, pair the running ones, finish
+    those whose end has passed and whose last game has ended. Each tournament in its own
+    transaction; how many tables were seated."""
+    now = now or timezone.now()
+    seated = 0
+    due = Tournament.objects.filter(status__in=OPEN, starts_at__lte=now)
+    for tournament_id in list(due.values_list("pk", flat=True)):
+        seated += tournament_step(tournament_id=tournament_id, now=now)
+    return seated
+
+
+@transaction.atomic
+def tournament_step(*, tournament_id: UUID | str, now: datetime) -> int:
+    """Start, pair or finish one tournament, under its lock (another worker holding it is
+    left to do so): how many tables were seated."""
+    tournament = locked_tournament(tournament_id, skip=True)
+    if tournament is None or tournament.status not in OPEN or tournament.starts_at > now:
+        return 0
+    if tournament.status == TournamentStatus.UPCOMING:
+        tournament.status = TournamentStatus.RUNNING
+        tournament.save(update_fields=["status"])
+    if now >= tournament.ends_at:
+        _score_ended_games(tournament)
+        if not tournament.participants.filter(game_id__isnull=False).exists():
+            tournament.status = TournamentStatus.FINISHED
+            tournament.closed_at = now
+            tournament.save(update_fields=["status", "closed_at"])
+        return 0
+    _score_ended_games(tournament)
+    return _pair(tournament, now)
+
+
+def _pair(tournament: Tournament, now: datetime) -> int:
+    """Seat the idle participants at tables of the tournament's sizes (tournaments/arena.py)."""
+    idle = idle_participants(tournament, now)
+    tables = arena.seat(
+        idle, frozenset(tournament.table_sizes), settings.YANIV_TOURNAMENT_REPEAT_WAIT_SECONDS
+    )
+    if not tables:
+        return 0
+    seated = [key for table in tables for key in table]
+    players = {str(p.pk): p for p in Player.objects.filter(pk__in=seated)}
+    entries = {
+        str(e.player_id): e
+        for e in Participant.objects.filter(tournament=tournament, player_id__in=seated)
+    }
+    rules = GameRules.stored(tournament.rules)
+    for table in tables:
+        locked = game_begin_ranked(
+            players=[players[key] for key in table],
+            rules=rules,
+            rated=tournament.rated,
+            tournament_id=tournament.pk,
+        )
+        game_id = locked.game.pk
+        for key in table:
+            entries[key].game_id = game_id
+        _announce(tournament.pk, game_id, table)
+    Participant.objects.bulk_update(entries.values(), ["game_id"])
+    return len(tables)
+
+
+def _announce(tournament_id: UUID, game_id: UUID, keys: Sequence[str]) -> None:
+    """`tournament_game` on each seated player's /ws/v1/me/, after the commit."""
+    message: dict[str, Any] = {
+        "type": "me.message",
+        "message": tournament_game_message(tournament_id, game_id),
+    }
+
+    def send() -> None:
+        for key in keys:
+            send_to_group(player_group(key), message)
+
+    transaction.on_commit(send, robust=True)
+
+
+# A game's points ---------------------------------------------------------------------------
+
+
+@transaction.atomic
+def tournament_game_score(*, game_id: UUID | str) -> bool:
+    """Score a finished tournament game for its participants, once: False when it is not a
+    tournament's, not over, or scored already."""
+    game = Game.objects.filter(pk=game_id).values_list("tournament_id", flat=True).first()
+    if game is None:
+        return False
+    tournament = locked_tournament(game)
+    return tournament is not None and _score(tournament, game_id)
+
+
+def _score_ended_games(tournament: Tournament) -> None:
+    """Score the games that ended and were not scored yet (their receiver's task lost)."""
+    ended = Game.objects.filter(
+        tournament_id=tournament.pk,
+        pk__in=tournament.participants.filter(game_id__isnull=False).values("game_id"),
+    ).exclude(status__in=[GameStatus.WAITING, GameStatus.ACTIVE])
+    for game_id in list(ended.values_list("pk", flat=True)):
+        _score(tournament, game_id)
+
+
+def _score(tournament: Tournament, game_id: UUID | str) -> bool:
+    entries = {
+        e.player_id: e for e in Participant.objects.filter(tournament=tournament, game_id=game_id)
+    }
+    game = Game.objects.filter(pk=game_id).first()
+    if not entries or game is None or game.status in (GameStatus.WAITING, GameStatus.ACTIVE):
+        return False
+    seats = list(Seat.objects.filter(game=game).order_by("seat"))
+    now = timezone.now()
+    places = [seat.place for seat in seats]
+    if game.status == GameStatus.FINISHED and all(place is not None for place in places):
+        counted = [place for place in places if place is not None]
+        fire = [
+            entries[s.player_id].streak >= 2 if s.player_id in entries else False for s in seats
+        ]
+        points = arena.scores(counted, fire)
+    else:
+        counted, points = [], [0.0] * len(seats)  # aborted or voided: no points
+    for index, seat in enumerate(seats):
+        entry = entries.get(seat.player_id) if seat.player_id else None
+        if entry is None:
+            continue
+        first = bool(counted) and arena.outright_first(counted, index)
+        entry.game_id = None
+        entry.games += 1
+        entry.firsts += first
+        entry.streak = entry.streak + 1 if first else 0
+        if points[index]:
+            entry.score += points[index]
+            entry.score_at = now
+        entry.idle_since = now
+        entry.previous = [str(o.player_id) for o in seats if o.player_id and o.pk != seat.pk]
+        # Absent at the end (left, or away): paused, as the rules say.
+        entry.paused = entry.paused or seat.left or seat.away
+    Participant.objects.bulk_update(
+        entries.values(),
+        ["game_id", "games", "firsts", "streak", "score", "score_at", "idle_since", "previous",
+         "paused"],
+    )  # fmt: skip
+    return True
