@@ -21,7 +21,7 @@ from games.apis import (
     YourTurnMessageSerializer,
 )
 from matchmaking.apis import TicketMessageSerializer
-from tournaments.apis import TournamentGameMessageSerializer
+from tournaments.apis import StandingsMessageSerializer, TournamentGameMessageSerializer
 
 # Each socket's messages, by the value of their `type`.
 SOCKETS = [
@@ -36,6 +36,14 @@ SOCKETS = [
             "ticket": TicketMessageSerializer,
             "your_turn": YourTurnMessageSerializer,
             "tournament_game": TournamentGameMessageSerializer,
+            "error": SocketErrorMessageSerializer,
+        },
+        resource_type_field_name="type",
+    ),
+    PolymorphicProxySerializer(
+        component_name="TournamentSocketMessage",
+        serializers={
+            "standings": StandingsMessageSerializer,
             "error": SocketErrorMessageSerializer,
         },
         resource_type_field_name="type",

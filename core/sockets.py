@@ -8,7 +8,8 @@ them after the commit that changed it (`send_to_group`):
 - `player_group`: the player's `ws /ws/v1/me/` (ticket changes, `your_turn`);
 - `game_group`: every socket on a game, told only *that* it changed;
 - `viewer_group`: a game's sockets of one seated player, or of anyone watching, each given the
-  change already projected for that viewer (games/notify.py decides what each is sent).
+  change already projected for that viewer (games/notify.py decides what each is sent);
+- `tournament_group`: every socket on an arena tournament's standings, told that they changed.
 """
 
 from __future__ import annotations
@@ -22,6 +23,10 @@ from redis import RedisError
 from core.perf.channels import group_publish
 
 logger = logging.getLogger(__name__)
+
+
+def tournament_group(tournament_id: UUID | str) -> str:
+    return f"tournament.{tournament_id}"
 
 
 def player_sockets_group(player_id: UUID | str) -> str:

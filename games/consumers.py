@@ -28,10 +28,10 @@ CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 
 
-class _Consumer(DirectDispatch, PlayerConsumer):
-    """A socket of this app: its handlers run without Channels' thread hop before each message
-    (core/perf/channels.py); those that read the database go through
-    `database_sync_to_async`."""
+class ListeningConsumer(DirectDispatch, PlayerConsumer):
+    """A socket that only listens (a game's, the player's, a tournament's): its handlers run
+    without Channels' thread hop before each message (core/perf/channels.py); those that read
+    the database go through `database_sync_to_async`."""
 
     _counted = False
 
@@ -73,7 +73,7 @@ class _Consumer(DirectDispatch, PlayerConsumer):
         await self.send_json(socket_error_message(code, detail))
 
 
-class GameConsumer(_Consumer):
+class GameConsumer(ListeningConsumer):
     player: Player
     game_id: str
     last_event_id: int
@@ -148,7 +148,7 @@ class GameConsumer(_Consumer):
             await self.channel_layer.group_discard(group, self.channel_name)
 
 
-class MeConsumer(_Consumer):
+class MeConsumer(ListeningConsumer):
     """`ws /ws/v1/me/`: ticket changes and `your_turn`, for the connected player only."""
 
     group: str

@@ -24,6 +24,7 @@ from games.models import Game
 from ratings.payloads import PlayerData, PlayerSerializer, player_data
 from tournaments.models import Participant, Tournament, TournamentStatus
 from tournaments.payloads import (
+    StandingsMessage,
     TournamentData,
     TournamentGameData,
     TournamentGameMessage,
@@ -42,6 +43,7 @@ from tournaments.services import (
 SCHEMAS = PayloadSerializers(known={PlayerData: PlayerSerializer})
 TournamentSerializer = SCHEMAS.of(TournamentData)
 TournamentGameMessageSerializer = SCHEMAS.of(TournamentGameMessage)
+StandingsMessageSerializer = SCHEMAS.of(StandingsMessage)
 
 
 class TournamentCreateThrottle(RateThrottle):

@@ -70,6 +70,20 @@ def tournament_game_message(tournament_id: UUID, game_id: UUID) -> TournamentGam
     }
 
 
+class StandingsMessage(TypedDict):
+    """`ws /ws/v1/tournaments/{id}/`: on connect and after every change of the standings."""
+
+    type: Literal["standings"]
+    tournament_id: Uuid
+    status: str
+    players_count: int
+    rows: Annotated[list[TournamentStandingData], Doc("The first rows (up to 20).")]
+    changed: Annotated[
+        list[TournamentStandingData],
+        Doc("Every row that differs from what this socket was sent before (all, on connect)."),
+    ]
+
+
 def tournament_data(
     tournament: Tournament, *, players: int, me: Participant | None, rank: int | None, viewer: bool
 ) -> TournamentData:

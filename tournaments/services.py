@@ -19,7 +19,7 @@ from django.utils import timezone
 from accounts.models import Player
 from accounts.selectors import queue_ban_until
 from core.errors import ApplicationError
-from core.sockets import player_group, send_to_group
+from core.sockets import player_group, send_to_group, tournament_group
 from games.engine.errors import InvalidRules
 from games.game_rules import GameRules
 from games.models import Game, GameStatus, Seat
@@ -110,6 +110,7 @@ def tournament_join(
             entry.paused = False
             entry.idle_since = timezone.now()
             entry.save(update_fields=["paused", "idle_since"])
+            _changed(tournament.pk)
         return entry
     if tournament.password and not check_password(password, tournament.password):
         raise ApplicationError("bad_password", "That is not the tournament's password.", 403)
@@ -117,6 +118,7 @@ def tournament_join(
     if full and tournament.participants.count() >= (tournament.max_players or 0):
         raise ApplicationError("not_open", "The tournament is full.", 409)
     _require_eligible(tournament, player)
+    _changed(tournament.pk)
     return Participant.objects.create(tournament=tournament, player=player)
 
 
@@ -142,6 +144,7 @@ def tournament_pause(*, tournament_id: UUID | str, player: Player) -> Participan
     if not entry.paused:
         entry.paused = True
         entry.save(update_fields=["paused"])
+        _changed(tournament.pk)
     return entry
 
 
@@ -152,6 +155,7 @@ def tournament_withdraw(*, tournament_id: UUID | str, player: Player) -> None:
     if tournament.status != TournamentStatus.UPCOMING:
         raise ApplicationError("not_open", "A started tournament can be paused, not left.", 409)
     _entry(tournament, player).delete()
+    _changed(tournament.pk)
 
 
 def _entry(tournament: Tournament, player: Player) -> Participant:
@@ -188,6 +192,7 @@ def tournament_cancel(*, tournament_id: UUID | str, now: datetime | None = None)
     tournament.closed_at = now or timezone.now()
     tournament.save(update_fields=["status", "closed_at"])
     tournament.participants.update(game_id=None)
+    _changed(tournament.pk)
     return tournament
 
 
@@ -216,12 +221,14 @@ def tournament_step(*, tournament_id: UUID | str, now: datetime) -> int:
     if tournament.status == TournamentStatus.UPCOMING:
         tournament.status = TournamentStatus.RUNNING
         tournament.save(update_fields=["status"])
+        _changed(tournament.pk)
     if now >= tournament.ends_at:
         _score_ended_games(tournament)
         if not tournament.participants.filter(game_id__isnull=False).exists():
             tournament.status = TournamentStatus.FINISHED
             tournament.closed_at = now
             tournament.save(update_fields=["status", "closed_at"])
+            _changed(tournament.pk)
         return 0
     _score_ended_games(tournament)
     return _pair(tournament, now)
@@ -255,6 +262,13 @@ def _pair(tournament: Tournament, now: datetime) -> int:
         _announce(tournament.pk, game_id, table)
     Participant.objects.bulk_update(entries.values(), ["game_id"])
     return len(tables)
+
+
+def _changed(tournament_id: UUID) -> None:
+    """The standings' sockets read them again, after the commit."""
+    message = {"type": "tournament.changed"}
+    group = tournament_group(tournament_id)
+    transaction.on_commit(lambda: send_to_group(group, message), robust=True)
 
 
 def _announce(tournament_id: UUID, game_id: UUID, keys: Sequence[str]) -> None:
@@ -334,4 +348,5 @@ def _score(tournament: Tournament, game_id: UUID | str) -> bool:
         ["game_id", "games", "firsts", "streak", "score", "score_at", "idle_since", "previous",
          "paused"],
     )  # fmt: skip
+    _changed(tournament.pk)
     return True

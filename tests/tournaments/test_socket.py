@@ -53,3 +53,47 @@ async def test_a_seated_participant_hears_tournament_game() -> None:
         }
     finally:
         await socket.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_standings_socket_sends_the_board_then_what_changed() -> None:
+    players = await database_sync_to_async(PlayerFactory.create_batch)(3)
+    raw = await database_sync_to_async(auth_token_issue)(player=players[0])
+    tournament_id = await database_sync_to_async(_arena_of)(players[:2])
+    socket = WebsocketCommunicator(
+        application,
+        f"/ws/v1/tournaments/{tournament_id}/",
+        headers=[(b"authorization", f"Bearer {raw}".encode())],
+    )
+    connected, _ = await socket.connect()
+    assert connected
+    try:
+        first = await socket.receive_json_from(timeout=5)
+        assert (first["type"], first["tournament_id"], first["players_count"]) == (
+            "standings",
+            tournament_id,
+            2,
+        )
+        assert {row["player"]["id"] for row in first["changed"]} == {str(p.pk) for p in players[:2]}
+        await database_sync_to_async(tournament_join)(
+            tournament_id=tournament_id, player=players[2]
+        )
+        update = await socket.receive_json_from(timeout=5)
+        assert update["players_count"] == 3
+        assert [row["player"]["id"] for row in update["changed"]] == [str(players[2].pk)]
+    finally:
+        await socket.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_an_unknown_tournaments_socket_closes_4404() -> None:
+    player = await database_sync_to_async(PlayerFactory.create)()
+    raw = await database_sync_to_async(auth_token_issue)(player=player)
+    socket = WebsocketCommunicator(
+        application,
+        "/ws/v1/tournaments/00000000-0000-0000-0000-000000000000/",
+        headers=[(b"authorization", f"Bearer {raw}".encode())],
+    )
+    await socket.connect()
+    closed = await socket.receive_output(timeout=5)
+    assert closed == {"type": "websocket.close", "code": 4404}
