@@ -13,7 +13,8 @@ from django.http import HttpRequest
 from accounts.models import Player
 from core.admin import ReadOnlyAdmin
 from core.errors import ApplicationError
-from tournaments.models import Participant, Tournament
+from tournaments.models import Participant, Tournament, TournamentSchedule
+from tournaments.schedule import Rule
 from tournaments.services import tournament_cancel, tournament_create, tournament_end_now
 
 
@@ -106,6 +107,40 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
                 self.message_user(request, f"{tournament.name}: {error.detail}", messages.ERROR)
             else:
                 self.message_user(request, f"{tournament.name}: {done}.")
+
+
+class ScheduleForm(forms.ModelForm[TournamentSchedule]):
+    class Meta:
+        model = TournamentSchedule
+        fields = (
+            "name", "every", "minute", "hour", "weekdays", "minutes", "table_sizes", "rated",
+            "turn_seconds", "min_rated_games", "max_players", "active",
+        )  # fmt: skip
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        try:
+            Rule(
+                cleaned.get("every", ""),
+                cleaned.get("minute", 0),
+                cleaned.get("hour", 0),
+                tuple(cleaned.get("weekdays") or ()),
+            )
+        except (ValueError, TypeError) as error:
+            raise forms.ValidationError(str(error)) from error
+        sizes = cleaned.get("table_sizes") or []
+        if not sizes or not set(sizes) <= {2, 3, 4, 5}:
+            raise forms.ValidationError({"table_sizes": "A list of sizes among 2-5: [2, 3, 4]."})
+        return cleaned
+
+
+@admin.register(TournamentSchedule)
+class TournamentScheduleAdmin(admin.ModelAdmin[TournamentSchedule]):
+    """Recurring tournaments: beat makes each one's next tournament ahead of its start."""
+
+    form = ScheduleForm
+    list_display = ("name", "every", "hour", "minute", "weekdays", "minutes", "active")
+    list_filter = ("active", "every")
 
 
 @admin.register(Participant)

@@ -22,6 +22,29 @@ class TournamentStatus(models.TextChoices):
     CANCELLED = "cancelled"
 
 
+class TournamentSchedule(models.Model):
+    """A recurring tournament staff define in the admin (tournaments/schedule.py's rule): the
+    next one is always made ahead, so clients show it before it starts."""
+
+    name = models.CharField(max_length=64)
+    every = models.CharField(max_length=8, choices=[("hourly", "hourly"), ("daily", "daily")])
+    minute = models.PositiveSmallIntegerField(default=0, help_text="0-59, past the hour.")
+    hour = models.PositiveSmallIntegerField(default=19, help_text="0-23 UTC (daily).")
+    weekdays: models.JSONField[list[int]] = models.JSONField(
+        default=list, blank=True, help_text="0 Monday .. 6 Sunday; empty: every day."
+    )
+    minutes = models.PositiveIntegerField(default=60)
+    table_sizes: models.JSONField[list[int]] = models.JSONField(default=list)
+    rated = models.BooleanField(default=True)
+    turn_seconds = models.PositiveIntegerField(default=30)
+    min_rated_games = models.PositiveIntegerField(default=0)
+    max_players = models.PositiveIntegerField(null=True, blank=True)
+    active = models.BooleanField(default=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class Tournament(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     name = models.CharField(max_length=64)
@@ -46,12 +69,25 @@ class Tournament(models.Model):
         related_name="+",
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    schedule = models.ForeignKey(
+        TournamentSchedule,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="tournaments",
+    )
     # When it became finished (its last game ended after ends_at) or was cancelled.
     closed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         indexes = [
             models.Index(fields=["status", "starts_at"], name="tournament_status_idx"),
+        ]
+        constraints = [
+            # A schedule makes each of its starts once, however many beats run.
+            models.UniqueConstraint(
+                fields=["schedule", "starts_at"], name="tournament_once_per_start"
+            ),
         ]
 
     def __str__(self) -> str:

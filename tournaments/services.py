@@ -13,7 +13,8 @@ from uuid import UUID
 
 from django.conf import settings
 from django.contrib.auth.hashers import check_password, make_password
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.db.models import Exists, Max, OuterRef
 from django.utils import timezone
 
 from accounts.models import Player
@@ -27,8 +28,9 @@ from games.services.lobby import game_begin_ranked
 from ratings.models import Rating
 from tournaments import arena
 from tournaments.locks import locked_tournament
-from tournaments.models import Participant, Tournament, TournamentStatus
+from tournaments.models import Participant, Tournament, TournamentSchedule, TournamentStatus
 from tournaments.payloads import tournament_game_message
+from tournaments.schedule import Rule, next_start
 from tournaments.selectors import idle_participants
 
 OPEN = (TournamentStatus.UPCOMING, TournamentStatus.RUNNING)
@@ -196,18 +198,55 @@ def tournament_cancel(*, tournament_id: UUID | str, now: datetime | None = None)
     return tournament
 
 
+# Schedules ----------------------------------------------------------------------------------
+
+
+def schedules_make_ahead(*, now: datetime) -> int:
+    """Make each active schedule's next tournament while none of it is upcoming (so clients
+    always show the next): how many were made. A schedule makes each start once (a unique
+    constraint), however many beats run."""
+    made = 0
+    waiting = Tournament.objects.filter(schedule=OuterRef("pk"), status=TournamentStatus.UPCOMING)
+    due = TournamentSchedule.objects.filter(active=True).exclude(Exists(waiting))
+    for schedule in due:
+        latest = schedule.tournaments.aggregate(latest=Max("starts_at"))["latest"]
+        rule = Rule(schedule.every, schedule.minute, schedule.hour, tuple(schedule.weekdays))
+        starts_at = next_start(rule, max(now, latest) if latest else now)
+        try:
+            with transaction.atomic():
+                created = tournament_create(
+                    by=None,
+                    name=schedule.name,
+                    starts_at=starts_at,
+                    minutes=schedule.minutes,
+                    table_sizes=schedule.table_sizes,
+                    rated=schedule.rated,
+                    turn_seconds=schedule.turn_seconds,
+                    min_rated_games=schedule.min_rated_games,
+                    max_players=schedule.max_players,
+                )
+                created.schedule = schedule
+                created.save(update_fields=["schedule"])
+        except IntegrityError:
+            continue  # another beat made it
+        made += 1
+    return made
+
+
 # What beat drives ------------------------------------------------------------------------
 
 
 def tournaments_tick(*, now: datetime | None = None) -> int:
     """One beat: start the tournaments whose start has come, pair the running ones, finish
-    those whose end has passed and whose last game has ended. Each tournament in its own
-    transaction; how many tables were seated."""
+    those whose end has passed and whose last game has ended, and make the schedules' next
+    tournaments. Each tournament in its own transaction; how many tables were seated."""
     now = now or timezone.now()
     seated = 0
     due = Tournament.objects.filter(status__in=OPEN, starts_at__lte=now)
     for tournament_id in list(due.values_list("pk", flat=True)):
         seated += tournament_step(tournament_id=tournament_id, now=now)
+    # After the starts: a schedule whose tournament just started makes its next one now.
+    schedules_make_ahead(now=now)
     return seated
 
 

@@ -165,3 +165,25 @@ def test_two_passes_at_once_seat_each_player_once(players) -> None:
 
     assert Game.objects.filter(tournament_id=tournament.pk).count() == 2
     assert Seat.objects.filter(game__tournament_id=tournament.pk).count() == 4
+
+
+def test_a_schedule_keeps_its_next_tournament_made(settings) -> None:
+    from tournaments.models import TournamentSchedule
+    from tournaments.services import schedules_make_ahead
+
+    schedule = TournamentSchedule.objects.create(
+        name="Hourly blitz", every="hourly", minute=0, minutes=30, table_sizes=[2, 3]
+    )
+    now = timezone.now()
+    assert schedules_make_ahead(now=now) == 1
+    assert schedules_make_ahead(now=now) == 0  # one upcoming at a time
+    made = Tournament.objects.get(schedule=schedule)
+    assert made.starts_at > now
+    assert (made.starts_at.minute, made.starts_at.second) == (0, 0)
+    assert made.ends_at - made.starts_at == timedelta(minutes=30)
+    # Once it has started, the next hour's is made.
+    tournaments_tick(now=made.starts_at + timedelta(seconds=1))
+    made.refresh_from_db()
+    assert made.status == TournamentStatus.RUNNING
+    following = Tournament.objects.get(schedule=schedule, status=TournamentStatus.UPCOMING)
+    assert following.starts_at == made.starts_at + timedelta(hours=1)
