@@ -48,7 +48,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import httpx
 from websockets.asyncio.client import connect
@@ -194,7 +194,7 @@ async def arena_run(url: str, players: int, seconds: float) -> dict[str, Any]:
         listeners = [asyncio.create_task(c.listen(done)) for c in clients]
         await asyncio.sleep(2)  # the sockets open
         await sync_to_async(start_now)(tournament_id)
-        passes: list[dict[str, float]] = []
+        passes: list[dict[str, Any]] = []
         ticking = asyncio.create_task(ticker(passes, done))
         await asyncio.sleep(max(0.0, stop - time.monotonic()))
         await sync_to_async(end_now)(tournament_id)
@@ -221,7 +221,7 @@ async def arena_run(url: str, players: int, seconds: float) -> dict[str, Any]:
     }
 
 
-async def ticker(passes: list[dict[str, float]], done: asyncio.Event) -> None:
+async def ticker(passes: list[dict[str, Any]], done: asyncio.Event) -> None:
     """Beat's pass, `tournaments_tick`, every YANIV_TOURNAMENT_PAIRING_SECONDS from the
     start (on the beat of the clock, not after the previous pass), each timed."""
     from asgiref.sync import sync_to_async
@@ -236,35 +236,79 @@ async def ticker(passes: list[dict[str, float]], done: asyncio.Event) -> None:
         await asyncio.sleep(max(0.0, begun + beats * every - time.monotonic()))
 
 
-def timed_tick() -> dict[str, float]:
-    """One `tournaments_tick`: its wall time and parts (ms), idle participants and tables."""
+def timed_tick() -> dict[str, Any]:
+    """One `tournaments_tick`: its wall time and parts (ms), the idle participants (`pool`,
+    arena.Idle) and the tables seated (`seated`), when it began (`at`, epoch seconds)."""
     from tournaments import arena, services
 
     module: Any = services  # its names are patched for the pass
     parts: dict[str, float] = {}
-    idle: list[int] = []
+    pool: list[Any] = []
+    seated: list[tuple[str, ...]] = []
+    reading, pairing = module.idle_participants, module.arena.seat
 
-    def counted(*args: Any, **kwargs: Any) -> Any:
+    def read(*args: Any, **kwargs: Any) -> Any:
         rows = reading(*args, **kwargs)
-        idle.append(len(rows))
+        pool.extend(rows)
         return rows
 
-    reading = module.idle_participants
-    module.idle_participants = counted
+    def pair(*args: Any, **kwargs: Any) -> Any:
+        tables = pairing(*args, **kwargs)
+        seated.extend(tables)
+        return tables
+
+    module.idle_participants, arena_module = read, cast(Any, arena)
+    arena_module.seat = pair
     try:
         with timed(module, "idle_participants", parts), timed(arena, "seat", parts):
+            at = time.time()
             started = time.perf_counter()
             tables = services.tournaments_tick()
             wall = time.perf_counter() - started
     finally:
-        module.idle_participants = reading
+        module.idle_participants, arena_module.seat = reading, pairing
     return {
         "wall": wall * 1000,
         "read": parts.get("idle_participants", 0.0) * 1000,
         "seat": parts.get("seat", 0.0) * 1000,
         "tables": tables,
-        "idle": float(sum(idle)),
+        "idle": float(len(pool)),
+        "pool": pool,
+        "seated": seated,
+        "at": at,
     }
+
+
+def left_idle(passes: list[dict[str, Any]]) -> dict[str, int]:
+    """Each idle participant a pass did not seat, by what else was idle: nobody, only players
+    of their previous table (or who have them in theirs), or others too."""
+    counts = {"alone": 0, "only previous table-mates": 0, "others too": 0}
+    for one in passes:
+        seated = {key for table in one["seated"] for key in table}
+        for player in one["pool"]:
+            if player.key in seated:
+                continue
+            others = [o for o in one["pool"] if o.key != player.key]
+            mates = all(o.key in player.previous or player.key in o.previous for o in others)
+            kind = "alone" if not others else "only previous table-mates" if mates else "others too"
+            counts[kind] += 1
+    return counts
+
+
+def scoring_delays(passes: list[dict[str, Any]], games: list[Played]) -> list[float]:
+    """From a game's `finished_at` to its players' being idle (the score written: idle_since),
+    as the first pass that found each idle shows it."""
+    delays = []
+    for game in games:
+        for player in game.players:
+            for one in passes:
+                if one["at"] < game.finished_at:
+                    continue
+                found = [p for p in one["pool"] if p.key == player]
+                if found:
+                    delays.append(one["at"] - found[0].idle_seconds - game.finished_at)
+                    break
+    return delays
 
 
 def start_now(tournament_id: str) -> None:
@@ -526,6 +570,19 @@ def report(run: dict[str, Any], passes: dict[int, dict[str, float]], args: Any) 
     print(
         f"| repeats before the wait ran out: both / either under {wait:g} s | "
         f"{strict} / {loose} | 0 / - |"
+    )
+    delays = scoring_delays(run["passes"], games)
+    print(
+        f"| a game's end to its players idle (the score written), median / p99 "
+        f"({len(delays)}) | {quantile(delays, 50):.2f} / {quantile(delays, 99):.2f} s | |"
+    )
+    counts = left_idle(run["passes"])
+    print(
+        f"| idle players a pass left idle ({sum(counts.values())}): "
+        + ", ".join(counts)
+        + " | "
+        + " / ".join(str(v) for v in counts.values())
+        + " | |"
     )
     verdict = "equal" if not differences else f"{len(differences)} differ"
     print(f"| standings against the points recomputed from the games | {verdict} | equal |")
