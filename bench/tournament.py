@@ -280,18 +280,18 @@ def timed_tick() -> dict[str, Any]:
 
 
 def left_idle(passes: list[dict[str, Any]]) -> dict[str, int]:
-    """Each idle participant a pass did not seat, by what else was idle: nobody, only players
-    of their previous table (or who have them in theirs), or others too."""
-    counts = {"alone": 0, "only previous table-mates": 0, "others too": 0}
+    """Each idle participant a pass did not seat, by who else it left idle: nobody, only
+    players of their previous table (or who have them in theirs), or someone they could have
+    sat with (a table of two the pass did not make)."""
+    counts = {"alone": 0, "only previous table-mates": 0, "someone to sit with": 0}
     for one in passes:
         seated = {key for table in one["seated"] for key in table}
-        for player in one["pool"]:
-            if player.key in seated:
-                continue
-            others = [o for o in one["pool"] if o.key != player.key]
+        left = [player for player in one["pool"] if player.key not in seated]
+        for player in left:
+            others = [o for o in left if o.key != player.key]
             mates = all(o.key in player.previous or player.key in o.previous for o in others)
-            kind = "alone" if not others else "only previous table-mates" if mates else "others too"
-            counts[kind] += 1
+            kind = "alone" if not others else "only previous table-mates" if mates else ""
+            counts[kind or "someone to sit with"] += 1
     return counts
 
 
