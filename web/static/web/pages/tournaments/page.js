@@ -43,16 +43,8 @@ export async function tournamentsPage(root, _params, app) {
         "soon as your last one ends, for as long as it runs. Points by place; two first " +
         "places in a row put you on fire (points doubled).",
     ),
-    h(
-      "div",
-      { class: "columns" },
-      h(
-        "div",
-        {},
-        SECTIONS.map(([status, title], i) => listSection(status, title, lists[i].results)),
-      ),
-      form,
-    ),
+    ...SECTIONS.map(([status, title], i) => listSection(status, title, lists[i].results)),
+    form,
   );
   return null;
 }

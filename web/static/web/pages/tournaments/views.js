@@ -12,11 +12,31 @@ export const SECTIONS = [
   ["finished", "Finished"],
 ];
 const LINK = { open: "live", closed: "not updating" };
+// The list's columns; those marked are left out on a phone (the section names the status).
+const COLUMNS = [
+  ["Name", false],
+  ["Status", true],
+  ["Starts", false],
+  ["Length", false],
+  ["Tables", false],
+  ["Rated", true],
+  ["Players", false],
+];
 
-const STARTS = new Intl.DateTimeFormat([], { dateStyle: "medium", timeStyle: "short" });
+const STARTS = new Intl.DateTimeFormat([], {
+  month: "short",
+  day: "numeric",
+  hour: "numeric",
+  minute: "2-digit",
+});
+const STARTS_YEAR = new Intl.DateTimeFormat([], { dateStyle: "medium", timeStyle: "short" });
 
-/** The start in the browser's time zone. */
-export const startsAt = (tournament) => STARTS.format(new Date(tournament.starts_at));
+/** The start in the browser's time zone ("Dec 2, 2:31 AM"; with the year when not this one). */
+export function startsAt(tournament) {
+  const start = new Date(tournament.starts_at);
+  const format = start.getFullYear() === new Date().getFullYear() ? STARTS : STARTS_YEAR;
+  return format.format(start);
+}
 
 /** "30 min", "2 h", "1 h 30 min". */
 export function duration({ starts_at, ends_at }) {
@@ -56,8 +76,8 @@ export function listSection(status, title, tournaments) {
               h(
                 "tr",
                 {},
-                ["Name", "Status", "Starts", "Length", "Tables", "Rated", "Players"].map((t) =>
-                  h("th", { scope: "col" }, t),
+                COLUMNS.map(([title, wide]) =>
+                  h("th", { scope: "col", class: wide ? "wide-only" : null }, title),
                 ),
               ),
             ),
@@ -78,11 +98,11 @@ function listRow(tournament) {
       h("a", { href: `/tournaments/${tournament.id}` }, tournament.name),
       tournament.private ? h("span", { class: "badge" }, "private") : null,
     ),
-    h("td", {}, tournament.status),
+    h("td", { class: "wide-only" }, tournament.status),
     h("td", {}, startsAt(tournament)),
     h("td", {}, duration(tournament)),
     h("td", {}, sizesText(tournament.table_sizes)),
-    h("td", {}, tournament.rated ? "rated" : "unrated"),
+    h("td", { class: "wide-only" }, tournament.rated ? "rated" : "unrated"),
     h("td", {}, String(tournament.players_count)),
   );
 }
