@@ -9,7 +9,7 @@ import re
 from datetime import datetime, timedelta
 
 from django.utils import timezone
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from accounts.models import Player
 from accounts.services import auth_token_issue
@@ -31,8 +31,10 @@ def _log_in(page: Page, player: Player) -> None:
 
 def _finish(game: Game, places: dict[Player, int]) -> None:
     """End the game with these places, as the games app leaves a finished game."""
+    by_id = {player.pk: place for player, place in places.items()}
     for seat in game.seats.all():
-        seat.place = places[seat.player]
+        assert seat.player_id is not None
+        seat.place = by_id[seat.player_id]
         seat.live = False
         seat.save()
     game.status = GameStatus.FINISHED
@@ -40,7 +42,7 @@ def _finish(game: Game, places: dict[Player, int]) -> None:
     game.save()
 
 
-def _row(page: Page, player: Player):
+def _row(page: Page, player: Player) -> Locator:
     return page.get_by_test_id("tournament-standings").locator(f'tr[data-player="{player.pk}"]')
 
 
@@ -68,7 +70,9 @@ def test_create_join_be_seated_and_the_standings_move(open_player) -> None:
     host.get_by_test_id("create-submit").click()
     expect(host).to_have_url(re.compile(r"/tournaments/[0-9a-f-]{36}$"))
     tournament = Tournament.objects.get(name="Friday arena")
-    assert tournament.table_sizes == [2] and tournament.rated and tournament.password
+    assert tournament.table_sizes == [2]
+    assert tournament.rated
+    assert tournament.password
     assert tournament.ends_at - tournament.starts_at == timedelta(minutes=45)
     ahead = tournament.starts_at - timezone.now()
     assert timedelta(seconds=30) < ahead <= timedelta(minutes=2)

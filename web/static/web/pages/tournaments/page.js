@@ -86,6 +86,7 @@ export async function tournamentPage(root, [tournamentId], app) {
     }
   }
   const actions = {
+    typed: { password: "" },
     join: (password) => send("join/", password ? { password } : {}),
     pause: () => send("pause/", {}),
   };

@@ -298,6 +298,11 @@ export function entryView(state, actions) {
               name: "password",
               type: "password",
               required: true,
+              // What was typed survives a redraw (the standings redraw this part).
+              value: actions.typed.password,
+              oninput: (event) => {
+                actions.typed.password = event.target.value;
+              },
               "data-key": "join-password",
               testid: "join-password",
             }),
