@@ -114,6 +114,7 @@ def test_create_join_be_seated_and_the_standings_move(open_player) -> None:
     game = Game.objects.get(pk=game_id_of(host))
     assert game_id_of(guest) == str(game.pk)
     assert game.tournament_id == tournament.pk
+    expect(host.get_by_role("heading", name="Tournament table")).to_be_visible()
     line = host.get_by_test_id("tournament-line")
     expect(line).to_contain_text("Tournament: Friday arena")
     expect(host.get_by_test_id("tournament-points")).to_have_text("0")
