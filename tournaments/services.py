@@ -370,11 +370,12 @@ def _score(tournament: Tournament, game_id: UUID | str) -> bool:
         entry = entries.get(seat.player_id) if seat.player_id else None
         if entry is None:
             continue
-        first = bool(counted) and arena.outright_first(counted, index)
         entry.game_id = None
-        entry.games += 1
-        entry.firsts += first
-        entry.streak = entry.streak + 1 if first else 0
+        if counted:  # an aborted or voided game counts for nothing
+            first = arena.outright_first(counted, index)
+            entry.games += 1
+            entry.firsts += first
+            entry.streak = entry.streak + 1 if first else 0
         if points[index]:
             entry.score += points[index]
             entry.score_at = now

@@ -14,6 +14,8 @@ urlpatterns: list[URLPattern] = [
     re_path(r"^leaderboard/?$", client, name="web-leaderboard"),
     re_path(r"^seasons/?$", client, name="web-seasons"),
     re_path(r"^seasons/(?P<number>[0-9]+)/?$", client, name="web-season"),
+    re_path(r"^tournaments/?$", client, name="web-tournaments"),
+    re_path(rf"^tournaments/(?P<tournament_id>{UUID})/?$", client, name="web-tournament"),
     re_path(r"^watch/?$", client, name="web-watch"),
     re_path(rf"^replay/(?P<game_id>{UUID})/?$", client, name="web-replay"),
 ]

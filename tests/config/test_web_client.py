@@ -15,6 +15,8 @@ ROUTES = [
     "/watch",
     "/seasons",
     "/seasons/2",
+    "/tournaments",
+    f"/tournaments/{ID}",
     f"/replay/{ID}",
     f"/games/{ID}/",
 ]

@@ -187,3 +187,21 @@ def test_a_schedule_keeps_its_next_tournament_made(settings) -> None:
     assert made.status == TournamentStatus.RUNNING
     following = Tournament.objects.get(schedule=schedule, status=TournamentStatus.UPCOMING)
     assert following.starts_at == made.starts_at + timedelta(hours=1)
+
+
+def test_an_aborted_game_counts_for_nothing(players) -> None:
+    a, b = players[:2]
+    tournament = arena()
+    for player in (a, b):
+        tournament_join(tournament_id=tournament.pk, player=player)
+    tournaments_tick()
+    game = Game.objects.get(tournament_id=tournament.pk)
+    game.status = GameStatus.ABORTED
+    game.save()
+    game.seats.update(live=False)
+
+    assert tournament_game_score(game_id=game.pk)
+
+    for player in (a, b):
+        scored = entry(tournament, player)
+        assert (scored.score, scored.games, scored.game_id) == (0.0, 0, None)

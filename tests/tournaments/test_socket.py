@@ -95,5 +95,8 @@ async def test_an_unknown_tournaments_socket_closes_4404() -> None:
         headers=[(b"authorization", f"Bearer {raw}".encode())],
     )
     await socket.connect()
-    closed = await socket.receive_output(timeout=5)
-    assert closed == {"type": "websocket.close", "code": 4404}
+    try:
+        closed = await socket.receive_output(timeout=5)
+        assert closed == {"type": "websocket.close", "code": 4404}
+    finally:
+        await socket.disconnect()  # the client's side of the close (the socket gauge)

@@ -9,6 +9,7 @@ import { leaderboardPage } from "./pages/leaderboard.js";
 import { playerPage } from "./pages/player.js";
 import { replayPage } from "./pages/replay.js";
 import { seasonsPage } from "./pages/seasons/page.js";
+import { tournamentPage, tournamentsPage } from "./pages/tournaments/page.js";
 import { watchPage } from "./pages/watch.js";
 import { session } from "./transport/session.js";
 
@@ -21,6 +22,8 @@ const ROUTES = [
   [/^\/leaderboard\/?$/, leaderboardPage],
   [/^\/seasons\/?$/, seasonsPage],
   [/^\/seasons\/(\d+)\/?$/, seasonsPage],
+  [/^\/tournaments\/?$/, tournamentsPage],
+  [new RegExp(`^/tournaments/${ID}/?$`), tournamentPage],
   [/^\/watch\/?$/, watchPage],
   [new RegExp(`^/replay/${ID}/?$`), replayPage],
 ];

@@ -3,7 +3,7 @@
 // the seq last seen. The store holds the state (store.js), the views draw it (views.js).
 
 import { layGroup } from "../../cards.js";
-import { errorLine, h } from "../../dom.js";
+import { errorLine, h, replace } from "../../dom.js";
 import { rulesCatalog } from "../../rules.js";
 import { createStore, mount } from "../../store.js";
 import { gameFeed } from "../../transport/game-feed.js";
@@ -63,10 +63,26 @@ export async function gamePage(root, [gameId], app) {
     },
   };
 
+  // A tournament's game: a line back to the tournament with the player's points there, read
+  // again once the game is over (its points are scored then).
+  const table = h("div", {});
+  const line = h("div", {});
+  root.replaceChildren(line, table);
+  let scoredAfter = game.status;
+  const showTournament = () => tournamentLine(line, game.tournament_id);
+  if (game.tournament_id) {
+    showTournament();
+    store.subscribe((state) => {
+      if (state.game.status === scoredAfter) return;
+      scoredAfter = state.game.status;
+      if (scoredAfter !== "active" && scoredAfter !== "waiting") showTournament();
+    });
+  }
+
   // The whole table is drawn anew on each change: `replace` keeps the keyboard's place.
   mount(
     store,
-    root,
+    table,
     (state) => [state],
     (state) => {
       app.title(state.game.you === null ? "Watching" : "Table");
@@ -84,6 +100,33 @@ export async function gamePage(root, [gameId], app) {
     feed.close();
     clearInterval(clock);
   };
+}
+
+/** "Tournament: <name> (link) · your points: 4 · rank #2", from GET /tournaments/{id}/. */
+async function tournamentLine(el, tournamentId) {
+  let tournament;
+  try {
+    tournament = await api("GET", `tournaments/${tournamentId}/`);
+  } catch {
+    return; // the table plays on without the line
+  }
+  const me = tournament.me;
+  replace(
+    el,
+    h(
+      "p",
+      { class: "panel tournament-line", testid: "tournament-line" },
+      "Tournament: ",
+      h("a", { href: `/tournaments/${tournament.id}`, testid: "tournament-link" }, tournament.name),
+      me?.joined
+        ? [
+            " · your points there: ",
+            h("strong", { testid: "tournament-points" }, String(me.score)),
+            me.rank ? ` · rank #${me.rank}` : "",
+          ]
+        : null,
+    ),
+  );
 }
 
 /** The events the page shows beside the game: the last few for the log, the rating change,

@@ -23,6 +23,12 @@ const STATUS = {
 };
 const LINK = { open: "live", closed: "not updating" };
 
+function tableTitle(game, watching) {
+  if (watching) return "Watching a table";
+  if (game.tournament_id) return game.rated ? "Tournament table" : "Tournament table (unrated)";
+  return game.ranked ? "Ranked table" : "Private table";
+}
+
 export function gameView(state, actions) {
   const { game } = state;
   const watching = game.you === null;
@@ -32,7 +38,7 @@ export function gameView(state, actions) {
     h(
       "header",
       { class: "table-head" },
-      h("h1", {}, watching ? "Watching a table" : game.ranked ? "Ranked table" : "Private table"),
+      h("h1", {}, tableTitle(game, watching)),
       h(
         "p",
         { class: "muted" },

@@ -1,0 +1,164 @@
+"""Tournaments in the web client: a registered player creates one in the page, two players
+join it (one through its password), beat's pass (driven here) seats them and each browser's
+table opens by itself; the game's result, written as the games app leaves it and scored by the
+real service, moves the standings on the tournament page through its socket."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+
+from django.utils import timezone
+from playwright.sync_api import Locator, Page, expect
+
+from accounts.models import Player
+from accounts.services import auth_token_issue
+from games.models import Game, GameStatus
+from tests.factories import PlayerFactory
+from tests.web.conftest import game_id_of, shot
+from tournaments import arena
+from tournaments.models import Tournament, TournamentStatus
+from tournaments.services import tournament_game_score, tournaments_tick
+
+
+def _log_in(page: Page, player: Player) -> None:
+    """This browser becomes `player` (their token in its storage), on the page it is at."""
+    token = auth_token_issue(player=player)
+    page.evaluate("token => localStorage.setItem('yaniv.token', token)", token)
+    page.reload()
+    expect(page.get_by_test_id("you-name")).to_have_text(player.display_name)
+
+
+def _finish(game: Game, places: dict[Player, int]) -> None:
+    """End the game with these places, as the games app leaves a finished game."""
+    by_id = {player.pk: place for player, place in places.items()}
+    for seat in game.seats.all():
+        assert seat.player_id is not None
+        seat.place = by_id[seat.player_id]
+        seat.live = False
+        seat.save()
+    game.status = GameStatus.FINISHED
+    game.finished_at = timezone.now()
+    game.save()
+
+
+def _row(page: Page, player: Player) -> Locator:
+    return page.get_by_test_id("tournament-standings").locator(f'tr[data-player="{player.pk}"]')
+
+
+def test_a_guest_sees_why_it_cannot_create_a_tournament(open_player) -> None:
+    page = open_player("/")
+    page.get_by_test_id("tournaments-link").click()
+    expect(page).to_have_url(re.compile(r"/tournaments$"))
+    expect(page.get_by_test_id("create-guest")).to_contain_text("Only registered players")
+    expect(page.get_by_test_id("create-tournament")).to_have_count(0)
+    for status in ("running", "upcoming", "finished"):
+        expect(page.get_by_test_id(f"tournaments-{status}")).to_contain_text("No ")
+
+
+def test_create_join_be_seated_and_the_standings_move(open_player) -> None:
+    noa = PlayerFactory.create(display_name="Noa", username="noa", is_guest=False)
+    host = open_player("/tournaments")
+    _log_in(host, noa)
+
+    # The form: the start defaults to two minutes ahead; tables of two only, private.
+    host.get_by_test_id("tournament-name").fill("Friday arena")
+    for size in (3, 4):
+        host.get_by_test_id(f"tournament-size-{size}").uncheck()
+    host.get_by_test_id("tournament-minutes").fill("45")
+    host.get_by_test_id("tournament-password").fill("sesame")
+    host.get_by_test_id("create-submit").click()
+    expect(host).to_have_url(re.compile(r"/tournaments/[0-9a-f-]{36}$"))
+    tournament = Tournament.objects.get(name="Friday arena")
+    assert tournament.table_sizes == [2]
+    assert tournament.rated
+    assert tournament.password
+    assert tournament.ends_at - tournament.starts_at == timedelta(minutes=45)
+    ahead = tournament.starts_at - timezone.now()
+    assert timedelta(seconds=30) < ahead <= timedelta(minutes=2)
+    expect(host.get_by_test_id("tournament-status")).to_have_text("upcoming")
+    expect(host.get_by_test_id("countdown-line")).to_contain_text(re.compile(r"Starts in [12]:"))
+
+    # The creator joins with the password, as anyone does.
+    host.get_by_test_id("join-password").fill("sesame")
+    host.get_by_test_id("join-tournament").click()
+    expect(host.get_by_test_id("my-score")).to_have_text("0")
+    expect(_row(host, noa)).to_contain_text("you")
+
+    # A guest finds it in the list, is refused a wrong password, then joins.
+    guest = open_player("/tournaments")
+    row = guest.get_by_test_id("tournaments-upcoming").get_by_test_id("tournament-row")
+    expect(row).to_have_count(1)
+    expect(row).to_contain_text("Friday arena")
+    expect(row).to_contain_text("45 min")
+    expect(row).to_contain_text("private")
+    shot(guest, "tournament-list-desktop")
+    row.get_by_role("link", name="Friday arena").click()
+    guest.get_by_test_id("join-password").fill("nope")
+    guest.get_by_test_id("join-tournament").click()
+    expect(guest.get_by_test_id("error")).to_have_text("That is not the tournament's password.")
+    guest.get_by_test_id("join-password").fill("sesame")
+    guest.get_by_test_id("join-tournament").click()
+    expect(guest.get_by_test_id("my-score")).to_have_text("0")
+    guest_player = Player.objects.get(display_name=guest.get_by_test_id("you-name").inner_text())
+    # The host's page hears of the second player on the standings' socket.
+    expect(host.get_by_test_id("players-count")).to_have_text("2 players")
+    expect(host.get_by_test_id("tournament-standings").get_by_test_id("standing")).to_have_count(2)
+    shot(host, "tournament-upcoming-desktop")
+
+    # Beat's pass at the start: both are seated, and each browser opens its table by itself.
+    start: datetime = tournament.starts_at
+    assert tournaments_tick(now=start + timedelta(seconds=1)) == 1
+    expect(host).to_have_url(re.compile(r"/games/[0-9a-f-]{36}$"))
+    expect(guest).to_have_url(re.compile(r"/games/[0-9a-f-]{36}$"))
+    game = Game.objects.get(pk=game_id_of(host))
+    assert game_id_of(guest) == str(game.pk)
+    assert game.tournament_id == tournament.pk
+    expect(host.get_by_role("heading", name="Tournament table")).to_be_visible()
+    line = host.get_by_test_id("tournament-line")
+    expect(line).to_contain_text("Tournament: Friday arena")
+    expect(host.get_by_test_id("tournament-points")).to_have_text("0")
+    shot(host, "tournament-table-desktop")
+
+    # Back on the tournament page, the game ends: its points arrive on the socket.
+    host.get_by_test_id("tournament-link").click()
+    expect(host).to_have_url(re.compile(f"/tournaments/{tournament.pk}$"))
+    expect(host.get_by_test_id("tournament-status")).to_have_text("running")
+    expect(host.get_by_test_id("countdown-line")).to_contain_text("Ends in")
+    expect(_row(host, noa).get_by_test_id("standing-games")).to_have_text("0")
+    _finish(game, {noa: 1, guest_player: 2})
+    tournament_game_score(game_id=game.pk)  # or the task on the game's end did already
+    won, lost = arena.scores([1, 2], [False, False])
+    assert won > lost
+    noa_row = _row(host, noa)
+    expect(noa_row.get_by_test_id("standing-score")).to_have_text(_number(won))
+    expect(noa_row.get_by_test_id("standing-games")).to_have_text("1")
+    expect(noa_row.get_by_test_id("standing-firsts")).to_have_text("1")
+    expect(noa_row.get_by_test_id("standing-rank")).to_have_text("1")
+    guest_row = _row(host, guest_player)
+    expect(guest_row.get_by_test_id("standing-score")).to_have_text(_number(lost))
+    expect(guest_row.get_by_test_id("standing-games")).to_have_text("1")
+    expect(guest_row.get_by_test_id("standing-rank")).to_have_text("2")
+    expect(host.get_by_test_id("my-score")).to_have_text(_number(won))
+    expect(host.get_by_test_id("my-rank")).to_have_text("#1")
+    shot(host, "tournament-desktop")
+
+    # The guest's table, read again once over, shows its points in the tournament.
+    guest.reload()
+    expect(guest.get_by_test_id("tournament-points")).to_have_text(_number(lost))
+
+    # On a phone: the list and the running tournament.
+    phone = open_player("/tournaments", phone=True)
+    running = phone.get_by_test_id("tournaments-running").get_by_test_id("tournament-row")
+    expect(running).to_contain_text("Friday arena")
+    shot(phone, "tournament-list-phone")
+    running.get_by_role("link", name="Friday arena").click()
+    expect(_row(phone, noa).get_by_test_id("standing-score")).to_have_text(_number(won))
+    expect(phone.get_by_test_id("join-password")).to_be_visible()
+    shot(phone, "tournament-phone")
+    assert Tournament.objects.get(pk=tournament.pk).status == TournamentStatus.RUNNING
+
+
+def _number(value: float) -> str:
+    """A score as JavaScript's String() writes it: 2 for 2.0."""
+    return str(int(value)) if float(value).is_integer() else str(value)

@@ -1,0 +1,139 @@
+// `/tournaments`: the running, upcoming and finished tournaments and the form that creates
+// one; `/tournaments/<id>`: one tournament, its countdown, join and pause, the player's entry,
+// and the standings live from `ws /ws/v1/tournaments/{id}/`. When the player's own socket
+// (`/ws/v1/me/`) says they are seated at a table of this tournament, the table opens.
+
+import { errorLine, h } from "../../dom.js";
+import { createStore, mount } from "../../store.js";
+import { api } from "../../transport/rest.js";
+import { session } from "../../transport/session.js";
+import { liveSocket } from "../../transport/socket.js";
+import { initialState, reduce } from "./store.js";
+import {
+  createView,
+  entryView,
+  headView,
+  listSection,
+  remaining,
+  SECTIONS,
+  standingsView,
+} from "./views.js";
+
+export async function tournamentsPage(root, _params, app) {
+  app.title("Tournaments");
+  const lists = await Promise.all(
+    SECTIONS.map(([status]) => api("GET", `tournaments/?status=${status}&limit=50`)),
+  );
+  const form = h("div", {});
+  const create = async (body) => {
+    try {
+      const made = await api("POST", "tournaments/", body);
+      app.navigate(`/tournaments/${made.id}`);
+    } catch (error) {
+      form.replaceChildren(createView(session.me, create, error.message));
+    }
+  };
+  form.replaceChildren(createView(session.me, create, ""));
+  root.replaceChildren(
+    h("h1", {}, "Tournaments"),
+    h(
+      "p",
+      { class: "muted" },
+      "Arena tournaments: join before or during one, and you are seated at a new table as " +
+        "soon as your last one ends, for as long as it runs. Points by place; two first " +
+        "places in a row put you on fire (points doubled).",
+    ),
+    ...SECTIONS.map(([status, title], i) => listSection(status, title, lists[i].results)),
+    form,
+  );
+  return null;
+}
+
+export async function tournamentPage(root, [tournamentId], app) {
+  let tournament;
+  try {
+    tournament = await api("GET", `tournaments/${tournamentId}/`);
+  } catch (error) {
+    app.title("Tournament");
+    root.append(
+      h("h1", {}, "Tournament"),
+      errorLine(error.message),
+      h("p", {}, h("a", { href: "/tournaments" }, "All tournaments")),
+    );
+    return null;
+  }
+  app.title(tournament.name);
+  const store = createStore(reduce, initialState({ tournament, me: session.me }));
+  const { dispatch } = store;
+
+  async function reread() {
+    try {
+      dispatch({
+        type: "tournament",
+        tournament: await api("GET", `tournaments/${tournamentId}/`),
+      });
+    } catch (error) {
+      dispatch({ type: "error", message: error.message });
+    }
+  }
+  async function send(path, body) {
+    dispatch({ type: "sending" });
+    try {
+      await api("POST", `tournaments/${tournamentId}/${path}`, body);
+      await reread();
+    } catch (error) {
+      dispatch({ type: "error", message: error.message });
+    }
+  }
+  const actions = {
+    typed: { password: "" },
+    join: (password) => send("join/", password ? { password } : {}),
+    pause: () => send("pause/", {}),
+  };
+
+  const part = (tag, attrs, slice, view) => {
+    const el = h(tag, attrs);
+    mount(store, el, slice, view);
+    return el;
+  };
+  root.replaceChildren(
+    h("p", {}, h("a", { href: "/tournaments" }, "← All tournaments")),
+    part("div", {}, (s) => [s.tournament.status, s.tournament.players_count, s.link], headView),
+    part(
+      "div",
+      {},
+      (s) => [s.tournament, s.board, s.error, s.sending],
+      (s) => entryView(s, actions),
+    ),
+    h("h2", {}, "Standings"),
+    part("div", {}, (s) => [s.board], standingsView),
+  );
+
+  const standings = liveSocket(`tournaments/${tournamentId}/`, {
+    onStatus: (status) => dispatch({ type: "link", status }),
+    onMessage: (message) => {
+      if (message.type !== "standings") return;
+      const was = store.state.tournament.status;
+      dispatch({ type: "standings", message });
+      if (message.status !== was) reread(); // started or over: the entry's rank and buttons
+    },
+  });
+  const mine = liveSocket("me/", {
+    onMessage: (message) => {
+      if (message.type === "tournament_game" && message.tournament_id === tournamentId) {
+        app.navigate(`/games/${message.game_id}`);
+      }
+    },
+  });
+  // The countdown runs on between messages: only its text changes.
+  const clock = setInterval(() => {
+    for (const el of root.querySelectorAll(".tournament-countdown")) {
+      el.textContent = remaining(el.dataset.until);
+    }
+  }, 1000);
+  return () => {
+    standings.close();
+    mine.close();
+    clearInterval(clock);
+  };
+}
