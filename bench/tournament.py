@@ -24,7 +24,7 @@ Reported:
   target 0), and the looser count of such a table-mate where only one of the two had waited;
 - whether GET .../standings/ equals the points recomputed from the games' places
   (tournaments/arena.py `scores`, a player's games in the order they finished, on fire after
-  two outright firsts; an aborted game scores nothing and ends a streak);
+  two outright firsts; an aborted game counts for nothing, as services._score has it);
 - then, with the server stopped, one pass (`tournaments.services.tournament_step`) over a
   scratch tournament of 200 and of 2,000 joined idle participants: its wall time, and its
   parts: reading the idle participants with their ranks (`idle_participants`), the pairing
@@ -391,11 +391,12 @@ def recomputed(games: list[Played]) -> dict[str, float]:
     for game in games:
         places = [place for place in game.places if place is not None]
         counted = game.finished and len(places) == len(game.players)
-        fire = [streak[p] >= 2 for p in game.players]
-        points = arena.scores(places, fire) if counted else [0.0] * len(game.players)
+        if not counted:
+            continue  # aborted or voided: no points, and the streaks go on
+        points = arena.scores(places, [streak[p] >= 2 for p in game.players])
         for index, player in enumerate(game.players):
             score[player] += points[index]
-            first = counted and arena.outright_first(places, index)
+            first = arena.outright_first(places, index)
             streak[player] = streak[player] + 1 if first else 0
     return dict(score)
 
