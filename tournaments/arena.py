@@ -153,7 +153,11 @@ def _solve(players: Sequence[Idle], sizes: frozenset[int], clashes: _Clashes) ->
         return _exact(players, sizes, clashes)
     kept = [table for table in tables if clashes.allowed(table)]
     if not kept:
-        return []
+        # Tables this large cannot be formed without a forbidden repeat (players back from a
+        # few tables that just ended: a table of 5 from two tables of 5 always repeats): try
+        # smaller ones, as rule 4 ranks fewer repeats above larger tables.
+        smaller = frozenset(size for size in sizes if size < max(sizes))
+        return _solve(players, smaller, clashes) if smaller else []
     seated = {player.key for table in kept for player in table}
     rest = [player for player in players if player.key not in seated]
     return kept + _solve(rest, sizes, clashes)

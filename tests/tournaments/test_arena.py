@@ -409,3 +409,26 @@ def test_the_standings_go_by_score_then_firsts_then_who_reached_it_first() -> No
     assert ordered == ["top", "firsts", "early", "early too", "late"]
     keys = [standings_order(*rows[name]) for name in ordered]
     assert standings_ranks(keys) == [1, 2, 3, 3, 5]
+
+
+@pytest.mark.parametrize("tables", [(5, 5), (5, 4), (5, 5, 5), (4, 3, 2), (5, 3, 2), (5, 5, 3, 2)])
+def test_players_back_from_a_few_tables_are_seated_at_smaller_ones(tables) -> None:
+    """Found by bench/tournament.py: more than EXACT_LIMIT players, all just back from a few
+    tables, were all left waiting though smaller tables could seat them without a repeat."""
+    idle = []
+    rank = 0
+    for number, size in enumerate(tables):
+        keys = [f"t{number}p{seat}" for seat in range(size)]
+        for key in keys:
+            rank += 1
+            others = frozenset(k for k in keys if k != key)
+            idle.append(Idle(key, rank, 1.0, others))
+    seated = seat(idle, frozenset({2, 3, 4, 5}), repeat_wait=15)
+    groups = {player.key: player.key.split("p")[0] for player in idle}
+    assert seated
+    for table in seated:
+        assert len({groups[key] for key in table}) == len(table)  # nobody with a table-mate
+    # Everyone who can sit with a stranger does: at most the players of the largest group's
+    # surplus wait.
+    largest = max(tables)
+    assert sum(len(table) for table in seated) >= min(len(idle), 2 * (len(idle) - largest))
