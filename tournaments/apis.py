@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
+from django.db.models import Count
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
@@ -32,7 +33,7 @@ from tournaments.payloads import (
     standing_data,
     tournament_data,
 )
-from tournaments.selectors import standings, standings_ranked
+from tournaments.selectors import standing_rank, standings, standings_ranked
 from tournaments.services import (
     tournament_create,
     tournament_join,
@@ -96,18 +97,26 @@ def _get(tournament_id: UUID) -> Tournament:
     return found
 
 
-def _data(tournament: Tournament, viewer: Player | None) -> TournamentData:
-    me = rank = None
+def _data(
+    tournament: Tournament,
+    viewer: Player | None,
+    *,
+    players: int | None = None,
+    entries: dict[UUID, Participant] | None = None,
+) -> TournamentData:
+    """A `tournament` for `viewer`; a list passes its page's counts and the viewer's entries,
+    read for the whole page at once."""
+    me = None
     if viewer is not None:
-        me = Participant.objects.filter(tournament=tournament, player=viewer).first()
-        if me is not None:
-            rows = list(standings(tournament))
-            rank = next(r for r, row in standings_ranked(rows) if row.pk == me.pk)
+        if entries is None:
+            me = Participant.objects.filter(tournament=tournament, player=viewer).first()
+        else:
+            me = entries.get(tournament.pk)
     return tournament_data(
         tournament,
-        players=tournament.participants.count(),
+        players=tournament.participants.count() if players is None else players,
         me=me,
-        rank=rank,
+        rank=None if me is None else standing_rank(me),
         viewer=viewer is not None,
     )
 
@@ -128,7 +137,9 @@ class TournamentListApi(APIView):
     )
     def get(self, request: Request) -> Response:
         wanted = request.query_params.get("status")
-        rows = Tournament.objects.select_related("created_by__rating")
+        rows = Tournament.objects.select_related("created_by__rating").annotate(
+            players_total=Count("participants")
+        )
         if wanted is not None:
             if wanted not in TournamentStatus.values:
                 raise ApplicationError(
@@ -142,7 +153,17 @@ class TournamentListApi(APIView):
         page = paginator.paginate_queryset(rows.order_by(*order), request, view=self)
         assert page is not None
         viewer = _viewer(request)
-        return paginator.get_paginated_response([_data(t, viewer) for t in page])
+        entries = (
+            {}
+            if viewer is None
+            else {
+                entry.tournament_id: entry
+                for entry in Participant.objects.filter(player=viewer, tournament__in=page)
+            }
+        )
+        return paginator.get_paginated_response(
+            [_data(t, viewer, players=t.players_total, entries=entries) for t in page]
+        )
 
     @extend_schema(
         operation_id="tournaments_create",

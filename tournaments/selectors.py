@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from games.models import Seat
 from tournaments import arena
@@ -16,6 +16,17 @@ def standings(tournament: Tournament) -> QuerySet[Participant]:
     score, then outright firsts, then who reached their score first)."""
     rows = Participant.objects.filter(tournament=tournament).select_related("player__rating")
     return rows.order_by("-score", "-firsts", "score_at", "id")
+
+
+def standing_rank(entry: Participant) -> int:
+    """A participant's rank in `standings` (as `standings_ranked` gives it): one more than
+    the participants whose key is strictly better, so equal keys share it."""
+    ahead = (
+        Q(score__gt=entry.score)
+        | Q(score=entry.score, firsts__gt=entry.firsts)
+        | Q(score=entry.score, firsts=entry.firsts, score_at__lt=entry.score_at)
+    )
+    return 1 + Participant.objects.filter(ahead, tournament_id=entry.tournament_id).count()
 
 
 def standings_ranked(rows: list[Participant]) -> list[tuple[int, Participant]]:
