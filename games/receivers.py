@@ -34,4 +34,6 @@ def rate_a_finished_ranked_game(sender: Any, game_id: UUID, **kwargs: Any) -> No
 
 @receiver(game_voided_signal, dispatch_uid="games.unrate_voided")
 def roll_back_a_voided_games_ratings(sender: Any, game_id: UUID, **kwargs: Any) -> None:
-    tasks.game_unrate.delay(str(game_id))
+    # Also sent for an unrated tournament game (its points are taken back): nothing to undo.
+    if Game.objects.filter(pk=game_id, rated_at__isnull=False).exists():
+        tasks.game_unrate.delay(str(game_id))

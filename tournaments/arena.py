@@ -44,6 +44,7 @@ from typing import TypeVar
 __all__ = [
     "EXACT_LIMIT",
     "Idle",
+    "Tally",
     "on_fire",
     "outright_first",
     "points",
@@ -52,6 +53,7 @@ __all__ = [
     "split",
     "standings_order",
     "standings_ranks",
+    "tally",
 ]
 
 EXACT_LIMIT = 8
@@ -346,6 +348,32 @@ def on_fire(previous_firsts: Sequence[bool]) -> bool:
     """On fire in the next game: the player's last two games of the tournament (oldest first,
     each `outright_first`) were both outright first places."""
     return len(previous_firsts) >= 2 and previous_firsts[-1] and previous_firsts[-2]
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    score: float
+    games: int
+    firsts: int  # outright first places
+    streak: int  # outright firsts in a row, up to the last game
+    scored: int | None  # the index of the last game that gave points, or None
+
+
+def tally(games: Sequence[tuple[Sequence[int], int]]) -> Tally:
+    """One player's standing from their counted games in the order they finished, each its
+    places (docs/rules.md §8, every seat's) and the player's seat: what the games' points,
+    scored one by one as they end (`scores`, `outright_first`), add up to."""
+    score, firsts, streak, scored = 0.0, 0, 0, None
+    for index, (places, seat) in enumerate(games):
+        fire = [False] * len(places)
+        fire[seat] = streak >= 2
+        gained = scores(places, fire)[seat]
+        if gained:
+            score, scored = score + gained, index
+        first = outright_first(places, seat)
+        firsts += first
+        streak = streak + 1 if first else 0
+    return Tally(score, len(games), firsts, streak, scored)
 
 
 Reached = TypeVar("Reached")

@@ -1,5 +1,5 @@
 """What tournaments do once a game's end is committed: its points, in a task (the beat's pass
-scores any game whose task was lost)."""
+scores any game whose task was lost); and once a void is: the points taken back."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from uuid import UUID
 from django.dispatch import receiver
 
 from games.models import Game
-from games.notify import game_finished_signal
+from games.notify import game_finished_signal, game_voided_signal
 from tournaments import tasks
 
 
@@ -17,3 +17,9 @@ from tournaments import tasks
 def score_a_finished_tournament_game(sender: Any, game_id: UUID, **kwargs: Any) -> None:
     if Game.objects.filter(pk=game_id, tournament_id__isnull=False).exists():
         tasks.tournament_game_score.delay(str(game_id))
+
+
+@receiver(game_voided_signal, dispatch_uid="tournaments.unscore_voided")
+def take_back_a_voided_tournament_games_points(sender: Any, game_id: UUID, **kwargs: Any) -> None:
+    if Game.objects.filter(pk=game_id, tournament_id__isnull=False).exists():
+        tasks.tournament_game_unscore.delay(str(game_id))

@@ -9,11 +9,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4
 
 from django.conf import settings
 from django.contrib.auth.hashers import check_password, make_password
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, Max, OuterRef
 from django.utils import timezone
 
@@ -24,6 +24,7 @@ from core.sockets import player_group, send_to_group, tournament_group
 from games.engine.errors import InvalidRules
 from games.game_rules import GameRules
 from games.models import Game, GameStatus, Seat
+from games.selectors import player_active_game_id
 from games.services.lobby import game_begin_ranked
 from ratings.models import Rating
 from tournaments import arena
@@ -106,6 +107,8 @@ def tournament_join(
     tournament = _open(tournament_id)
     if tournament.status not in OPEN:
         raise ApplicationError("not_open", "The tournament is over.", 409)
+    if tournament.status == TournamentStatus.RUNNING:
+        _require_free(tournament, player)
     entry = Participant.objects.filter(tournament=tournament, player=player).first()
     if entry is not None:
         if entry.paused:
@@ -122,6 +125,16 @@ def tournament_join(
     _require_eligible(tournament, player)
     _changed(tournament.pk)
     return Participant.objects.create(tournament=tournament, player=player)
+
+
+def _require_free(tournament: Tournament, player: Player) -> None:
+    """One table at a time: a running tournament seats a player at its next pass, so who sits
+    at another live table (a private one, the queue's) finishes or leaves it first."""
+    live = player_active_game_id(player)
+    if live is not None and not Game.objects.filter(pk=live, tournament_id=tournament.pk).exists():
+        raise ApplicationError(
+            "in_game", "You are already at a table: finish or leave it first, then join.", 409
+        )
 
 
 def _require_eligible(tournament: Tournament, player: Player) -> None:
@@ -250,10 +263,20 @@ def tournaments_tick(*, now: datetime | None = None) -> int:
     return seated
 
 
-@transaction.atomic
 def tournament_step(*, tournament_id: UUID | str, now: datetime) -> int:
+    """Start, pair or finish one tournament, then make the tables its pass decided: how many
+    tables were made. The pass holds the tournament's lock for milliseconds (it decides who
+    sits with whom, in one statement); each table is then made in a transaction of its own,
+    and announced as soon as it is, so the first players of a big arena's start are seated
+    at once and the tournament's lock is free for the joins, pauses and points meanwhile."""
+    _tournament_pass(tournament_id=tournament_id, now=now)
+    return tournament_tables_make(tournament_id=tournament_id)
+
+
+@transaction.atomic
+def _tournament_pass(*, tournament_id: UUID | str, now: datetime) -> int:
     """Start, pair or finish one tournament, under its lock (another worker holding it is
-    left to do so): how many tables were seated."""
+    left to do so): how many tables the pass decided."""
     tournament = locked_tournament(tournament_id, skip=True)
     if tournament is None or tournament.status not in OPEN or tournament.starts_at > now:
         return 0
@@ -274,33 +297,73 @@ def tournament_step(*, tournament_id: UUID | str, now: datetime) -> int:
 
 
 def _pair(tournament: Tournament, now: datetime) -> int:
-    """Seat the idle participants at tables of the tournament's sizes (tournaments/arena.py)."""
+    """Seat the idle participants at tables of the tournament's sizes (tournaments/arena.py):
+    each table's players get the id its game will have, in one statement. The game itself is
+    made after the commit (`tournament_tables_make`): until then the table is *pending*, its
+    participants no longer idle."""
     idle = idle_participants(tournament, now)
     tables = arena.seat(
         idle, frozenset(tournament.table_sizes), settings.YANIV_TOURNAMENT_REPEAT_WAIT_SECONDS
     )
     if not tables:
         return 0
-    seated = [key for table in tables for key in table]
-    players = {str(p.pk): p for p in Player.objects.filter(pk__in=seated)}
-    entries = {
-        str(e.player_id): e
-        for e in Participant.objects.filter(tournament=tournament, player_id__in=seated)
-    }
-    rules = GameRules.stored(tournament.rules)
+    players: list[str] = []
+    games: list[UUID] = []
     for table in tables:
-        locked = game_begin_ranked(
-            players=[players[key] for key in table],
-            rules=rules,
-            rated=tournament.rated,
-            tournament_id=tournament.pk,
+        game_id = uuid4()
+        players.extend(table)
+        games.extend([game_id] * len(table))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE tournaments_participant AS entry SET game_id = seated.game_id"
+            " FROM unnest(%s::uuid[], %s::uuid[]) AS seated(player_id, game_id)"
+            " WHERE entry.tournament_id = %s AND entry.player_id = seated.player_id",
+            [players, games, tournament.pk],
         )
-        game_id = locked.game.pk
-        for key in table:
-            entries[key].game_id = game_id
-        _announce(tournament.pk, game_id, table)
-    Participant.objects.bulk_update(entries.values(), ["game_id"])
     return len(tables)
+
+
+def tournament_tables_make(*, tournament_id: UUID | str) -> int:
+    """Make the games of the tournament's pending tables (a pass's, or one a worker that died
+    midway left), each in a transaction of its own: how many were made here."""
+    made = Game.objects.filter(pk=OuterRef("game_id"))
+    pending = (
+        Participant.objects.filter(tournament_id=tournament_id, game_id__isnull=False)
+        .exclude(Exists(made))
+        .values_list("game_id", flat=True)
+        .distinct()
+    )
+    return sum(_table_make(tournament_id, game_id) for game_id in list(pending) if game_id)
+
+
+@transaction.atomic
+def _table_make(tournament_id: UUID | str, game_id: UUID) -> bool:
+    """The game of one pending table, its players' rows locked (a second maker waits, then
+    finds it made). A player who sat down elsewhere meanwhile (a private table) keeps the
+    table from being made: its players are idle again, for the next pass."""
+    entries = list(
+        Participant.objects.select_for_update()
+        .filter(tournament_id=tournament_id, game_id=game_id)
+        .order_by("pk")
+    )
+    tournament = Tournament.objects.filter(pk=tournament_id, status__in=OPEN).first()
+    if not entries or tournament is None or Game.objects.filter(pk=game_id).exists():
+        return False
+    keys = [str(entry.player_id) for entry in entries]
+    try:
+        with transaction.atomic():
+            game_begin_ranked(
+                players=list(Player.objects.filter(pk__in=keys).order_by("pk")),
+                rules=GameRules.stored(tournament.rules),
+                rated=tournament.rated,
+                tournament_id=tournament.pk,
+                game_id=game_id,
+            )
+    except IntegrityError:  # one of them has a live seat now
+        Participant.objects.filter(pk__in=[entry.pk for entry in entries]).update(game_id=None)
+        return False
+    _announce(tournament.pk, game_id, keys)
+    return True
 
 
 def _changed(tournament_id: UUID) -> None:
@@ -338,6 +401,71 @@ def tournament_game_score(*, game_id: UUID | str) -> bool:
     return tournament is not None and _score(tournament, game_id)
 
 
+@transaction.atomic
+def tournament_game_unscore(*, game_id: UUID | str) -> bool:
+    """Take back the points of a voided tournament game: its players' standings are added up
+    again from their counted games (`arena.tally`), so a streak it began or kept, and the
+    doubled points that followed, go too. False when it is not a voided tournament game, or
+    its tournament was cancelled (no standings)."""
+    game = Game.objects.filter(pk=game_id, voided_at__isnull=False).first()
+    if game is None or game.tournament_id is None:
+        return False
+    tournament = locked_tournament(game.tournament_id)
+    if tournament is None or tournament.status == TournamentStatus.CANCELLED:
+        return False
+    _score_ended_games(tournament)  # every game that ended is scored first (this one for 0)
+    players = Seat.objects.filter(game=game, player__isnull=False).values_list("player_id")
+    _rescore(
+        tournament, list(Participant.objects.filter(tournament=tournament, player_id__in=players))
+    )
+    _changed(tournament.pk)
+    return True
+
+
+def _rescore(tournament: Tournament, entries: list[Participant]) -> None:
+    """Add these participants' standings up again from their counted games, in the order the
+    games finished."""
+    finished = (
+        Game.objects.filter(
+            tournament_id=tournament.pk, seats__player__in=[e.player_id for e in entries]
+        )
+        .exclude(finished_at=None)
+        .distinct()
+        .order_by("finished_at", "pk")
+    )
+    tables: dict[UUID, list[Seat]] = {}
+    for seat in Seat.objects.filter(game__in=list(finished)).order_by("seat"):
+        tables.setdefault(seat.game_id, []).append(seat)
+    counted = [
+        (game, tables[game.pk])
+        for game in finished
+        if _counted(game, [seat.place for seat in tables[game.pk]])
+    ]
+    for entry in entries:
+        mine = [
+            (game, [seat.place or 0 for seat in table], seat)
+            for game, table in counted
+            for seat, sitter in enumerate(table)
+            if sitter.player_id == entry.player_id
+        ]
+        again = arena.tally([(places, seat) for _, places, seat in mine])
+        entry.score, entry.games, entry.firsts = again.score, again.games, again.firsts
+        entry.streak = again.streak
+        scored = None if again.scored is None else mine[again.scored][0].finished_at
+        entry.score_at = scored or entry.joined_at
+    Participant.objects.bulk_update(entries, ["score", "games", "firsts", "streak", "score_at"])
+
+
+def _counted(game: Game, places: Sequence[int | None]) -> bool:
+    """A game counts in its tournament when it finished, with every place, and stands (not
+    voided); an aborted or voided one counts for nothing."""
+    return (
+        game.status == GameStatus.FINISHED
+        and game.voided_at is None
+        and all(place is not None for place in places)
+    )
+
+
 def _score_ended_games(tournament: Tournament) -> None:
     """Score the games that ended and were not scored yet (their receiver's task lost)."""
     ended = Game.objects.filter(
@@ -358,7 +486,7 @@ def _score(tournament: Tournament, game_id: UUID | str) -> bool:
     seats = list(Seat.objects.filter(game=game).order_by("seat"))
     now = timezone.now()
     places = [seat.place for seat in seats]
-    if game.status == GameStatus.FINISHED and all(place is not None for place in places):
+    if _counted(game, places):
         counted = [place for place in places if place is not None]
         fire = [
             entries[s.player_id].streak >= 2 if s.player_id in entries else False for s in seats

@@ -20,6 +20,11 @@ def tournament_game_score(game_id: str) -> bool:
     return services.tournament_game_score(game_id=game_id)
 
 
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def tournament_game_unscore(game_id: str) -> bool:
+    return services.tournament_game_unscore(game_id=game_id)
+
+
 BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "tournaments.tick": {
         "task": "tournaments.tasks.tournaments_tick",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Sequence
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -130,10 +130,12 @@ def game_begin_ranked(
     rules: GameRules | None = None,
     rated: bool = True,
     tournament_id: UUID | None = None,
+    game_id: UUID | None = None,
 ) -> LockedGame:
     """A ranked game for a matched table: seats (the players', and CPU seats of these levels)
     in random order, active. The queue's rules by default; an arena's table has its
-    tournament's (`rules`), is rated when the tournament is, and names it.
+    tournament's (`rules`), is rated when the tournament is, names it, and has the id its
+    pass gave it (`game_id`).
 
     Called inside the matchmaking (or arena pairing) transaction, which holds its locks.
     """
@@ -141,6 +143,7 @@ def game_begin_ranked(
     RNG.shuffle(order)
     rules = rules or GameRules(turn_seconds=settings.YANIV_RANKED_TURN_SECONDS)
     game = Game.objects.create(
+        id=game_id or uuid4(),
         ranked=True,
         rated=rated,
         tournament_id=tournament_id,

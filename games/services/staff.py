@@ -47,6 +47,6 @@ def game_void(*, game_id: UUID | str, reason: str, by: Player | None = None) -> 
     locked.append("game_voided", reason=reason)
     staff_action_record(action=StaffActionKind.VOID, actor=by, reason=reason, game_id=game.pk)
     notify.game_update(locked)
-    if was_rated:
-        notify.game_voided(game)
+    if was_rated or game.tournament_id is not None:
+        notify.game_voided(game)  # its ratings rolled back, its tournament points taken back
     return locked

@@ -19,6 +19,7 @@ from tournaments.arena import (
     split,
     standings_order,
     standings_ranks,
+    tally,
 )
 
 ALL = frozenset({2, 3, 4, 5})
@@ -432,3 +433,37 @@ def test_players_back_from_a_few_tables_are_seated_at_smaller_ones(tables) -> No
     # surplus wait.
     largest = max(tables)
     assert sum(len(table) for table in seated) >= min(len(idle), 2 * (len(idle) - largest))
+
+
+# One game of a player: every seat's place (ties allowed) and the player's seat.
+game_results = st.integers(2, 5).flatmap(
+    lambda size: st.tuples(
+        st.lists(st.integers(1, size), min_size=size, max_size=size), st.integers(0, size - 1)
+    )
+)
+
+
+@given(st.lists(game_results, max_size=12))
+def test_a_tally_adds_up_the_games_as_they_were_scored_one_by_one(games) -> None:
+    """`tally` (a voided game's players added up again) equals scoring each game as it ends:
+    on fire by the player's previous outright firsts (`on_fire`), points doubled then."""
+    score, history, last = 0.0, [], None
+    for index, (places, at) in enumerate(games):
+        hot = [on_fire(history) if seat == at else False for seat in range(len(places))]
+        gained = scores(places, hot)[at]
+        if gained:
+            score, last = score + gained, index
+        history.append(outright_first(places, at))
+
+    result = tally(games)
+
+    assert result.score == score
+    assert (result.games, result.firsts, result.scored) == (len(games), sum(history), last)
+    trailing = [False, *history][::-1].index(False)  # outright firsts at the end
+    assert result.streak == trailing
+
+
+def test_a_tally_of_three_outright_wins_doubles_the_third() -> None:
+    assert tally([([1, 2], 0)] * 3).score == 1 + 1 + 2
+    assert tally([([1, 2], 0), ([2, 1], 0), ([1, 2], 0)]).streak == 1
+    assert tally([]).scored is None

@@ -5,21 +5,27 @@ from __future__ import annotations
 
 from datetime import timedelta
 from typing import Any
+from uuid import uuid4
 
 import pytest
 from django.utils import timezone
 
 from core.errors import ApplicationError
 from games.models import Game, GameStatus, Seat
+from games.services.staff import game_void
 from ratings.models import Rating
 from tests.games.test_rating_concurrency import at_once
+from tournaments import tasks
 from tournaments.models import Participant, Tournament, TournamentStatus
 from tournaments.services import (
+    _tournament_pass,
     tournament_create,
     tournament_game_score,
+    tournament_game_unscore,
     tournament_join,
     tournament_pause,
     tournament_step,
+    tournament_tables_make,
     tournament_withdraw,
     tournaments_tick,
 )
@@ -205,3 +211,124 @@ def test_an_aborted_game_counts_for_nothing(players) -> None:
     for player in (a, b):
         scored = entry(tournament, player)
         assert (scored.score, scored.games, scored.game_id) == (0.0, 0, None)
+
+
+def _play(tournament: Tournament, places: dict[Any, int]) -> Game:
+    """Beat's pass seats the table, which then ends with these places and is scored."""
+    tournaments_tick()
+    game = Game.objects.get(tournament_id=tournament.pk, status=GameStatus.ACTIVE)
+    finish(game, places)
+    assert tournament_game_score(game_id=game.pk)
+    return game
+
+
+def test_a_voided_game_takes_back_its_points_and_the_fire_it_lit(
+    players, settings, monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    settings.YANIV_TOURNAMENT_REPEAT_WAIT_SECONDS = 0
+    a, b = players[:2]
+    tournament = arena(rated=False)
+    for player in (a, b):
+        tournament_join(tournament_id=tournament.pk, player=player)
+    first = _play(tournament, {a: 1, b: 2})
+    _play(tournament, {a: 1, b: 2})
+    _play(tournament, {a: 1, b: 2})  # on fire: 2 points
+    assert (entry(tournament, a).score, entry(tournament, a).streak) == (4.0, 3)
+    queued: list[str] = []
+    monkeypatch.setattr(tasks.tournament_game_unscore, "delay", queued.append)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        game_void(game_id=first.pk, reason="collusion")
+
+    assert queued == [str(first.pk)]  # an unrated game's void still reaches the tournament
+    assert tournament_game_unscore(game_id=first.pk)
+    a_now, b_now = entry(tournament, a), entry(tournament, b)
+    # Two games stand: 1 + 1 (the second is no longer on fire), two firsts in a row.
+    assert (a_now.score, a_now.games, a_now.firsts, a_now.streak) == (2.0, 2, 2, 2)
+    assert (b_now.score, b_now.games, b_now.firsts) == (0.0, 2, 0)
+    assert (
+        a_now.score_at
+        == Game.objects.filter(tournament_id=tournament.pk).latest("finished_at").finished_at
+    )
+    # The next game is on fire again (two outright firsts in a row still stand).
+    _play(tournament, {a: 1, b: 2})
+    assert entry(tournament, a).score == 4.0
+
+
+def test_a_game_voided_before_its_points_counts_for_nothing(players, settings) -> None:
+    a, b = players[:2]
+    tournament = arena()
+    for player in (a, b):
+        tournament_join(tournament_id=tournament.pk, player=player)
+    tournaments_tick()
+    game = Game.objects.get(tournament_id=tournament.pk)
+    finish(game, {a: 1, b: 2})
+    game_void(game_id=game.pk, reason="a bug")
+
+    assert tournament_game_score(game_id=game.pk)
+
+    for player in (a, b):
+        assert (entry(tournament, player).score, entry(tournament, player).games) == (0.0, 0)
+    assert not tournament_game_unscore(game_id=uuid4())  # no such voided game
+
+
+def test_joining_a_running_tournament_from_another_table_is_in_game(players) -> None:
+    a, b = players[:2]
+    elsewhere = Game.objects.create(max_players=2, rules={})
+    Seat.objects.create(game=elsewhere, seat=0, player=a)
+    upcoming = arena(starts_at=timezone.now() + timedelta(hours=1))
+    tournament_join(tournament_id=upcoming.pk, player=a)  # before the start: seated later
+
+    running = arena()
+    tournament_join(tournament_id=running.pk, player=b)
+    tournaments_tick()
+    with pytest.raises(ApplicationError) as refused:
+        tournament_join(tournament_id=running.pk, player=a)
+    assert (refused.value.code, refused.value.status) == ("in_game", 409)
+    # A player paused at the tournament's own table comes back while it plays on.
+    tournament_join(tournament_id=running.pk, player=players[2])
+    tournaments_tick()
+    tournament_pause(tournament_id=running.pk, player=b)
+    assert not tournament_join(tournament_id=running.pk, player=b).paused
+
+
+def test_a_pass_decides_the_tables_and_a_lost_making_is_made_by_the_next(players) -> None:
+    tournament = arena()
+    for player in players[:4]:
+        tournament_join(tournament_id=tournament.pk, player=player)
+    now = timezone.now()
+
+    # The pass alone (the worker died before making its tables): two pending tables.
+    assert _tournament_pass(tournament_id=tournament.pk, now=now) == 2
+    pending = set(tournament.participants.values_list("game_id", flat=True))
+    assert len(pending) == 2
+    assert None not in pending
+    assert not Game.objects.filter(tournament_id=tournament.pk).exists()
+
+    assert tournament_step(tournament_id=tournament.pk, now=now) == 2
+    games = Game.objects.filter(tournament_id=tournament.pk)
+    assert set(games.values_list("pk", flat=True)) == pending
+    assert all(game.status == GameStatus.ACTIVE for game in games)
+    assert tournament_tables_make(tournament_id=tournament.pk) == 0  # once
+
+
+def test_a_table_whose_player_sat_down_elsewhere_meanwhile_is_not_made(players) -> None:
+    a, b, c = players[:3]
+    tournament = arena()
+    for player in (a, b):
+        tournament_join(tournament_id=tournament.pk, player=player)
+    assert _tournament_pass(tournament_id=tournament.pk, now=timezone.now()) == 1
+    private = Game.objects.create(max_players=2, rules={})
+    Seat.objects.create(game=private, seat=0, player=b)
+
+    assert tournament_tables_make(tournament_id=tournament.pk) == 0
+
+    assert not Game.objects.filter(tournament_id=tournament.pk).exists()
+    assert set(tournament.participants.values_list("game_id", flat=True)) == {None}
+    # b is busy, so the next pass seats a with the next idle player.
+    tournament_join(tournament_id=tournament.pk, player=c)
+    assert tournaments_tick() == 1
+    seated = Seat.objects.filter(game__tournament_id=tournament.pk).values_list(
+        "player_id", flat=True
+    )
+    assert set(seated) == {a.pk, c.pk}
