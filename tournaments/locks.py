@@ -1,13 +1,16 @@
 """The tournament row's lock: every change of a tournament's participants (a join, a pause, a
 game's points, a pairing pass) holds it, so a pass never seats a player who is pausing, and a
 game's points never race the next pass. The pass takes it without waiting (`skip`): a
-tournament another worker is pairing is left to it."""
+tournament another worker is pairing is left to it.
+
+A table the pass decided is made after it, under its participants' row locks alone
+(`locked_table`), so two makers of one table take turns and the second finds it made."""
 
 from __future__ import annotations
 
 from uuid import UUID
 
-from tournaments.models import Tournament
+from tournaments.models import Participant, Tournament
 
 
 def locked_tournament(tournament_id: UUID | str, *, skip: bool = False) -> Tournament | None:
@@ -15,3 +18,12 @@ def locked_tournament(tournament_id: UUID | str, *, skip: bool = False) -> Tourn
     `skip`, when another transaction holds it)."""
     rows = Tournament.objects.select_for_update(skip_locked=skip).filter(pk=tournament_id)
     return rows.first()
+
+
+def locked_table(tournament_id: UUID | str, game_id: UUID) -> list[Participant]:
+    """The participants a pass seated at the table of `game_id`, their rows locked (in pk
+    order) until the commit."""
+    rows = Participant.objects.select_for_update().filter(
+        tournament_id=tournament_id, game_id=game_id
+    )
+    return list(rows.order_by("pk"))

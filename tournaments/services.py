@@ -28,7 +28,7 @@ from games.selectors import player_active_game_id
 from games.services.lobby import game_begin_ranked
 from ratings.models import Rating
 from tournaments import arena
-from tournaments.locks import locked_tournament
+from tournaments.locks import locked_table, locked_tournament
 from tournaments.models import Participant, Tournament, TournamentSchedule, TournamentStatus
 from tournaments.payloads import tournament_game_message
 from tournaments.schedule import Rule, next_start
@@ -341,11 +341,7 @@ def _table_make(tournament_id: UUID | str, game_id: UUID) -> bool:
     """The game of one pending table, its players' rows locked (a second maker waits, then
     finds it made). A player who sat down elsewhere meanwhile (a private table) keeps the
     table from being made: its players are idle again, for the next pass."""
-    entries = list(
-        Participant.objects.select_for_update()
-        .filter(tournament_id=tournament_id, game_id=game_id)
-        .order_by("pk")
-    )
+    entries = locked_table(tournament_id, game_id)
     tournament = Tournament.objects.filter(pk=tournament_id, status__in=OPEN).first()
     if not entries or tournament is None or Game.objects.filter(pk=game_id).exists():
         return False
