@@ -386,15 +386,33 @@ def _announce(tournament_id: UUID, game_id: UUID, keys: Sequence[str]) -> None:
 # A game's points ---------------------------------------------------------------------------
 
 
-@transaction.atomic
 def tournament_game_score(*, game_id: UUID | str) -> bool:
     """Score a finished tournament game for its participants, once: False when it is not a
-    tournament's, not over, or scored already."""
+    tournament's, not over, or scored already. When someone has already waited a whole pass
+    interval for a table, the pass runs at once (`_score_and_pair`) and its tables are made."""
+    scored, tournament_id = _score_and_pair(game_id)
+    if tournament_id is not None:
+        tournament_tables_make(tournament_id=tournament_id)
+    return scored
+
+
+@transaction.atomic
+def _score_and_pair(game_id: UUID | str) -> tuple[bool, UUID | None]:
+    """Whether the game was scored here, and its tournament when a pass decided tables too:
+    its players join the idle at once rather than at the next beat, where someone idle since
+    a pass interval or more (passed over by a beat's pass already) may be waiting for them."""
     game = Game.objects.filter(pk=game_id).values_list("tournament_id", flat=True).first()
     if game is None:
-        return False
+        return False, None
     tournament = locked_tournament(game)
-    return tournament is not None and _score(tournament, game_id)
+    if tournament is None or not _score(tournament, game_id):
+        return False, None
+    now = timezone.now()
+    if tournament.status != TournamentStatus.RUNNING or now >= tournament.ends_at:
+        return True, None
+    waited = now - timedelta(seconds=settings.YANIV_TOURNAMENT_PAIRING_SECONDS)
+    waiting = tournament.participants.filter(paused=False, game_id=None, idle_since__lte=waited)
+    return True, tournament.pk if waiting.exists() and _pair(tournament, now) else None
 
 
 @transaction.atomic

@@ -332,3 +332,25 @@ def test_a_table_whose_player_sat_down_elsewhere_meanwhile_is_not_made(players) 
         "player_id", flat=True
     )
     assert set(seated) == {a.pk, c.pk}
+
+
+@pytest.mark.parametrize(("waited", "at_once"), [(0, False), (10, True)])
+def test_a_game_s_end_seats_at_once_whoever_a_pass_passed_over(players, waited, at_once) -> None:
+    tournament = arena()
+    for player in players[:3]:
+        tournament_join(tournament_id=tournament.pk, player=player)
+    tournaments_tick()  # two of them sit down; the third waits alone
+    game = Game.objects.get(tournament_id=tournament.pk)
+    lone = tournament.participants.get(game_id=None)
+    lone.idle_since = timezone.now() - timedelta(seconds=waited)
+    lone.save()
+    finish(game, {seat.player: seat.seat + 1 for seat in game.seats.all()})
+
+    assert tournament_game_score(game_id=game.pk)
+
+    games = Game.objects.filter(tournament_id=tournament.pk, status=GameStatus.ACTIVE)
+    assert games.count() == at_once  # else the next beat's pass seats them
+    if at_once:
+        seated = {seat.player_id for seat in games.get().seats.all()}
+        assert lone.player_id in seated
+        assert len(seated) == 2
