@@ -12,7 +12,8 @@ export const SECTIONS = [
   ["finished", "Finished"],
 ];
 const LINK = { open: "live", closed: "not updating" };
-// The list's columns; those marked are left out on a phone (the section names the status).
+// The list's columns; those marked are left out on a phone (the section names the status),
+// where each tournament is a card: its name, then its facts on a line (app.css).
 const COLUMNS = [
   ["Name", false],
   ["Status", true],
@@ -21,6 +22,14 @@ const COLUMNS = [
   ["Tables", false],
   ["Rated", true],
   ["Players", false],
+];
+// The standings' columns; a phone leaves out the outright firsts (the rank counts them).
+const STANDING_COLUMNS = [
+  ["Rank", false],
+  ["Player", false],
+  ["Score", false],
+  ["Games", false],
+  ["Firsts", true],
 ];
 
 const STARTS = new Intl.DateTimeFormat([], {
@@ -69,7 +78,7 @@ export function listSection(status, title, tournaments) {
       ? scrolling(
           h(
             "table",
-            { class: "grid" },
+            { class: "grid tournament-list" },
             h(
               "thead",
               {},
@@ -101,9 +110,20 @@ function listRow(tournament) {
     h("td", { class: "wide-only" }, tournament.status),
     h("td", {}, startsAt(tournament)),
     h("td", {}, duration(tournament)),
-    h("td", {}, sizesText(tournament.table_sizes)),
+    // A phone has no column headings: the words they give are in these cells.
+    h(
+      "td",
+      {},
+      h("span", { class: "narrow-only" }, "tables of "),
+      sizesText(tournament.table_sizes),
+    ),
     h("td", { class: "wide-only" }, tournament.rated ? "rated" : "unrated"),
-    h("td", {}, String(tournament.players_count)),
+    h(
+      "td",
+      {},
+      String(tournament.players_count),
+      h("span", { class: "narrow-only" }, ` ${plural(tournament.players_count, "player")}`),
+    ),
   );
 }
 
@@ -227,7 +247,7 @@ export function headView(state) {
   const target = countdownTarget(tournament);
   return h(
     "header",
-    {},
+    { class: "tournament-head" },
     h("h1", { testid: "tournament-name" }, tournament.name),
     h(
       "p",
@@ -380,7 +400,7 @@ export function standingsView(state) {
   return scrolling(
     h(
       "table",
-      { class: "grid fits", testid: "tournament-standings" },
+      { class: "grid fits tournament-standings", testid: "tournament-standings" },
       h("caption", { class: "sr-only" }, "Standings"),
       h(
         "thead",
@@ -388,7 +408,9 @@ export function standingsView(state) {
         h(
           "tr",
           {},
-          ["Rank", "Player", "Score", "Games", "Firsts"].map((t) => h("th", { scope: "col" }, t)),
+          STANDING_COLUMNS.map(([title, wide]) =>
+            h("th", { scope: "col", class: wide ? "wide-only" : null }, title),
+          ),
         ),
       ),
       h(
@@ -422,7 +444,7 @@ export function standingsView(state) {
             ),
             h("td", { testid: "standing-score" }, String(row.score)),
             h("td", { testid: "standing-games" }, String(row.games)),
-            h("td", { testid: "standing-firsts" }, String(row.firsts)),
+            h("td", { class: "wide-only", testid: "standing-firsts" }, String(row.firsts)),
           ),
         ),
       ),
