@@ -12,6 +12,12 @@ export const SECTIONS = [
   ["finished", "Finished"],
 ];
 const LINK = { open: "live", closed: "not updating" };
+// The countdown line once there is nothing to count down to.
+const OVER = {
+  running: "Time is up: the games in play finish, then the standings are final.",
+  finished: "It is over: these are the final standings.",
+  cancelled: "It was cancelled.",
+};
 // The list's columns; those marked are left out on a phone (the section names the status),
 // where each tournament is a card: its name, then its facts on a line (app.css).
 const COLUMNS = [
@@ -279,7 +285,7 @@ export function headView(state) {
             remaining(target.at),
           ),
         )
-      : null,
+      : h("p", { class: "status", testid: "countdown-line" }, OVER[tournament.status] ?? ""),
   );
 }
 
@@ -384,7 +390,7 @@ export function entryView(state, actions) {
   }
   return h(
     "section",
-    { class: "panel", "aria-label": "Your entry" },
+    { class: "panel tournament-entry", "aria-label": "Your entry" },
     errorLine(state.error),
     you,
     controls,
@@ -429,12 +435,12 @@ export function standingsView(state) {
               "th",
               { scope: "row" },
               h("a", { href: `/players/${row.player.id}` }, row.player.display_name),
+              // A word, not an emoji: it reads the same without an emoji font.
               row.on_fire
                 ? h(
                     "span",
-                    { class: "fire", title: "On fire: points doubled", testid: "on-fire" },
-                    " 🔥",
-                    h("span", { class: "sr-only" }, "on fire"),
+                    { class: "badge fire", title: "On fire: points doubled", testid: "on-fire" },
+                    "on fire",
                   )
                 : null,
               row.paused
