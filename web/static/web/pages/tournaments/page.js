@@ -98,7 +98,12 @@ export async function tournamentPage(root, [tournamentId], app) {
   };
   root.replaceChildren(
     h("p", {}, h("a", { href: "/tournaments" }, "← All tournaments")),
-    part("div", {}, (s) => [s.tournament.status, s.tournament.players_count, s.link], headView),
+    part(
+      "div",
+      {},
+      (s) => [s.tournament.status, s.tournament.ends_at, s.tournament.players_count, s.link],
+      headView,
+    ),
     part(
       "div",
       {},

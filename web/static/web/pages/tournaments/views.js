@@ -12,7 +12,14 @@ export const SECTIONS = [
   ["finished", "Finished"],
 ];
 const LINK = { open: "live", closed: "not updating" };
-// The list's columns; those marked are left out on a phone (the section names the status).
+// The countdown line once there is nothing to count down to.
+const OVER = {
+  running: "Time is up: the games in play finish, then the standings are final.",
+  finished: "It is over: these are the final standings.",
+  cancelled: "It was cancelled.",
+};
+// The list's columns; those marked are left out on a phone (the section names the status),
+// where each tournament is a card: its name, then its facts on a line (app.css).
 const COLUMNS = [
   ["Name", false],
   ["Status", true],
@@ -21,6 +28,14 @@ const COLUMNS = [
   ["Tables", false],
   ["Rated", true],
   ["Players", false],
+];
+// The standings' columns; a phone leaves out the outright firsts (the rank counts them).
+const STANDING_COLUMNS = [
+  ["Rank", false],
+  ["Player", false],
+  ["Score", false],
+  ["Games", false],
+  ["Firsts", true],
 ];
 
 const STARTS = new Intl.DateTimeFormat([], {
@@ -69,7 +84,7 @@ export function listSection(status, title, tournaments) {
       ? scrolling(
           h(
             "table",
-            { class: "grid" },
+            { class: "grid tournament-list" },
             h(
               "thead",
               {},
@@ -101,9 +116,20 @@ function listRow(tournament) {
     h("td", { class: "wide-only" }, tournament.status),
     h("td", {}, startsAt(tournament)),
     h("td", {}, duration(tournament)),
-    h("td", {}, sizesText(tournament.table_sizes)),
+    // A phone has no column headings: the words they give are in these cells.
+    h(
+      "td",
+      {},
+      h("span", { class: "narrow-only" }, "tables of "),
+      sizesText(tournament.table_sizes),
+    ),
     h("td", { class: "wide-only" }, tournament.rated ? "rated" : "unrated"),
-    h("td", {}, String(tournament.players_count)),
+    h(
+      "td",
+      {},
+      String(tournament.players_count),
+      h("span", { class: "narrow-only" }, ` ${plural(tournament.players_count, "player")}`),
+    ),
   );
 }
 
@@ -227,7 +253,7 @@ export function headView(state) {
   const target = countdownTarget(tournament);
   return h(
     "header",
-    {},
+    { class: "tournament-head" },
     h("h1", { testid: "tournament-name" }, tournament.name),
     h(
       "p",
@@ -259,7 +285,7 @@ export function headView(state) {
             remaining(target.at),
           ),
         )
-      : null,
+      : h("p", { class: "status", testid: "countdown-line" }, OVER[tournament.status] ?? ""),
   );
 }
 
@@ -364,7 +390,7 @@ export function entryView(state, actions) {
   }
   return h(
     "section",
-    { class: "panel", "aria-label": "Your entry" },
+    { class: "panel tournament-entry", "aria-label": "Your entry" },
     errorLine(state.error),
     you,
     controls,
@@ -380,7 +406,7 @@ export function standingsView(state) {
   return scrolling(
     h(
       "table",
-      { class: "grid fits", testid: "tournament-standings" },
+      { class: "grid fits tournament-standings", testid: "tournament-standings" },
       h("caption", { class: "sr-only" }, "Standings"),
       h(
         "thead",
@@ -388,7 +414,9 @@ export function standingsView(state) {
         h(
           "tr",
           {},
-          ["Rank", "Player", "Score", "Games", "Firsts"].map((t) => h("th", { scope: "col" }, t)),
+          STANDING_COLUMNS.map(([title, wide]) =>
+            h("th", { scope: "col", class: wide ? "wide-only" : null }, title),
+          ),
         ),
       ),
       h(
@@ -407,12 +435,12 @@ export function standingsView(state) {
               "th",
               { scope: "row" },
               h("a", { href: `/players/${row.player.id}` }, row.player.display_name),
+              // A word, not an emoji: it reads the same without an emoji font.
               row.on_fire
                 ? h(
                     "span",
-                    { class: "fire", title: "On fire: points doubled", testid: "on-fire" },
-                    " 🔥",
-                    h("span", { class: "sr-only" }, "on fire"),
+                    { class: "badge fire", title: "On fire: points doubled", testid: "on-fire" },
+                    "on fire",
                   )
                 : null,
               row.paused
@@ -422,7 +450,7 @@ export function standingsView(state) {
             ),
             h("td", { testid: "standing-score" }, String(row.score)),
             h("td", { testid: "standing-games" }, String(row.games)),
-            h("td", { testid: "standing-firsts" }, String(row.firsts)),
+            h("td", { class: "wide-only", testid: "standing-firsts" }, String(row.firsts)),
           ),
         ),
       ),
