@@ -137,11 +137,14 @@ def setup_django(env: dict[str, str] | None = None) -> None:
 def abort_games(game_ids: list[str]) -> None:
     """End the tables a run left unfinished, so that no CPU plays them on into the next
     measurement (after `setup_django`)."""
-    from games.models import Game, GameStatus
+    from games.models import Game, GameStatus, Seat
 
     Game.objects.filter(pk__in=game_ids, status=GameStatus.ACTIVE).update(
         status=GameStatus.ABORTED, turn_deadline=None
     )
+    # Their players are at no table any more (a live seat would keep them from every later
+    # one, and the live seats' index would grow with every run).
+    Seat.objects.filter(game_id__in=game_ids, live=True).update(live=False)
 
 
 def cpu_of(processes: list[psutil.Process]) -> float:

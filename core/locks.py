@@ -14,7 +14,7 @@ than one it holds, so no two transactions wait on each other:
 1. an advisory lock (the matchmaking pass, the ratings), at most one;
 2. a player (accounts): a ticket is queued under its player's lock, and a ban is set under it;
 3. tickets (matchmaking), in pk order; or a tournament's row (tournaments: a pass, a join, a
-   game's points), or the participants of one table a pass decided, in pk order, to make it;
+   game's points), or the one table a pass decided that is being made (its pending row);
 4. one game (games, `LockedGame`: one existing game per transaction; a matchmaking pass also
    locks the games it creates, which no other transaction sees before its commit). Rating a
    game locks it after the ratings' advisory lock;

@@ -48,6 +48,7 @@ class StandingsConsumer(ListeningConsumer):
             "type": "standings",
             "tournament_id": str(tournament.pk),
             "status": tournament.status,
+            "ends_at": tournament.ends_at.isoformat(),
             "players_count": len(rows),
             "rows": rows[:FIRST_ROWS],
             "changed": changed,

@@ -3,14 +3,14 @@ game's points, a pairing pass) holds it, so a pass never seats a player who is p
 game's points never race the next pass. The pass takes it without waiting (`skip`): a
 tournament another worker is pairing is left to it.
 
-A table the pass decided is made after it, under its participants' row locks alone
-(`locked_table`), so two makers of one table take turns and the second finds it made."""
+A table the pass decided is made after it, under its pending row's lock alone
+(`locked_pending_table`), so two makers of one table take turns and the second finds it gone."""
 
 from __future__ import annotations
 
 from uuid import UUID
 
-from tournaments.models import Participant, Tournament
+from tournaments.models import PendingTable, Tournament
 
 
 def locked_tournament(tournament_id: UUID | str, *, skip: bool = False) -> Tournament | None:
@@ -20,10 +20,6 @@ def locked_tournament(tournament_id: UUID | str, *, skip: bool = False) -> Tourn
     return rows.first()
 
 
-def locked_table(tournament_id: UUID | str, game_id: UUID) -> list[Participant]:
-    """The participants a pass seated at the table of `game_id`, their rows locked (in pk
-    order) until the commit."""
-    rows = Participant.objects.select_for_update().filter(
-        tournament_id=tournament_id, game_id=game_id
-    )
-    return list(rows.order_by("pk"))
+def locked_pending_table(game_id: UUID) -> PendingTable | None:
+    """A table a pass decided, its row locked until the commit; None once it has been made."""
+    return PendingTable.objects.select_for_update().filter(pk=game_id).first()

@@ -3,7 +3,9 @@ seated again as soon as their game ends, scoring by their places (tournaments/ar
 
 A tournament is a row; a participant is a row per player who joined it, carrying their score
 and what the pairing needs (idle since when, the table they last sat at, the game they are at).
-Its games are ordinary ranked games that name it (`Game.tournament_id`).
+Its games are ordinary ranked games that name it (`Game.tournament_id`). A table a pass decided
+is a pending table until its game is made (a row of its own, so that the pass writes one row a
+table rather than one a player).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import uuid
 from typing import Any
 
 from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
 from django.db import models
 
 
@@ -131,3 +134,19 @@ class Participant(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} in {self.tournament_id}: {self.score}"
+
+
+class PendingTable(models.Model):
+    """A table a pass decided whose game is not made yet: the game's id and its players. Its
+    players are not idle while it exists; making the game sets their `game_id` and deletes it
+    (tournaments/services.py `tournament_tables_make`)."""
+
+    game_id = models.UUIDField(primary_key=True)
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="pending_tables"
+    )
+    players = ArrayField(models.UUIDField())
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"table {self.game_id} of {self.tournament_id}"

@@ -76,6 +76,7 @@ class StandingsMessage(TypedDict):
     type: Literal["standings"]
     tournament_id: Uuid
     status: str
+    ends_at: Annotated[str, Doc("ISO 8601; moves when staff end the tournament early.")]
     players_count: int
     rows: Annotated[list[TournamentStandingData], Doc("The first rows (up to 20).")]
     changed: Annotated[

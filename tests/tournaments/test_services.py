@@ -19,6 +19,7 @@ from tournaments import tasks
 from tournaments.models import Participant, Tournament, TournamentStatus
 from tournaments.services import (
     _tournament_pass,
+    tournament_cancel,
     tournament_create,
     tournament_game_score,
     tournament_game_unscore,
@@ -300,15 +301,23 @@ def test_a_pass_decides_the_tables_and_a_lost_making_is_made_by_the_next(players
 
     # The pass alone (the worker died before making its tables): two pending tables.
     assert _tournament_pass(tournament_id=tournament.pk, now=now) == 2
-    pending = set(tournament.participants.values_list("game_id", flat=True))
+    pending = set(tournament.pending_tables.values_list("game_id", flat=True))
     assert len(pending) == 2
-    assert None not in pending
+    assert set(tournament.participants.values_list("game_id", flat=True)) == {None}
     assert not Game.objects.filter(tournament_id=tournament.pk).exists()
+    assert _tournament_pass(tournament_id=tournament.pk, now=now) == 0  # nobody is idle
 
     assert tournament_step(tournament_id=tournament.pk, now=now) == 2
     games = Game.objects.filter(tournament_id=tournament.pk)
     assert set(games.values_list("pk", flat=True)) == pending
     assert all(game.status == GameStatus.ACTIVE for game in games)
+    for game in games:
+        seated = {seat.player_id for seat in game.seats.all()}
+        assert (
+            set(tournament.participants.filter(game_id=game.pk).values_list("player_id", flat=True))
+            == seated
+        )
+    assert not tournament.pending_tables.exists()
     assert tournament_tables_make(tournament_id=tournament.pk) == 0  # once
 
 
@@ -325,6 +334,7 @@ def test_a_table_whose_player_sat_down_elsewhere_meanwhile_is_not_made(players) 
 
     assert not Game.objects.filter(tournament_id=tournament.pk).exists()
     assert set(tournament.participants.values_list("game_id", flat=True)) == {None}
+    assert not tournament.pending_tables.exists()
     # b is busy, so the next pass seats a with the next idle player.
     tournament_join(tournament_id=tournament.pk, player=c)
     assert tournaments_tick() == 1
@@ -354,3 +364,16 @@ def test_a_game_s_end_seats_at_once_whoever_a_pass_passed_over(players, waited, 
         seated = {seat.player_id for seat in games.get().seats.all()}
         assert lone.player_id in seated
         assert len(seated) == 2
+
+
+def test_a_cancelled_tournament_makes_none_of_its_pending_tables(players) -> None:
+    tournament = arena()
+    for player in players[:2]:
+        tournament_join(tournament_id=tournament.pk, player=player)
+    assert _tournament_pass(tournament_id=tournament.pk, now=timezone.now()) == 1
+
+    tournament_cancel(tournament_id=tournament.pk)
+
+    assert tournament_tables_make(tournament_id=tournament.pk) == 0
+    assert not Game.objects.filter(tournament_id=tournament.pk).exists()
+    assert not tournament.pending_tables.exists()

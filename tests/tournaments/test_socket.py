@@ -13,7 +13,12 @@ from accounts.services import auth_token_issue
 from config.asgi import application
 from games.models import Game
 from tests.factories import PlayerFactory
-from tournaments.services import tournament_create, tournament_join, tournaments_tick
+from tournaments.services import (
+    tournament_create,
+    tournament_end_now,
+    tournament_join,
+    tournaments_tick,
+)
 
 
 def _arena_of(players) -> str:
@@ -81,6 +86,12 @@ async def test_the_standings_socket_sends_the_board_then_what_changed() -> None:
         update = await socket.receive_json_from(timeout=5)
         assert update["players_count"] == 3
         assert [row["player"]["id"] for row in update["changed"]] == [str(players[2].pk)]
+        # Staff end it early: its new end reaches the socket, with nothing else changed.
+        ended = await database_sync_to_async(tournament_end_now)(tournament_id=tournament_id)
+        early = await socket.receive_json_from(timeout=5)
+        assert early["ends_at"] == ended.ends_at.isoformat()
+        assert early["ends_at"] != first["ends_at"]
+        assert early["changed"] == []
     finally:
         await socket.disconnect()
 

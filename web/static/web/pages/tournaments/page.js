@@ -118,9 +118,12 @@ export async function tournamentPage(root, [tournamentId], app) {
     onStatus: (status) => dispatch({ type: "link", status }),
     onMessage: (message) => {
       if (message.type !== "standings") return;
-      const was = store.state.tournament.status;
+      const { status, ends_at: endsAt } = store.state.tournament;
       dispatch({ type: "standings", message });
-      if (message.status !== was) reread(); // started or over: the entry's rank and buttons
+      // Started, over, or ended early by staff: the countdown, the entry's rank and buttons.
+      if (message.status !== status || Date.parse(message.ends_at) !== Date.parse(endsAt)) {
+        reread();
+      }
     },
   });
   const mine = liveSocket("me/", {
