@@ -44,7 +44,7 @@ import random
 import statistics
 import sys
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
@@ -89,6 +89,7 @@ class Client:
     games: list[str] = field(default_factory=list)
     moves: int = 0
     errors: int = 0
+    refusals: Counter[str] = field(default_factory=Counter)
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
     async def listen(self, done: asyncio.Event) -> None:
@@ -150,7 +151,17 @@ class Client:
                 self.moves += 1
                 if response.status_code != 200:
                     self.errors += 1
+                    self.refusals[refusal_code(response)] += 1
                     acted_at = -1
+
+
+def refusal_code(response: httpx.Response) -> str:
+    """A refused move's status and error code (`409 stale_seq`)."""
+    try:
+        code = response.json().get("code", "")
+    except ValueError:
+        code = ""
+    return f"{response.status_code} {code}".strip()
 
 
 async def tournament_of(http: httpx.AsyncClient, minutes: float) -> tuple[str, dict[str, str]]:
@@ -567,12 +578,15 @@ def report(run: dict[str, Any], passes: dict[int, list[dict[str, float]]], args:
     sizes = sorted({len(game.players) for game in games})
     moves = sum(c.moves for c in clients)
     errors = sum(c.errors for c in clients)
+    refusals = sum((c.refusals for c in clients), Counter[str]())
+    why = ", ".join(f"{code}: {count}" for code, count in refusals.most_common())
     median, p99 = quantile(waits, 50), quantile(waits, 99)
     print(
         f"\n{args.players} participants for {args.minutes:g} min (the pass every "
         f"{settings.YANIV_TOURNAMENT_PAIRING_SECONDS:g} s, repeat wait {wait:g} s): "
         f"{len(games)} games ({finished} finished; tables of {sizes}), {moves} moves "
-        f"({errors} not 200), {run['unfinished']} games unfinished after the drain; "
+        f"({errors} not 200{': ' + why if why else ''}), {run['unfinished']} games "
+        "unfinished after the drain; "
         f"tournament {run['status']}.\n"
     )
     print("| measure | figure | target |")
