@@ -54,6 +54,15 @@ def finish(game: Game, places: dict[Any, int], away: tuple[Any, ...] = ()) -> No
     game.save()
 
 
+def at_a_table(*seated: Any) -> tuple[Tournament, Game]:
+    """A running arena of tables of two that these two joined, and the table its pass made."""
+    tournament = arena()
+    for player in seated:
+        tournament_join(tournament_id=tournament.pk, player=player)
+    tournaments_tick()
+    return tournament, Game.objects.get(tournament_id=tournament.pk)
+
+
 def entry(tournament: Tournament, player) -> Participant:
     return Participant.objects.get(tournament=tournament, player=player)
 
@@ -144,11 +153,7 @@ def test_points_fire_and_absence(players, settings) -> None:
 
 def test_the_end_lets_games_finish_then_closes(players) -> None:
     a, b = players[:2]
-    tournament = arena()
-    for player in (a, b):
-        tournament_join(tournament_id=tournament.pk, player=player)
-    tournaments_tick()
-    game = Game.objects.get(tournament_id=tournament.pk)
+    tournament, game = at_a_table(a, b)
     later = tournament.ends_at + timedelta(seconds=1)
     assert tournaments_tick(now=later) == 0
     tournament.refresh_from_db()
@@ -198,11 +203,7 @@ def test_a_schedule_keeps_its_next_tournament_made(settings) -> None:
 
 def test_an_aborted_game_counts_for_nothing(players) -> None:
     a, b = players[:2]
-    tournament = arena()
-    for player in (a, b):
-        tournament_join(tournament_id=tournament.pk, player=player)
-    tournaments_tick()
-    game = Game.objects.get(tournament_id=tournament.pk)
+    tournament, game = at_a_table(a, b)
     game.status = GameStatus.ABORTED
     game.save()
     game.seats.update(live=False)
@@ -258,11 +259,7 @@ def test_a_voided_game_takes_back_its_points_and_the_fire_it_lit(
 
 def test_a_game_voided_before_its_points_counts_for_nothing(players, settings) -> None:
     a, b = players[:2]
-    tournament = arena()
-    for player in (a, b):
-        tournament_join(tournament_id=tournament.pk, player=player)
-    tournaments_tick()
-    game = Game.objects.get(tournament_id=tournament.pk)
+    tournament, game = at_a_table(a, b)
     finish(game, {a: 1, b: 2})
     game_void(game_id=game.pk, reason="a bug")
 
