@@ -447,7 +447,8 @@ game_results = st.integers(2, 5).flatmap(
 def test_a_tally_adds_up_the_games_as_they_were_scored_one_by_one(games) -> None:
     """`tally` (a voided game's players added up again) equals scoring each game as it ends:
     on fire by the player's previous outright firsts (`on_fire`), points doubled then."""
-    score, history, last = 0.0, [], None
+    score, last = 0.0, None
+    history: list[bool] = []
     for index, (places, at) in enumerate(games):
         hot = [on_fire(history) if seat == at else False for seat in range(len(places))]
         gained = scores(places, hot)[at]
