@@ -1,10 +1,19 @@
 """`ws /ws/v1/tournaments/{id}/` (docs/api.md, Tournaments): the standings, on connect and after
-every change. Each change is announced to the tournament's group (`tournament_changed`); each
-socket then reads the standings and sends the first rows and those that differ from what it
-sent before, so a client keeps a whole board up to date from the rows that changed."""
+every change. Each change is announced to the tournament's group (`tournament_changed`) with
+the tournament's board version (tournaments/selectors.py `board_version`); each socket then
+sends the first rows and those that differ from what it sent before, so a client keeps a whole
+board up to date from the rows that changed.
+
+The standings are read once per change and process, not once per socket: a process keeps the
+last board it read of each tournament it has sockets of, with the version it was read at, and
+its sockets of that tournament share it while it is as new as the change they were told of (a
+2,000-player arena whose players all watch would otherwise read 2,000 rows 2,000 times a
+change)."""
 
 from __future__ import annotations
 
+import asyncio
+from dataclasses import dataclass
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -14,53 +23,106 @@ from core.sockets import tournament_group
 from games.consumers import CLOSE_NOT_FOUND, ListeningConsumer
 from tournaments.models import Tournament
 from tournaments.payloads import StandingsMessage, TournamentStandingData, standing_data
-from tournaments.selectors import standings, standings_ranked
+from tournaments.selectors import board_version, standings, standings_ranked
 
 FIRST_ROWS = 20
 
 
+@dataclass(frozen=True)
+class Board:
+    """A tournament's standings as read at `version` (its changes counted up to the read)."""
+
+    version: int
+    tournament_id: str
+    status: str
+    ends_at: str
+    rows: list[TournamentStandingData]
+
+
+def read_board(tournament_id: str) -> Board | None:
+    version = board_version(tournament_id)  # before the read: the read has every change up to it
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None:
+        return None
+    rows = [standing_data(*row) for row in standings_ranked(list(standings(tournament)))]
+    return Board(
+        version, str(tournament.pk), tournament.status, tournament.ends_at.isoformat(), rows
+    )
+
+
+class Boards:
+    """This process's last board of each tournament it has sockets of, read once per change."""
+
+    def __init__(self) -> None:
+        self.boards: dict[str, Board] = {}
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.sockets: dict[str, int] = {}
+
+    async def get(self, tournament_id: str, version: int) -> Board | None:
+        """The board, read again unless the kept one is at `version` or newer."""
+        async with self.locks.setdefault(tournament_id, asyncio.Lock()):
+            board = self.boards.get(tournament_id)
+            if board is None or board.version < version:
+                board = await database_sync_to_async(read_board)(tournament_id)
+                if board is not None and self.sockets.get(tournament_id):
+                    self.boards[tournament_id] = board
+            return board
+
+    def opened(self, tournament_id: str) -> None:
+        self.sockets[tournament_id] = self.sockets.get(tournament_id, 0) + 1
+
+    def closed(self, tournament_id: str) -> None:
+        self.sockets[tournament_id] -= 1
+        if not self.sockets[tournament_id]:
+            for kept in (self.sockets, self.boards, self.locks):
+                kept.pop(tournament_id, None)
+
+
+BOARDS = Boards()
+
+
 class StandingsConsumer(ListeningConsumer):
     group: str
+    tournament_id: str
     sent: dict[str, TournamentStandingData]
 
     async def connect(self) -> None:
         if await ws_require_player(self) is None:
             return
-        tournament_id = self.scope["url_route"]["kwargs"]["tournament_id"]
+        self.tournament_id = str(self.scope["url_route"]["kwargs"]["tournament_id"])
         self.sent = {}
-        message = await database_sync_to_async(self._standings)(tournament_id)
+        BOARDS.opened(self.tournament_id)
+        version = await database_sync_to_async(board_version)(self.tournament_id)
+        board = await BOARDS.get(self.tournament_id, version)
         await self.accept()
-        if message is None:
+        if board is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        self.group = tournament_group(tournament_id)
+        self.group = tournament_group(self.tournament_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.send_json(message)
+        await self.send_json(self._message(board))
 
-    def _standings(self, tournament_id: Any) -> StandingsMessage | None:
-        tournament = Tournament.objects.filter(pk=tournament_id).first()
-        if tournament is None:
-            return None
-        rows = [standing_data(*row) for row in standings_ranked(list(standings(tournament)))]
-        changed = [row for row in rows if self.sent.get(row["player"]["id"]) != row]
-        self.sent = {row["player"]["id"]: row for row in rows}
+    def _message(self, board: Board) -> StandingsMessage:
+        """The board as this socket sends it: the first rows, and those it has not sent yet."""
+        changed = [row for row in board.rows if self.sent.get(row["player"]["id"]) != row]
+        self.sent = {row["player"]["id"]: row for row in board.rows}
         return {
             "type": "standings",
-            "tournament_id": str(tournament.pk),
-            "status": tournament.status,
-            "ends_at": tournament.ends_at.isoformat(),
-            "players_count": len(rows),
-            "rows": rows[:FIRST_ROWS],
+            "tournament_id": board.tournament_id,
+            "status": board.status,
+            "ends_at": board.ends_at,
+            "players_count": len(board.rows),
+            "rows": board.rows[:FIRST_ROWS],
             "changed": changed,
         }
 
     async def tournament_changed(self, message: dict[str, Any]) -> None:
-        standings_message = await database_sync_to_async(self._standings)(
-            self.scope["url_route"]["kwargs"]["tournament_id"]
-        )
-        if standings_message is not None:
-            await self.send_json(standings_message)
+        board = await BOARDS.get(self.tournament_id, int(message.get("version", 0)))
+        if board is not None:
+            await self.send_json(self._message(board))
 
     async def disconnect(self, code: int) -> None:
+        if hasattr(self, "tournament_id"):
+            BOARDS.closed(self.tournament_id)
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)

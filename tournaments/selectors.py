@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from datetime import datetime
+from uuid import UUID
 
+from django.core.cache import cache
 from django.db import connection
 from django.db.models import Q, QuerySet
+from redis.exceptions import RedisError
 
 from tournaments import arena
 from tournaments.models import Participant, Tournament
@@ -16,6 +19,19 @@ def standings(tournament: Tournament) -> QuerySet[Participant]:
     score, then outright firsts, then who reached their score first)."""
     rows = Participant.objects.filter(tournament=tournament).select_related("player__rating")
     return rows.order_by("-score", "-firsts", "score_at", "id")
+
+
+def board_key(tournament_id: UUID | str) -> str:
+    return f"tournament-board:{tournament_id}"
+
+
+def board_version(tournament_id: UUID | str) -> int:
+    """How many changes of the tournament's standings have been announced (tournaments/services.py
+    `_changed`), in the cache (Redis): 0 before the first, or when it is unreachable."""
+    try:
+        return int(cache.get(board_key(tournament_id), 0))
+    except RedisError:
+        return 0
 
 
 def standing_rank(entry: Participant) -> int:

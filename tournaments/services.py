@@ -13,9 +13,11 @@ from uuid import UUID, uuid4
 
 from django.conf import settings
 from django.contrib.auth.hashers import check_password, make_password
+from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, Max, OuterRef
 from django.utils import timezone
+from redis.exceptions import RedisError
 
 from accounts.models import Player
 from accounts.selectors import queue_ban_until
@@ -38,7 +40,7 @@ from tournaments.models import (
 )
 from tournaments.payloads import tournament_game_message
 from tournaments.schedule import Rule, next_start
-from tournaments.selectors import idle_participants
+from tournaments.selectors import board_key, idle_participants
 
 OPEN = (TournamentStatus.UPCOMING, TournamentStatus.RUNNING)
 
@@ -372,10 +374,21 @@ def _table_make(game_id: UUID) -> bool:
 
 
 def _changed(tournament_id: UUID) -> None:
-    """The standings' sockets read them again, after the commit."""
-    message = {"type": "tournament.changed"}
-    group = tournament_group(tournament_id)
-    transaction.on_commit(lambda: send_to_group(group, message), robust=True)
+    """After the commit: the tournament's board version counts the change, and its standings'
+    sockets are told, with that version (tournaments/consumers.py: each process reads the
+    standings once for all its sockets)."""
+
+    def send() -> None:
+        key = board_key(tournament_id)
+        try:
+            cache.add(key, 0, timeout=None)
+            version = cache.incr(key)
+        except RedisError:  # the sockets read the standings again, whatever they kept
+            version = 1 << 62
+        message = {"type": "tournament.changed", "version": version}
+        send_to_group(tournament_group(tournament_id), message)
+
+    transaction.on_commit(send, robust=True)
 
 
 def _announce(tournament_id: UUID, game_id: UUID, keys: Sequence[str]) -> None:

@@ -1,4 +1,5 @@
-"""A seated participant hears of their table on the real `ws /ws/v1/me/` socket."""
+"""A seated participant hears of their table on the real `ws /ws/v1/me/` socket; the standings'
+socket sends the board, then what changed, read once a change for all of a process's sockets."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from accounts.services import auth_token_issue
 from config.asgi import application
 from games.models import Game
 from tests.factories import PlayerFactory
+from tournaments import consumers
 from tournaments.services import (
     tournament_create,
     tournament_end_now,
@@ -111,3 +113,46 @@ async def test_an_unknown_tournaments_socket_closes_4404() -> None:
         assert closed == {"type": "websocket.close", "code": 4404}
     finally:
         await socket.disconnect()  # the client's side of the close (the socket gauge)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_change_is_read_once_for_all_the_sockets_of_a_process(monkeypatch) -> None:
+    players = await database_sync_to_async(PlayerFactory.create_batch)(4)
+    tournament_id = await database_sync_to_async(_arena_of)(players[:2])
+    reads: list[str] = []
+    reading = consumers.read_board
+
+    def counted(key: str):
+        reads.append(key)
+        return reading(key)
+
+    monkeypatch.setattr(consumers, "read_board", counted)
+    sockets = []
+    for player in players[:3]:
+        raw = await database_sync_to_async(auth_token_issue)(player=player)
+        socket = WebsocketCommunicator(
+            application,
+            f"/ws/v1/tournaments/{tournament_id}/",
+            headers=[(b"authorization", f"Bearer {raw}".encode())],
+        )
+        assert (await socket.connect())[0]
+        assert (await socket.receive_json_from(timeout=5))["players_count"] == 2
+        sockets.append(socket)
+    try:
+        connects = len(reads)
+        assert connects <= 3  # a socket opened after the last change shares the board
+        await database_sync_to_async(tournament_join)(
+            tournament_id=tournament_id, player=players[3]
+        )
+        updates = [await socket.receive_json_from(timeout=5) for socket in sockets]
+
+        assert [update["players_count"] for update in updates] == [3, 3, 3]
+        assert all(
+            [row["player"]["id"] for row in update["changed"]] == [str(players[3].pk)]
+            for update in updates
+        )
+        assert len(reads) == connects + 1  # one read for the three
+    finally:
+        for socket in sockets:
+            await socket.disconnect()
+    assert tournament_id not in consumers.BOARDS.boards  # forgotten with its last socket
