@@ -5,6 +5,7 @@ and the CPU fill still serves it; and the pass reads the blocks, whichever way t
 from __future__ import annotations
 
 from datetime import timedelta
+from uuid import UUID
 
 import pytest
 from django.core.cache import cache
@@ -103,7 +104,7 @@ def _no_pass_request_pending() -> None:
     cache.delete(services.TRIGGER_FLAG)
 
 
-def run_pass(seconds: float) -> list:
+def run_pass(seconds: float) -> list[UUID]:
     result = services.matchmaking_pass(now=timezone.now() + timedelta(seconds=seconds))
     assert result is not None
     return result.games
