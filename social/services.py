@@ -196,8 +196,8 @@ def presence_push(*, player_ids: list[str]) -> int:
     return told
 
 
-def presence_sweep() -> int:
+def presence_sweep(*, now: float | None = None) -> int:
     """Players whose me sockets all expired without closing (a web process died): their friends
     are told they went offline. The number told."""
-    gone = presence.presence_sweep()
+    gone = presence.presence_sweep(now=now)
     return presence_push(player_ids=gone) if gone else 0

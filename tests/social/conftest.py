@@ -26,7 +26,7 @@ def registered(db: None) -> Callable[..., Player]:
 @pytest.fixture
 def pushes(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, dict[str, Any]]]:
     """`ws /ws/v1/me/` messages leaving social's requests, as (group, message) (presence is
-    heard on real sockets)."""
+    heard on real sockets: tests/social/test_presence.py)."""
     log: list[tuple[str, dict[str, Any]]] = []
     monkeypatch.setattr(
         "social.notify.send_to_group", lambda group, message: log.append((group, message))

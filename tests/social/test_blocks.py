@@ -1,6 +1,7 @@
 """Blocks (docs/api.md, Friends, blocks and presence): a block ends the friendship and the
 requests between two players and, both ways, no request may follow; guests block and are
-blocked too. (Presence and the ranked queue have tests of their own.)"""
+blocked too. (Presence: tests/social/test_presence.py; the ranked queue:
+tests/social/test_matchmaking.py.)"""
 
 from __future__ import annotations
 
