@@ -188,8 +188,9 @@ def presence_push(*, player_ids: list[str]) -> int:
     for player in players:
         now = shown[player.pk]
         value = f"{now[0]} {now[1] or ''}"
+        # Unknown (never told, or a day ago): told again, which costs nothing but a message.
         before = redis.set(_shown_key(player.pk), value, ex=int(_DAY.total_seconds()), get=True)
-        if before == value or (before is None and now == selectors.OFFLINE):
+        if before == value:
             continue
         notify.presence_changed(player.pk, now, selectors.friend_ids(player.pk))
         told += 1
