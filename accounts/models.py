@@ -67,6 +67,8 @@ class Player(AbstractBaseUser, PermissionsMixin):
     # Anonymised at the player's request (accounts.services.player_erase): the row stays, so
     # that the other players' records and ratings keep their opponent.
     erased_at = models.DateTimeField(null=True, blank=True)
+    # The player's friends see them offline whatever sockets they have open (social presence).
+    appear_offline = models.BooleanField(default=False)
 
     objects: ClassVar[PlayerManager] = PlayerManager()
 

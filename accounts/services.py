@@ -20,7 +20,7 @@ from accounts.fair_play import ban_length, offence_level, parse_steps
 from accounts.locks import player_lock
 from accounts.models import AuthToken, Offence, Player, QueueBan, StaffAction, StaffActionKind
 from accounts.selectors import active_player_get, offences_since, player_get_by_username
-from accounts.signals import player_banned, player_erased
+from accounts.signals import player_banned, player_erased, player_presence_changed
 from core.errors import ApplicationError
 from core.redis import get_redis
 from core.sockets import player_sockets_group, send_to_group
@@ -151,10 +151,24 @@ def player_login(*, username: str, password: str, user_agent: str = "") -> tuple
 
 
 @transaction.atomic
-def player_update(*, player: Player, display_name: str | None = None) -> Player:
+def player_update(
+    *, player: Player, display_name: str | None = None, appear_offline: bool | None = None
+) -> Player:
+    """What `PATCH /me/` changes; a change of `appear_offline` is told to the player's friends
+    after the commit (`player_presence_changed`)."""
+    fields = []
     if display_name is not None:
         player.display_name = display_name
-        player.save(update_fields=["display_name"])
+        fields.append("display_name")
+    if appear_offline is not None and appear_offline != player.appear_offline:
+        player.appear_offline = appear_offline
+        fields.append("appear_offline")
+        transaction.on_commit(
+            partial(player_presence_changed.send_robust, sender=Player, player_id=player.pk),
+            robust=True,
+        )
+    if fields:
+        player.save(update_fields=fields)
     return player
 
 

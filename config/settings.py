@@ -93,6 +93,7 @@ INSTALLED_APPS = [
     "seasons",
     "matchmaking",
     "tournaments",
+    "social",
     "players",
     "moderation",
     "ops",
@@ -434,3 +435,11 @@ YANIV_LEADERBOARD_MIN_GAMES = env.int("YANIV_LEADERBOARD_MIN_GAMES", default=5)
 YANIV_LEADERBOARD_ACTIVE_DAYS = env.int("YANIV_LEADERBOARD_ACTIVE_DAYS", default=30)
 # Public reads (no token): how long a shared cache or a widget may keep an answer.
 YANIV_PUBLIC_MAX_AGE_SECONDS = env.int("YANIV_PUBLIC_MAX_AGE_SECONDS", default=10)
+# Friends (docs/api.md, Friends, blocks and presence): how many a player may have, and how many
+# requests they may send in 24 hours.
+YANIV_FRIENDS_MAX = env.int("YANIV_FRIENDS_MAX", default=500)
+YANIV_FRIEND_REQUESTS_PER_DAY = env.int("YANIV_FRIEND_REQUESTS_PER_DAY", default=20)
+# Presence (core/presence.py): an open me socket's entry lives this long unless renewed (every
+# third of it); a web process that dies leaves its players online at most this long, plus
+# beat's sweep interval.
+YANIV_PRESENCE_TTL_SECONDS = env.int("YANIV_PRESENCE_TTL_SECONDS", default=60)

@@ -4,7 +4,7 @@ No operation answers them, so drf-spectacular would not list them: this hook add
 components, `GameSocketMessage` and `MeSocketMessage`, each one of its socket's messages told
 apart by `type`, so that clients generate their types too (and tests/schema_check.py checks
 every message the suite receives). It sits in config, which no app imports: the me socket
-carries three apps' messages, and only config may see them all.
+carries four apps' messages, and only config may see them all.
 """
 
 from __future__ import annotations
@@ -21,6 +21,11 @@ from games.apis import (
     YourTurnMessageSerializer,
 )
 from matchmaking.apis import TicketMessageSerializer
+from social.apis import (
+    FriendMessageSerializer,
+    FriendRequestMessageSerializer,
+    PresenceMessageSerializer,
+)
 from tournaments.apis import StandingsMessageSerializer, TournamentGameMessageSerializer
 
 # Each socket's messages, by the value of their `type`.
@@ -36,6 +41,9 @@ SOCKETS = [
             "ticket": TicketMessageSerializer,
             "your_turn": YourTurnMessageSerializer,
             "tournament_game": TournamentGameMessageSerializer,
+            "friend_request": FriendRequestMessageSerializer,
+            "friend": FriendMessageSerializer,
+            "presence": PresenceMessageSerializer,
             "error": SocketErrorMessageSerializer,
         },
         resource_type_field_name="type",

@@ -14,6 +14,7 @@ api_v1: list[URLPattern | URLResolver] = [
     path("", include("matchmaking.urls")),
     path("", include("seasons.urls")),
     path("", include("tournaments.urls")),
+    path("", include("social.urls")),
     path("", include("moderation.urls")),
 ]
 

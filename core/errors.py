@@ -41,12 +41,15 @@ class ApplicationError(Exception):
         detail: str,
         status: int = 400,
         extra: Mapping[str, Any] | None = None,
+        retry_after: int | None = None,
     ) -> None:
         super().__init__(detail)
         self.code = code
         self.detail = detail
         self.status = status
         self.extra: dict[str, Any] = dict(extra or {})
+        # Seconds, sent as `Retry-After` (every 429 has one: a limit of the service's own).
+        self.retry_after = retry_after
 
     def body(self) -> dict[str, Any]:
         return {**self.extra, "detail": self.detail, "code": self.code}
@@ -140,7 +143,8 @@ def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | 
 
     if isinstance(exc, ApplicationError):
         set_rollback()
-        return Response(exc.body(), status=exc.status)
+        retry = {} if exc.retry_after is None else {"Retry-After": str(max(1, exc.retry_after))}
+        return Response(exc.body(), status=exc.status, headers=retry)
     if isinstance(exc, _UNAVAILABLE):
         logger.warning("answered 503: %r", exc)
         set_rollback()

@@ -5,7 +5,8 @@ them after the commit that changed it (`send_to_group`):
 
 - `player_sockets_group`: every open websocket of a player (accounts.ws_auth), so that a ban
   closes them all;
-- `player_group`: the player's `ws /ws/v1/me/` (ticket changes, `your_turn`);
+- `player_group`: the player's `ws /ws/v1/me/` (ticket changes, `your_turn`, friends' news and
+  presence);
 - `game_group`: every socket on a game, told only *that* it changed;
 - `viewer_group`: a game's sockets of one seated player, or of anyone watching, each given the
   change already projected for that viewer (games/notify.py decides what each is sent);
@@ -20,7 +21,7 @@ from uuid import UUID
 
 from redis import RedisError
 
-from core.perf.channels import group_publish
+from core.perf.channels import group_publish, groups_publish
 
 logger = logging.getLogger(__name__)
 
@@ -54,3 +55,13 @@ def send_to_group(group: str, message: dict[str, Any]) -> None:
         group_publish(group, message)
     except RedisError:
         logger.exception("could not notify %s", group)
+
+
+def send_to_groups(groups: list[str], message: dict[str, Any]) -> None:
+    """`send_to_group` of one message to many groups, in one round trip."""
+    if not groups:
+        return
+    try:
+        groups_publish(groups, message)
+    except RedisError:
+        logger.exception("could not notify %d groups", len(groups))

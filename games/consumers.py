@@ -8,13 +8,19 @@ lacks, and project them itself, through the same projection as REST.
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from typing import Any
+from uuid import UUID
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
+from redis import RedisError
 
 from accounts.models import Player
+from accounts.signals import player_presence_changed
 from accounts.ws_auth import PlayerConsumer, ws_require_player
-from core import metrics
+from core import metrics, presence
 from core.errors import ApplicationError
 from core.perf.channels import DirectDispatch
 from core.sockets import game_group, player_group, viewer_group
@@ -23,6 +29,8 @@ from games.payloads import GameData, GameMessage, game_message, socket_error_mes
 from games.projection import events_shown, game_payload, game_state, may_view, viewer_seat
 from games.selectors import game_seats
 from games.services import play
+
+logger = logging.getLogger(__name__)
 
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
@@ -149,21 +157,68 @@ class GameConsumer(ListeningConsumer):
 
 
 class MeConsumer(ListeningConsumer):
-    """`ws /ws/v1/me/`: ticket changes and `your_turn`, for the connected player only."""
+    """`ws /ws/v1/me/`: ticket changes, `your_turn` and friends' news, for the connected player
+    only. Each open me socket makes its player online (core/presence.py): it counts itself when
+    it opens, renews that while open and takes it back when it closes; when that turns the
+    player on- or offline, `player_presence_changed` tells whoever cares (social tells the
+    friends, in a task: the socket never waits for that)."""
 
     group: str
+    player_id: UUID
+    _presence: asyncio.Task[None] | None = None
+    _gone = False
 
     async def connect(self) -> None:
         player = await ws_require_player(self)
         if player is None:
             return
+        self.player_id = player.pk
         self.group = player_group(player.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        # After the accept: the client has its socket whatever this costs.
+        await sync_to_async(self._opened, thread_sensitive=False)()
+        self._presence = asyncio.create_task(self._keep_present())
+
+    async def _keep_present(self) -> None:
+        while True:
+            await asyncio.sleep(presence.refresh_seconds())
+            await sync_to_async(self._opened, thread_sensitive=False)()
+
+    def _opened(self) -> None:
+        if self._gone:
+            return  # a renewal that raced the close: counting it again would outlive the socket
+        try:
+            changed = presence.socket_opened(self.player_id, self.channel_name)
+        except RedisError:
+            logger.warning("presence of %s not counted: Redis unavailable", self.player_id)
+            return
+        if changed:
+            _presence_changed(self.player_id)
+
+    def _closed(self) -> None:
+        try:
+            changed = presence.socket_closed(self.player_id, self.channel_name)
+        except RedisError:
+            logger.warning("presence of %s not uncounted: Redis unavailable", self.player_id)
+            return
+        if changed:
+            _presence_changed(self.player_id)
 
     async def me_message(self, message: dict[str, Any]) -> None:
         await self.send_json(message["message"])
 
     async def disconnect(self, code: int) -> None:
+        self._gone = True
+        if self._presence is not None:
+            self._presence.cancel()
+            self._presence = None
+            await sync_to_async(self._closed, thread_sensitive=False)()
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+
+
+def _presence_changed(player_id: UUID) -> None:
+    for receiver, result in player_presence_changed.send_robust(sender=Player, player_id=player_id):
+        if isinstance(result, Exception):
+            logger.error("presence receiver %r failed for %s", receiver, player_id, exc_info=result)

@@ -28,6 +28,12 @@ from games.projection import events_shown
 # (or the roll back of its ratings) on them.
 game_finished_signal = Signal()
 game_voided_signal = Signal()
+# Sent after the commit of a change that started or ended some players' part in an active game
+# (its start, its end or void, a player leaving it), with `game_id` and `player_ids`: social
+# tells their friends what they are doing now (presence `playing`).
+game_playing_changed_signal = Signal()
+
+_WHOLE_TABLE_EVENTS = frozenset({"game_started", "game_ended", "game_voided"})
 
 
 def game_changed(game_id: UUID | str) -> None:
@@ -42,6 +48,7 @@ def game_update(locked: LockedGame) -> None:
     if not locked.published:
         locked.published = True
         transaction.on_commit(lambda: _publish(locked), robust=True)
+        transaction.on_commit(lambda: _playing_changed(locked), robust=True)
 
 
 def _publish(locked: LockedGame) -> None:
@@ -64,6 +71,24 @@ def _publish(locked: LockedGame) -> None:
             "events": events_shown(events, seat),
         }
         send_to_group(viewer_group(game.pk, player_id), message)
+
+
+def _playing_changed(locked: LockedGame) -> None:
+    """`game_playing_changed_signal` for the players whose part began or ended: everyone seated
+    at a start or an end, the leavers when players left."""
+    kinds = {event.type for event in locked.new_events}
+    if kinds & _WHOLE_TABLE_EVENTS:
+        seats = locked.seats
+    elif "player_left" in kinds:
+        left = {e.payload.get("seat") for e in locked.new_events if e.type == "player_left"}
+        seats = [seat for seat in locked.seats if seat.seat in left]
+    else:
+        return
+    player_ids = [seat.player_id for seat in seats if seat.player_id is not None]
+    if player_ids:
+        game_playing_changed_signal.send_robust(
+            sender=Game, game_id=locked.game.pk, player_ids=player_ids
+        )
 
 
 def your_turn(seat: Seat, game: Game) -> None:

@@ -21,6 +21,10 @@ member has waited worth `gap_per_second` points of spread (the rate at which tol
 so an old ticket is not passed over forever for closer newcomers. A window is `size`
 neighbours, or up to `skip` more with the freshest interior tickets left out.
 
+- Players kept apart: the pass is handed the pairs of tickets that must not share a table (one
+  of the two players blocks the other) as data, and no table it forms holds such a pair: a
+  window with one is passed over (a wider window may leave one of the two out). A ticket that
+  could only sit with someone it is kept apart from waits, and the CPU fill serves it in time.
 - Bots filling empty seats after a wait (the most requested matchmaking feature): a ticket
   still unseated after `cpu_fill_seconds` is seated at a table of its largest accepted size
   with the CPU levels whose ratings are nearest its own. Fills are made only from what the
@@ -33,7 +37,7 @@ tickets per ticket, so the pass grows as n log n.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 __all__ = ["Match", "Policy", "Ticket", "pair"]
@@ -82,13 +86,18 @@ class Policy:
         return frozenset(sorted(ticket.sizes, reverse=True)[:opened])
 
 
-def pair(tickets: Iterable[Ticket], policy: Policy | None = None) -> list[Match]:
+def pair(
+    tickets: Iterable[Ticket],
+    policy: Policy | None = None,
+    apart: Collection[frozenset[str]] = (),
+) -> list[Match]:
     """The matches to seat now: each ticket in at most one, every member accepting the match's
-    size (now), and each match's spread within its tolerance; then, with `cpu_fill_seconds`
-    set, the fills of the tickets left that waited that long. Deterministic for a given input."""
+    size (now), each match's spread within its tolerance, and no match holding both keys of a
+    pair in `apart`; then, with `cpu_fill_seconds` set, the fills of the tickets left that
+    waited that long. Deterministic for a given input."""
     policy = policy or Policy()
     tickets = list(tickets)
-    matches = _pair_humans(tickets, policy)
+    matches = _pair_humans(tickets, policy, _Apart(apart))
     cpus = dict(policy.cpus)
     if policy.cpu_fill_seconds > 0 and cpus:
         seated = {key for match in matches for key in match.tickets}
@@ -106,7 +115,23 @@ def _fill(ticket: Ticket, cpus: Mapping[str, float]) -> Match:
     return Match((ticket.key,), max(ratings) - min(ratings), chosen)
 
 
-def _pair_humans(tickets: Sequence[Ticket], policy: Policy) -> list[Match]:
+class _Apart:
+    """Which tickets may not share a table, by key."""
+
+    def __init__(self, pairs: Collection[frozenset[str]]) -> None:
+        self.of: dict[str, set[str]] = {}
+        for pair_ in pairs:
+            one, other = tuple(pair_)
+            self.of.setdefault(one, set()).add(other)
+            self.of.setdefault(other, set()).add(one)
+
+    def clash(self, key: str, keys: Iterable[str]) -> bool:
+        """Whether `key` is kept apart from any of `keys`."""
+        kept = self.of.get(key)
+        return kept is not None and any(other in kept for other in keys)
+
+
+def _pair_humans(tickets: Sequence[Ticket], policy: Policy, apart: _Apart) -> list[Match]:
     entries = [(ticket, policy.open_sizes(ticket)) for ticket in tickets]
     # Ties in rating (every new player's) go to the longest waiter first; the key makes the
     # order total, so the result does not depend on the input order.
@@ -115,7 +140,7 @@ def _pair_humans(tickets: Sequence[Ticket], policy: Policy) -> list[Match]:
     seated: set[str] = set()
     for size in sorted({s for _, opened in entries for s in opened}, reverse=True):
         queue = [t for t, opened in entries if size in opened and t.key not in seated]
-        for members in _windows(queue, size, policy):
+        for members in _windows(queue, size, policy, apart):
             ratings = [queue[k].rating for k in members]
             keys = tuple(queue[k].key for k in members)
             matches.append(Match(keys, max(ratings) - min(ratings)))
@@ -123,9 +148,12 @@ def _pair_humans(tickets: Sequence[Ticket], policy: Policy) -> list[Match]:
     return matches
 
 
-def _windows(queue: Sequence[Ticket], size: int, policy: Policy) -> list[tuple[int, ...]]:
+def _windows(
+    queue: Sequence[Ticket], size: int, policy: Policy, apart: _Apart
+) -> list[tuple[int, ...]]:
     """The best set of disjoint tables of `size` among `queue` (sorted by rating), as tuples of
-    indices into it: most tables, then least total (spread - gap_per_second * waited)."""
+    indices into it: most tables, then least total (spread - gap_per_second * waited), none
+    holding two tickets kept `apart`."""
     n = len(queue)
     ratings = [ticket.rating for ticket in queue]
     waits = [ticket.waited for ticket in queue]
@@ -139,12 +167,18 @@ def _windows(queue: Sequence[Ticket], size: int, policy: Policy) -> list[tuple[i
         last = i - 1
         for span in range(size, min(size + policy.skip, i) + 1):
             first = i - span
+            window: tuple[int, ...] | None
             if span == size:
-                members: tuple[int, ...] = tuple(range(first, i))
+                window = tuple(range(first, i))
+                if apart.of and not _together(queue, window, apart):
+                    continue
             else:
                 # The spread is the same whoever sits inside: seat the longest waiters.
                 inner = sorted(range(first + 1, last), key=waits.__getitem__, reverse=True)
-                members = (first, *inner[: size - 2], last)
+                window = _seat_inside(queue, first, last, inner, size, apart)
+            if window is None:
+                continue
+            members = window
             spread = ratings[last] - ratings[first]
             waited = sum(waits[k] for k in members)
             if spread > policy.tolerance(waited / size):
@@ -165,3 +199,31 @@ def _windows(queue: Sequence[Ticket], size: int, policy: Policy) -> list[tuple[i
             i = table[0]
     picked.reverse()
     return picked
+
+
+def _together(queue: Sequence[Ticket], members: Sequence[int], apart: _Apart) -> bool:
+    """Whether these tickets may share a table: no two of them kept apart."""
+    keys = [queue[k].key for k in members]
+    return not any(apart.clash(key, keys[:index]) for index, key in enumerate(keys))
+
+
+def _seat_inside(
+    queue: Sequence[Ticket], first: int, last: int, inner: list[int], size: int, apart: _Apart
+) -> tuple[int, ...] | None:
+    """A window's table: its two ends, and the first of `inner` (longest waiters first) that
+    none of those already chosen is kept apart from; None when too few are left."""
+    if not apart.of:
+        return (first, *inner[: size - 2], last)
+    chosen = [first, last]
+    if not _together(queue, chosen, apart):
+        return None
+    keys = [queue[first].key, queue[last].key]
+    for k in inner:
+        if len(chosen) == size:
+            break
+        if not apart.clash(queue[k].key, keys):
+            chosen.append(k)
+            keys.append(queue[k].key)
+    if len(chosen) < size:
+        return None
+    return (first, *sorted(chosen[2:], key=inner.index), last)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Literal, TypedDict
 from uuid import UUID
@@ -17,6 +18,7 @@ from matchmaking import pairing
 from matchmaking.models import Ticket, TicketStatus
 from ratings.cpu import cpu_start
 from ratings.selectors import cpu_ratings, player_ratings
+from social.selectors import blocked_pairs
 
 
 class TicketData(TypedDict):
@@ -66,9 +68,16 @@ def player_searching_ticket(player: Player) -> TicketData | None:
     return None if ticket is None else ticket_data(ticket)
 
 
-def queue(*, now: datetime) -> list[pairing.Ticket]:
-    """Every ticket the pass may seat, as the pairing sees it: two queries, however long the
-    queue.
+@dataclass(frozen=True)
+class Queue:
+    tickets: list[pairing.Ticket]
+    # The pairs of tickets whose players may not share a table (one blocks the other).
+    apart: set[frozenset[str]]
+
+
+def queue(*, now: datetime) -> Queue:
+    """Every ticket the pass may seat, as the pairing sees it, and the pairs of them it must
+    keep apart: three queries, however long the queue.
 
     Left out: players at a table (they could not take a seat) and banned players (their
     tickets are being cancelled)."""
@@ -79,15 +88,19 @@ def queue(*, now: datetime) -> list[pairing.Ticket]:
         .values_list("pk", "player_id", "player_counts", "created_at")
     )
     ratings = player_ratings(player_id for _, player_id, _, _ in tickets)
-    return [
-        pairing.Ticket(
-            key=str(ticket_id),
-            rating=ratings[player_id]["ordinal"],
-            sizes=frozenset(player_counts),
-            waited=(now - created_at).total_seconds(),
-        )
-        for ticket_id, player_id, player_counts, created_at in tickets
-    ]
+    keys = {player_id: str(ticket_id) for ticket_id, player_id, _, _ in tickets}
+    return Queue(
+        tickets=[
+            pairing.Ticket(
+                key=str(ticket_id),
+                rating=ratings[player_id]["ordinal"],
+                sizes=frozenset(player_counts),
+                waited=(now - created_at).total_seconds(),
+            )
+            for ticket_id, player_id, player_counts, created_at in tickets
+        ],
+        apart={frozenset(keys[player_id] for player_id in pair) for pair in blocked_pairs(keys)},
+    )
 
 
 def cpu_fill_ratings() -> dict[str, float]:

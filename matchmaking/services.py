@@ -1,5 +1,6 @@
 """Every write to a ticket, and the matchmaking pass that turns tickets into ranked games
-(with CPU players in the seats of a ticket that waited YANIV_QUEUE_CPU_FILL_SECONDS alone).
+(with CPU players in the seats of a ticket that waited YANIV_QUEUE_CPU_FILL_SECONDS alone),
+never seating together two players of whom one blocks the other (social's blocks).
 
 Ticket changes reach the player's `ws /ws/v1/me/` after the commit that made them
 (docs/architecture.md's house rules); a pass is requested after the commit that queued a ticket, and
@@ -171,10 +172,11 @@ def _pass(now: datetime) -> PassResult:
         skip_locked=True,
     )
     queue = selectors.queue(now=now)
-    waited = {ticket.key: ticket.waited for ticket in queue}
+    waited = {ticket.key: ticket.waited for ticket in queue.tickets}
     fill = settings.YANIV_QUEUE_CPU_FILL_SECONDS
     cpus = tuple(selectors.cpu_fill_ratings().items()) if fill > 0 else ()
-    matches = pairing.pair(queue, pairing.Policy(cpu_fill_seconds=fill, cpus=cpus))
+    policy = pairing.Policy(cpu_fill_seconds=fill, cpus=cpus)
+    matches = pairing.pair(queue.tickets, policy, apart=queue.apart)
     matches.sort(key=lambda match: -max(waited[key] for key in match.tickets))
     games = []
     for match in matches[: settings.YANIV_MATCHMAKING_TABLES_PER_PASS]:

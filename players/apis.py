@@ -95,6 +95,9 @@ class MeSerializer(PlayerSerializer):
         help_text="When the caller's ban from the ranked queue ends (offences in ranked "
         "games: README, Fair play), or null.",
     )
+    appear_offline = serializers.BooleanField(
+        read_only=True, help_text="Friends see the caller offline (`PATCH /me/` sets it)."
+    )
 
     def to_representation(self, instance: Player) -> dict[str, Any]:
         # The fields document the shape; players.selectors.me_data builds it.
@@ -131,6 +134,11 @@ class LoginInputSerializer(serializers.Serializer[dict[str, Any]]):
 class MeUpdateInputSerializer(serializers.Serializer[dict[str, Any]]):
     # Optional, as in any PATCH: what is absent stays as it is.
     display_name = DisplayNameField(required=False)
+    appear_offline = serializers.BooleanField(
+        required=False,
+        help_text="Friends see you offline whatever you do (docs/api.md, Friends, blocks and "
+        "presence); `GET /me/` shows it.",
+    )
 
 
 class WsTicketOutputSerializer(serializers.Serializer[dict[str, Any]]):

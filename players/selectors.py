@@ -24,6 +24,7 @@ class MeData(PlayerData):
     active_game: str | None
     ticket: TicketData | None
     queue_ban_until: Timestamp | None
+    appear_offline: bool
 
 
 def me_data(player: Player) -> MeData:
@@ -36,6 +37,7 @@ def me_data(player: Player) -> MeData:
         "active_game": None if game is None else str(game),
         "ticket": player_searching_ticket(player),
         "queue_ban_until": None if banned_until is None else banned_until.isoformat(),
+        "appear_offline": player.appear_offline,
     }
 
 

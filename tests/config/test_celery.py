@@ -78,6 +78,16 @@ def test_beat_runs_every_entry_as_it_was_scheduled() -> None:
             "schedule": 60.0,
             "options": {"expires": 60},
         },
+        "social.presence-sweep": {
+            "task": "social.tasks.presence_sweep",
+            "schedule": settings.YANIV_PRESENCE_TTL_SECONDS / 3,
+            "options": {"expires": settings.YANIV_PRESENCE_TTL_SECONDS / 3},
+        },
+        "social.purge-friend-requests": {
+            "task": "social.tasks.friend_requests_purge",
+            "schedule": 3600.0,
+            "options": {"expires": 3600.0},
+        },
     }
 
 

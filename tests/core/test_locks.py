@@ -23,6 +23,7 @@ LOCK_MODULES = {
     "moderation": "moderation/locks.py",
     "seasons": "seasons/locks.py",
     "tournaments": "tournaments/locks.py",
+    "social": "social/locks.py",
     "core": "core/locks.py",
 }
 ADVISORY_MODULES = {"core/locks.py"}

@@ -186,8 +186,8 @@ def test_a_table_whose_ticket_ended_meanwhile_is_not_seated(monkeypatch):
     tickets = [queue(player, [2]) for player in players(2)]
     real_pair = pairing.pair
 
-    def pair_then_cancel(queue_, policy=None):
-        tables = real_pair(queue_, policy)
+    def pair_then_cancel(queue_, policy=None, apart=()):
+        tables = real_pair(queue_, policy, apart)
         Ticket.objects.filter(pk=tickets[1].pk).update(status=TicketStatus.CANCELLED)
         return tables
 
@@ -203,8 +203,8 @@ def test_a_player_who_sat_down_elsewhere_meanwhile_spoils_only_their_table(monke
     tickets = [queue(player, [2]) for player in (first, second, third, fourth)]
     real_pair = pairing.pair
 
-    def pair_then_sit_down(queue_, policy=None):
-        tables = real_pair(queue_, policy)
+    def pair_then_sit_down(queue_, policy=None, apart=()):
+        tables = real_pair(queue_, policy, apart)
         game_create(host=first, max_players=2, rules={})
         return tables
 
@@ -245,14 +245,14 @@ def test_at_most_so_many_tables_a_pass_longest_waiters_first(settings):
 def test_reading_the_queue_takes_the_same_queries_however_long_it_is(count, monkeypatch):
     for player in players(count):
         queue(player, [5])
-    monkeypatch.setattr(pairing, "pair", lambda queue_, policy=None: [])
+    monkeypatch.setattr(pairing, "pair", lambda queue_, policy=None, apart=(): [])
 
     with CaptureQueriesContext(connection) as queries:
         services.matchmaking_pass()
 
     sql = [query["sql"] for query in queries if "SAVEPOINT" not in query["sql"]]
-    # The lock, the tickets to expire (none), the queue, and the players' ratings.
-    assert len(sql) == 4, sql
+    # The lock, the tickets to expire (none), the queue, the players' ratings and their blocks.
+    assert len(sql) == 5, sql
 
 
 def test_a_pass_does_nothing_while_another_runs():

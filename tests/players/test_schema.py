@@ -85,4 +85,5 @@ def test_the_player_object_matches_the_contract(generated) -> None:
         "active_game",
         "ticket",
         "queue_ban_until",
+        "appear_offline",
     }

@@ -1,0 +1,168 @@
+"""HTTP for friends, requests and blocks (docs/api.md, Friends, blocks and presence). Thin
+views over social's services and reads."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.authentication import request_player
+from core.errors import ApplicationError, error_responses
+from core.payloads import PayloadSerializers
+from core.public import PAGE_PARAMETERS, Pagination
+from core.schema import paginated
+from ratings.payloads import PlayerData, PlayerSerializer
+from social import selectors
+from social.payloads import (
+    BlockData,
+    FriendData,
+    FriendMessage,
+    FriendOutcomeData,
+    FriendRequestData,
+    FriendRequestMessage,
+    PresenceMessage,
+)
+from social.services import block_create, block_remove, friend_add, friend_remove
+
+SCHEMAS = PayloadSerializers(known={PlayerData: PlayerSerializer})
+FriendSerializer = SCHEMAS.of(FriendData)
+FriendRequestSerializer = SCHEMAS.of(FriendRequestData)
+FriendOutcomeSerializer = SCHEMAS.of(FriendOutcomeData)
+BlockSerializer = SCHEMAS.of(BlockData)
+FriendRequestMessageSerializer = SCHEMAS.of(FriendRequestMessage)
+FriendMessageSerializer = SCHEMAS.of(FriendMessage)
+PresenceMessageSerializer = SCHEMAS.of(PresenceMessage)
+
+
+class PlayerIdInput(serializers.Serializer[dict[str, Any]]):
+    player_id = serializers.UUIDField()
+
+
+def _player_id(request: Request) -> UUID:
+    data = PlayerIdInput(data=request.data)
+    data.is_valid(raise_exception=True)
+    player_id: UUID = data.validated_data["player_id"]
+    return player_id
+
+
+class FriendsApi(APIView):
+    @extend_schema(
+        operation_id="me_friends",
+        description="The caller's friends, the newest friendship first, each with what they "
+        "are doing (`presence`).",
+        parameters=PAGE_PARAMETERS,
+        responses={
+            200: paginated(FriendSerializer(many=True), "Friend"),
+            **error_responses(401, 403),
+        },
+    )
+    def get(self, request: Request) -> Response:
+        paginator = Pagination()
+        rows = selectors.friends(request_player(request))
+        page = paginator.paginate_queryset(rows, request, view=self)
+        assert page is not None
+        return paginator.get_paginated_response(selectors.friend_rows(page))
+
+    @extend_schema(
+        operation_id="me_friends_add",
+        description="Ask a player to be friends (pushed to them as `friend_request`), or accept "
+        "the request they sent (pushed to them as `friend`). Registered players only, both "
+        "sides.",
+        request=PlayerIdInput,
+        responses={201: FriendOutcomeSerializer, **error_responses(400, 401, 403, 404, 409, 429)},
+    )
+    def post(self, request: Request) -> Response:
+        player = request_player(request)
+        sent, friendship = friend_add(player=player, other_id=_player_id(request))
+        outcome: FriendOutcomeData = {
+            "status": "requested" if sent is not None else "friends",
+            "request": None if sent is None else selectors.request_data(sent, player.pk),
+            "friend": None if friendship is None else selectors.friend_rows([friendship])[0],
+        }
+        return Response(outcome, status=status.HTTP_201_CREATED)
+
+
+class FriendDetailApi(APIView):
+    @extend_schema(
+        operation_id="me_friends_remove",
+        description="End the friendship with this player, withdraw the request sent them, or "
+        "decline theirs.",
+        request=None,
+        responses={204: None, **error_responses(400, 401, 403, 404)},
+    )
+    def delete(self, request: Request, player_id: UUID) -> Response:
+        friend_remove(player=request_player(request), other_id=player_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class FriendRequestsApi(APIView):
+    @extend_schema(
+        operation_id="me_friend_requests",
+        description="The caller's open friend requests, incoming and outgoing (or "
+        "`?direction=incoming|outgoing`), the newest first.",
+        parameters=[*PAGE_PARAMETERS, OpenApiParameter("direction", str)],
+        responses={
+            200: paginated(FriendRequestSerializer(many=True), "FriendRequest"),
+            **error_responses(400, 401, 403),
+        },
+    )
+    def get(self, request: Request) -> Response:
+        direction = request.query_params.get("direction")
+        if direction not in (None, "incoming", "outgoing"):
+            raise ApplicationError("invalid", 'direction must be "incoming" or "outgoing".')
+        player = request_player(request)
+        paginator = Pagination()
+        rows = selectors.open_requests(player, direction)
+        page = paginator.paginate_queryset(rows, request, view=self)
+        assert page is not None
+        return paginator.get_paginated_response(
+            [selectors.request_data(row, player.pk) for row in page]
+        )
+
+
+class BlocksApi(APIView):
+    @extend_schema(
+        operation_id="me_blocks",
+        description="The players the caller blocks, the latest first.",
+        parameters=PAGE_PARAMETERS,
+        responses={
+            200: paginated(BlockSerializer(many=True), "Block"),
+            **error_responses(401, 403),
+        },
+    )
+    def get(self, request: Request) -> Response:
+        paginator = Pagination()
+        rows = selectors.blocks(request_player(request))
+        page = paginator.paginate_queryset(rows, request, view=self)
+        assert page is not None
+        return paginator.get_paginated_response([selectors.block_data(row) for row in page])
+
+    @extend_schema(
+        operation_id="me_blocks_add",
+        description="Block a player: any friendship and request between you end; neither may "
+        "ask the other, neither sees the other's presence, and the ranked queue never seats "
+        "you together.",
+        request=PlayerIdInput,
+        responses={201: BlockSerializer, **error_responses(400, 401, 403, 404, 409)},
+    )
+    def post(self, request: Request) -> Response:
+        block = block_create(player=request_player(request), other_id=_player_id(request))
+        block = selectors.blocks(block.blocker).get(pk=block.pk)
+        return Response(selectors.block_data(block), status=status.HTTP_201_CREATED)
+
+
+class BlockDetailApi(APIView):
+    @extend_schema(
+        operation_id="me_blocks_remove",
+        request=None,
+        responses={204: None, **error_responses(400, 401, 403, 404)},
+    )
+    def delete(self, request: Request, player_id: UUID) -> Response:
+        block_remove(player=request_player(request), other_id=player_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)

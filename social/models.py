@@ -1,0 +1,85 @@
+"""Friends, friend requests and blocks between players (docs/api.md, Friends, blocks and
+presence). Presence itself is not stored here: who is online is Redis' (core/presence.py), what
+they play is games'.
+
+A friendship is two rows, one per side (`player` -> `friend`), written and deleted together:
+a player's friends, and their count, are then one indexed read of their own rows.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+from django.db.models import F, Q
+from django.utils import timezone
+
+from accounts.models import Player
+
+
+class Friendship(models.Model):
+    id = models.BigAutoField(primary_key=True)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="friendships")
+    friend = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    since = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "friend"], name="friendship_once"),
+            models.CheckConstraint(condition=~Q(player=F("friend")), name="friendship_not_oneself"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} -> {self.friend_id}"
+
+
+class FriendRequest(models.Model):
+    """A request from `sender` to `receiver`. Open while `closed_at` is null; closed (accepted,
+    declined, withdrawn, or ended by a block) it is kept a day, for the daily limit of requests
+    sent (YANIV_FRIEND_REQUESTS_PER_DAY: withdrawing one does not give it back), then purged."""
+
+    id = models.BigAutoField(primary_key=True)
+    sender = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    receiver = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["sender", "receiver"],
+                condition=Q(closed_at__isnull=True),
+                name="friend_request_one_open",
+            ),
+            models.CheckConstraint(
+                condition=~Q(sender=F("receiver")), name="friend_request_not_oneself"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["sender", "created_at"], name="friend_request_sent_idx"),
+            models.Index(
+                fields=["receiver", "created_at"],
+                condition=Q(closed_at__isnull=True),
+                name="friend_request_open_in_idx",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.sender_id} asks {self.receiver_id}"
+
+
+class Block(models.Model):
+    """`blocker` blocked `blocked`: no friendship or request between them either way, no
+    presence, and the ranked queue never seats them together."""
+
+    id = models.BigAutoField(primary_key=True)
+    blocker = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    blocked = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once"),
+            models.CheckConstraint(condition=~Q(blocker=F("blocked")), name="block_not_oneself"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.blocker_id} blocks {self.blocked_id}"

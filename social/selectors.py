@@ -1,0 +1,139 @@
+"""Reads: a player's friends, requests and blocks, the blocks among a set of players (the
+ranked queue's), and what friends see of a player's presence."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from uuid import UUID
+
+from django.db.models import Q, QuerySet
+
+from accounts.models import Player
+from core import presence
+from games.models import GameStatus, Seat
+from ratings.payloads import player_data
+from social.models import Block, FriendRequest, Friendship
+from social.payloads import BlockData, FriendData, FriendRequestData, Presence
+
+PresenceOf = tuple[Presence, str | None]  # the presence, and the public game's id
+OFFLINE: PresenceOf = ("offline", None)
+
+
+def friends(player: Player) -> QuerySet[Friendship]:
+    """The player's friends, the newest friendship first."""
+    return (
+        Friendship.objects.filter(player=player)
+        .select_related("friend__rating")
+        .order_by("-since", "friend_id")
+    )
+
+
+def friend_ids(player_id: UUID | str) -> list[UUID]:
+    return list(Friendship.objects.filter(player_id=player_id).values_list("friend_id", flat=True))
+
+
+def friends_count(player_id: UUID) -> int:
+    return Friendship.objects.filter(player_id=player_id).count()
+
+
+def are_friends(player_id: UUID, other_id: UUID) -> bool:
+    return Friendship.objects.filter(player_id=player_id, friend_id=other_id).exists()
+
+
+def friend_rows(rows: Iterable[Friendship]) -> list[FriendData]:
+    """Each friendship as the list shows it, with the friend's presence (read for all at once)."""
+    rows = list(rows)
+    shown = presences([row.friend for row in rows])
+    return [friend_data(row, shown[row.friend_id]) for row in rows]
+
+
+def friend_data(row: Friendship, shown: PresenceOf) -> FriendData:
+    return {
+        "player": player_data(row.friend),
+        "since": row.since.isoformat(),
+        "presence": shown[0],
+        "game_id": shown[1],
+    }
+
+
+def open_requests(player: Player, direction: str | None = None) -> QuerySet[FriendRequest]:
+    """The player's open requests, incoming and outgoing (or one `direction`), newest first."""
+    incoming, outgoing = Q(receiver=player), Q(sender=player)
+    wanted = {"incoming": incoming, "outgoing": outgoing}.get(direction or "", incoming | outgoing)
+    return (
+        FriendRequest.objects.filter(wanted, closed_at__isnull=True)
+        .select_related("sender__rating", "receiver__rating")
+        .order_by("-created_at", "-id")
+    )
+
+
+def open_request(sender_id: UUID, receiver_id: UUID) -> FriendRequest | None:
+    return FriendRequest.objects.filter(
+        sender_id=sender_id, receiver_id=receiver_id, closed_at__isnull=True
+    ).first()
+
+
+def request_data(request: FriendRequest, viewer_id: UUID) -> FriendRequestData:
+    """A request as `viewer_id` (its sender or receiver) sees it: the other player, and which
+    way it goes."""
+    incoming = request.receiver_id == viewer_id
+    return {
+        "player": player_data(request.sender if incoming else request.receiver),
+        "direction": "incoming" if incoming else "outgoing",
+        "created_at": request.created_at.isoformat(),
+    }
+
+
+def requests_sent_since(player_id: UUID, since: datetime) -> list[datetime]:
+    """When the player sent each request since `since` (open or closed), the oldest first."""
+    sent = FriendRequest.objects.filter(sender_id=player_id, created_at__gt=since)
+    return list(sent.order_by("created_at").values_list("created_at", flat=True))
+
+
+def blocks(player: Player) -> QuerySet[Block]:
+    """The players this one blocks, the latest block first."""
+    return (
+        Block.objects.filter(blocker=player)
+        .select_related("blocked__rating")
+        .order_by("-created_at", "-id")
+    )
+
+
+def block_data(block: Block) -> BlockData:
+    return {"player": player_data(block.blocked), "since": block.created_at.isoformat()}
+
+
+def blocked_between(player_id: UUID, other_id: UUID) -> bool:
+    """Whether either of the two blocks the other."""
+    return Block.objects.filter(
+        Q(blocker_id=player_id, blocked_id=other_id) | Q(blocker_id=other_id, blocked_id=player_id)
+    ).exists()
+
+
+def blocked_pairs(player_ids: Iterable[UUID]) -> set[frozenset[UUID]]:
+    """Every pair of these players of whom one blocks the other (one query)."""
+    ids = list(player_ids)
+    if len(ids) < 2:
+        return set()
+    rows = Block.objects.filter(blocker_id__in=ids, blocked_id__in=ids)
+    return {frozenset(pair) for pair in rows.values_list("blocker_id", "blocked_id")}
+
+
+def presences(players: Iterable[Player]) -> dict[UUID, PresenceOf]:
+    """What a friend sees of each of these players now: offline without a me socket open (or
+    appearing offline), playing at an active table (with the game's id when it is ranked, that
+    is public), else online. Two reads whatever the number: Redis, then the live seats."""
+    players = list(players)
+    shown: dict[UUID, PresenceOf] = {player.pk: OFFLINE for player in players}
+    visible = [player.pk for player in players if not player.appear_offline]
+    online = {UUID(player_id) for player_id in presence.online(visible)} if visible else set()
+    for player_id in online:
+        shown[player_id] = ("online", None)
+    if online:
+        seats = Seat.objects.filter(
+            player_id__in=online, live=True, game__status=GameStatus.ACTIVE
+        ).values_list("player_id", "game_id", "game__ranked")
+        for player_id, game_id, ranked in seats:
+            shown[player_id] = ("playing", str(game_id) if ranked else None)
+    return shown
