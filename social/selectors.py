@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
+from typing import Any
 from uuid import UUID
 
 from django.db.models import Q, QuerySet
@@ -111,10 +112,11 @@ def blocked_between(player_id: UUID, other_id: UUID) -> bool:
     ).exists()
 
 
-def blocked_pairs(player_ids: Iterable[UUID]) -> set[frozenset[UUID]]:
-    """Every pair of these players of whom one blocks the other (one query)."""
-    ids = list(player_ids)
-    if len(ids) < 2:
+def blocked_pairs(player_ids: Iterable[UUID] | QuerySet[Any]) -> set[frozenset[UUID]]:
+    """Every pair of these players of whom one blocks the other (one query). The players may
+    be a query of their ids (`values("player_id")`), read inside this one as a subquery."""
+    ids = player_ids if isinstance(player_ids, QuerySet) else list(player_ids)
+    if isinstance(ids, list) and len(ids) < 2:
         return set()
     rows = Block.objects.filter(blocker_id__in=ids, blocked_id__in=ids)
     return {frozenset(pair) for pair in rows.values_list("blocker_id", "blocked_id")}

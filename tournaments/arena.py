@@ -5,7 +5,8 @@ Pure Python: no Django, no I/O.
 A pass seats the idle participants, by these rules in this order of importance:
 
 1. Two players who shared a player's previous table (one is in the other's `previous`) never
-   sit together while both have been idle less than `repeat_wait`: such a *repeat* waits.
+   sit together while both have been idle less than `repeat_wait`: such a *repeat* waits. Two
+   players kept `apart` (a block) never sit together at all.
 2. As few players as possible are left over (a lone idle player always is).
 3. Of those left over, as few as possible have waited `repeat_wait` (nobody is stranded).
 4. As few repeats as possible: one is made only where one of the pair has waited `repeat_wait`
@@ -35,7 +36,7 @@ double: `scores` applies it, so the caller doubles nothing itself.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
@@ -78,23 +79,30 @@ Table = list[Idle]
 
 
 class _Clashes:
-    """Who would repeat whom in this pass, and who has waited long enough to be let."""
+    """Who would repeat whom in this pass, who has waited long enough to be let, and who is
+    kept apart whatever the wait (a block between them)."""
 
-    def __init__(self, players: Sequence[Idle], repeat_wait: float) -> None:
+    def __init__(
+        self, players: Sequence[Idle], repeat_wait: float, apart: Collection[frozenset[str]] = ()
+    ) -> None:
         present = {player.key for player in players}
         self.others: dict[str, set[str]] = {}
-        for player in players:
-            for other in player.previous:
-                if other in present and other != player.key:
-                    self.others.setdefault(player.key, set()).add(other)
-                    self.others.setdefault(other, set()).add(player.key)
+        pairs = [(player.key, other) for player in players for other in player.previous]
+        self.apart = {pair for pair in apart if len(pair) == 2 and pair <= present}
+        for a, b in [*pairs, *(tuple(pair) for pair in self.apart)]:
+            if b in present and a != b:
+                self.others.setdefault(a, set()).add(b)
+                self.others.setdefault(b, set()).add(a)
         self.waited = {player.key for player in players if player.idle_seconds >= repeat_wait}
 
     def clash(self, a: Idle, b: Idle) -> bool:
         return b.key in self.others.get(a.key, ())
 
     def forbidden(self, a: Idle, b: Idle) -> bool:
-        """A repeat that must wait: neither of them has waited `repeat_wait`."""
+        """Two who may not sit together: kept apart, or a repeat while neither of them has
+        waited `repeat_wait`."""
+        if frozenset((a.key, b.key)) in self.apart:
+            return True
         return self.clash(a, b) and a.key not in self.waited and b.key not in self.waited
 
     def fits(self, player: Idle, table: Sequence[Idle]) -> bool:
@@ -109,10 +117,16 @@ class _Clashes:
         return not any(self.forbidden(a, b) for a, b in combinations(table, 2))
 
 
-def seat(idle: Sequence[Idle], sizes: frozenset[int], repeat_wait: float) -> list[tuple[str, ...]]:
+def seat(
+    idle: Sequence[Idle],
+    sizes: frozenset[int],
+    repeat_wait: float,
+    apart: Collection[frozenset[str]] = (),
+) -> list[tuple[str, ...]]:
     """The tables of one pairing pass, each the keys of its players in rank order, the tables
     in the order of their best-ranked player. Every table has a size in `sizes`, nobody sits
-    twice, and the rules of the module's docstring hold. Deterministic for a given input (in
+    twice, no table holds two players of a pair in `apart` (one blocks the other: they wait
+    rather), and the rules of the module's docstring hold. Deterministic for a given input (in
     any order)."""
     if not sizes or min(sizes) < 2:
         raise ValueError(f"table sizes must be 2 or more: {sorted(sizes)}")
@@ -121,7 +135,7 @@ def seat(idle: Sequence[Idle], sizes: frozenset[int], repeat_wait: float) -> lis
         raise ValueError("a player is idle twice")
     # Rank order; equal ranks go to the longest waiter first, and the key makes it total.
     players = sorted(idle, key=lambda player: (player.rank, -player.idle_seconds, player.key))
-    clashes = _Clashes(players, repeat_wait)
+    clashes = _Clashes(players, repeat_wait, apart)
     tables = _solve(players, sizes, clashes)
     order = {player.key: index for index, player in enumerate(players)}
     seated = [sorted(table, key=lambda player: order[player.key]) for table in tables]

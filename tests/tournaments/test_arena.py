@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from itertools import combinations
 
 import pytest
 from hypothesis import given, settings
@@ -468,3 +469,27 @@ def test_a_tally_of_three_outright_wins_doubles_the_third() -> None:
     assert tally([([1, 2], 0)] * 3).score == 1 + 1 + 2
     assert tally([([1, 2], 0), ([2, 1], 0), ([1, 2], 0)]).streak == 1
     assert tally([]).scored is None
+
+
+@given(pools(), st.data())
+def test_players_kept_apart_never_sit_together_however_long_they_wait(pool, data) -> None:
+    players, sizes = pool
+    keys = [player.key for player in players]
+    pairs = st.sets(st.tuples(st.sampled_from(keys), st.sampled_from(keys)), max_size=8)
+    apart = {frozenset(pair) for pair in data.draw(pairs) if pair[0] != pair[1]} if keys else set()
+    long = [Idle(p.key, p.rank, LONG, p.previous) for p in players]  # every repeat allowed
+
+    for pool_ in (players, long):
+        tables = seat(pool_, sizes, WAIT, apart=apart)
+        check(pool_, sizes, tables)
+        for table in tables:
+            assert not any(frozenset(pair) in apart for pair in combinations(table, 2))
+
+
+def test_two_kept_apart_with_nobody_else_wait_and_sit_down_with_a_third() -> None:
+    a, b = idle("a", 1, LONG), idle("b", 2, LONG)
+    assert seat([a, b], ALL, WAIT, apart={frozenset("ab")}) == []
+    assert seat([a, b, idle("c", 3)], frozenset({2}), WAIT, apart={frozenset("ab")}) in (
+        [("a", "c")],
+        [("b", "c")],
+    )

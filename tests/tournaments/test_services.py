@@ -14,6 +14,7 @@ from core.errors import ApplicationError
 from games.models import Game, GameStatus, Seat
 from games.services.staff import game_void
 from ratings.models import Rating
+from social.services import block_create
 from tests.games.test_rating_concurrency import at_once
 from tournaments import tasks
 from tournaments.models import Participant, Tournament, TournamentStatus
@@ -374,3 +375,23 @@ def test_a_cancelled_tournament_makes_none_of_its_pending_tables(players) -> Non
     assert tournament_tables_make(tournament_id=tournament.pk) == 0
     assert not Game.objects.filter(tournament_id=tournament.pk).exists()
     assert not tournament.pending_tables.exists()
+
+
+def test_an_arena_never_seats_together_two_players_of_whom_one_blocks_the_other(
+    players, settings
+) -> None:
+    settings.YANIV_TOURNAMENT_REPEAT_WAIT_SECONDS = 0
+    a, b, c = players[:3]
+    block_create(player=b, other_id=a.pk)
+    tournament = arena()
+    for player in (a, b):
+        tournament_join(tournament_id=tournament.pk, player=player)
+
+    assert tournaments_tick() == 0  # they wait, however long
+
+    tournament_join(tournament_id=tournament.pk, player=c)
+    assert tournaments_tick() == 1
+    game = Game.objects.get(tournament_id=tournament.pk)
+    seated = {seat.player_id for seat in game.seats.all()}
+    assert c.pk in seated
+    assert {a.pk, b.pk} - seated  # one of them still waits
