@@ -112,14 +112,22 @@ def blocked_between(player_id: UUID, other_id: UUID) -> bool:
     ).exists()
 
 
-def blocked_pairs(player_ids: Iterable[UUID] | QuerySet[Any]) -> set[frozenset[UUID]]:
-    """Every pair of these players of whom one blocks the other (one query). The players may
-    be a query of their ids (`values("player_id")`), read inside this one as a subquery."""
-    ids = player_ids if isinstance(player_ids, QuerySet) else list(player_ids)
-    if isinstance(ids, list) and len(ids) < 2:
+def blocked_pairs(player_ids: Iterable[UUID]) -> set[frozenset[UUID]]:
+    """Every pair of these players of whom one blocks the other (one query)."""
+    ids = list(player_ids)
+    if len(ids) < 2:
         return set()
     rows = Block.objects.filter(blocker_id__in=ids, blocked_id__in=ids)
     return {frozenset(pair) for pair in rows.values_list("blocker_id", "blocked_id")}
+
+
+def blocks_by(player_ids: QuerySet[Any]) -> set[frozenset[UUID]]:
+    """The pairs of every block whose blocker is one of these players (a query of their ids,
+    `values("player_id")`, read as a subquery: one indexed probe a player, whatever the
+    planner knows of them); the blocked may be anyone. With every player of a group, these are
+    all the pairs of the group of whom one blocks the other, and some more."""
+    rows = Block.objects.filter(blocker_id__in=player_ids).values_list("blocker_id", "blocked_id")
+    return {frozenset(pair) for pair in rows}
 
 
 def presences(players: Iterable[Player]) -> dict[UUID, PresenceOf]:

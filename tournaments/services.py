@@ -29,7 +29,7 @@ from games.models import Game, GameStatus, Seat
 from games.selectors import player_active_game_id
 from games.services.lobby import game_begin_ranked
 from ratings.models import Rating
-from social.selectors import blocked_pairs
+from social.selectors import blocks_by
 from tournaments import arena
 from tournaments.locks import locked_pending_table, locked_tournament
 from tournaments.models import (
@@ -313,7 +313,7 @@ def _pair(tournament: Tournament, now: datetime) -> int:
     a pending table for each, with the id its game will have, in one statement. The game
     itself is made after the commit (`tournament_tables_make`)."""
     idle = idle_participants(tournament, now)
-    apart = blocked_pairs(tournament.participants.values("player_id"))  # one blocks the other
+    apart = blocks_by(tournament.participants.values("player_id"))  # one blocks the other
     tables = arena.seat(
         idle,
         frozenset(tournament.table_sizes),
