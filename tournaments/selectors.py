@@ -53,8 +53,7 @@ def standings_ranked(rows: list[Participant]) -> list[tuple[int, Participant]]:
 
 # The standings' ranks over every participant (equal keys share one: `standings_ranked`),
 # then who of them a pass may seat, with how long each has waited: the work in PostgreSQL, so
-# that Python parses no timestamp (2,000 rows in a few milliseconds). The seats are games' (a
-# live seat: at a table), read as the live-seat index serves them.
+# that Python parses no timestamp (2,000 rows in a few milliseconds).
 IDLE_SQL = """
 SELECT standing.player_id, standing.rank, standing.waited, standing.previous
 FROM (
@@ -70,9 +69,14 @@ WHERE NOT standing.paused AND standing.game_id IS NULL
       SELECT unnest(pending.players) FROM tournaments_pendingtable AS pending
       WHERE pending.tournament_id = %(tournament)s
   )
-  AND NOT EXISTS (
-      SELECT 1 FROM games_seat AS seat WHERE seat.player_id = standing.player_id AND seat.live
-  )
+"""
+# Which of them sit at a live table elsewhere, off the live-seat index: asked with their ids as
+# one array (a string: no id adapted one by one), so that however little the planner knows of
+# a tournament's new participants (their statistics not gathered yet) it probes the index once
+# an id rather than scanning it once a participant.
+LIVE_SQL = """
+SELECT player_id FROM games_seat
+WHERE live AND player_id IS NOT NULL AND player_id = ANY(string_to_array(%s, ',')::uuid[])
 """
 
 
@@ -82,13 +86,11 @@ def idle_participants(tournament: Tournament, now: datetime) -> list[arena.Idle]
     them), with their rank in the standings now."""
     with connection.cursor() as cursor:
         cursor.execute(IDLE_SQL, {"now": now, "tournament": tournament.pk})
-        rows = cursor.fetchall()
+        rows = [(str(player_id), *rest) for player_id, *rest in cursor.fetchall()]
+        cursor.execute(LIVE_SQL, [",".join(row[0] for row in rows)])
+        busy = {str(player_id) for (player_id,) in cursor.fetchall()}
     return [
-        arena.Idle(
-            key=str(player_id),
-            rank=rank,
-            idle_seconds=max(0.0, waited),
-            previous=frozenset(previous),
-        )
-        for player_id, rank, waited, previous in rows
+        arena.Idle(key=key, rank=rank, idle_seconds=max(0.0, waited), previous=frozenset(previous))
+        for key, rank, waited, previous in rows
+        if key not in busy
     ]
