@@ -186,3 +186,15 @@ def test_an_erased_players_chat_goes_with_the_account(
         (eve.display_name, "eve is rude"),
     ]
     assert listed(client_for(bob), game) == ["rude"]
+
+
+def test_moderators_list_the_mutes_and_the_messages(table, moderator, moderator_client) -> None:
+    report = _reported(table)
+    _act(moderator_client, REPORTS, "mute_authors", [report], apply="1", hours="1", reason="x")
+    mutes = moderator_client.get("/admin/chat/chatmute/")
+    assert mutes.status_code == 200
+    assert str(report.reported) in mutes.content.decode()
+    found = moderator_client.get(MESSAGES, {"q": "awful"})
+    assert found.status_code == 200
+    assert "you are awful" in found.content.decode()
+    assert "[hello]" not in found.content.decode()
