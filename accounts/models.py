@@ -15,6 +15,12 @@ from django.utils import timezone
 from accounts.usernames import USERNAME_PATTERN, username_key
 
 
+class ChatShown(models.TextChoices):
+    ALL = "all", "every message"
+    PHRASES = "phrases", "the fixed phrases only"
+    OFF = "off", "no chat"
+
+
 class PlayerManager(BaseUserManager["Player"]):
     def get_by_natural_key(self, username: str | None) -> Player:
         # The admin's login (ModelBackend) finds staff by the same key as the API's login.
@@ -69,6 +75,8 @@ class Player(AbstractBaseUser, PermissionsMixin):
     erased_at = models.DateTimeField(null=True, blank=True)
     # The player's friends see them offline whatever sockets they have open (social presence).
     appear_offline = models.BooleanField(default=False)
+    # What of a game's chat the player is shown (chat app; `PATCH /me/ {"chat"}`).
+    chat = models.CharField(max_length=8, choices=ChatShown.choices, default=ChatShown.ALL)
 
     objects: ClassVar[PlayerManager] = PlayerManager()
 
@@ -107,6 +115,8 @@ class StaffActionKind(models.TextChoices):
     VOID = "void"
     RESOLVE = "resolve"
     ERASE = "erase"
+    CHAT_DELETE = "chat_delete"
+    CHAT_MUTE = "chat_mute"
 
 
 class StaffAction(models.Model):

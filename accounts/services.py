@@ -18,7 +18,15 @@ from django.utils import timezone
 
 from accounts.fair_play import ban_length, offence_level, parse_steps
 from accounts.locks import player_lock
-from accounts.models import AuthToken, Offence, Player, QueueBan, StaffAction, StaffActionKind
+from accounts.models import (
+    AuthToken,
+    ChatShown,
+    Offence,
+    Player,
+    QueueBan,
+    StaffAction,
+    StaffActionKind,
+)
 from accounts.selectors import active_player_get, offences_since, player_get_by_username
 from accounts.signals import player_banned, player_erased, player_presence_changed
 from core.errors import ApplicationError
@@ -152,14 +160,22 @@ def player_login(*, username: str, password: str, user_agent: str = "") -> tuple
 
 @transaction.atomic
 def player_update(
-    *, player: Player, display_name: str | None = None, appear_offline: bool | None = None
+    *,
+    player: Player,
+    display_name: str | None = None,
+    appear_offline: bool | None = None,
+    chat: ChatShown | None = None,
 ) -> Player:
     """What `PATCH /me/` changes; a change of `appear_offline` is told to the player's friends
-    after the commit (`player_presence_changed`)."""
+    after the commit (`player_presence_changed`). `chat` applies to the messages sent from now
+    on, and to every list read (a spectator's game socket keeps the setting it read at connect)."""
     fields = []
     if display_name is not None:
         player.display_name = display_name
         fields.append("display_name")
+    if chat is not None:
+        player.chat = chat
+        fields.append("chat")
     if appear_offline is not None and appear_offline != player.appear_offline:
         player.appear_offline = appear_offline
         fields.append("appear_offline")

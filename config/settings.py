@@ -94,6 +94,7 @@ INSTALLED_APPS = [
     "matchmaking",
     "tournaments",
     "social",
+    "chat",
     "players",
     "moderation",
     "ops",
@@ -443,3 +444,13 @@ YANIV_FRIEND_REQUESTS_PER_DAY = env.int("YANIV_FRIEND_REQUESTS_PER_DAY", default
 # third of it); a web process that dies leaves its players online at most this long, plus
 # beat's sweep interval.
 YANIV_PRESENCE_TTL_SECONDS = env.int("YANIV_PRESENCE_TTL_SECONDS", default=60)
+# Chat (docs/api.md, Chat): free text needs this many finished games; at most FLOOD_MESSAGES
+# messages in FLOOD_SECONDS a player; the word list (one word a line) refused in free text; and
+# how long messages (and reports, and ended mutes) are kept.
+YANIV_CHAT_MIN_GAMES = env.int("YANIV_CHAT_MIN_GAMES", default=5)
+YANIV_CHAT_FLOOD_MESSAGES = env.int("YANIV_CHAT_FLOOD_MESSAGES", default=5)
+YANIV_CHAT_FLOOD_SECONDS = env.int("YANIV_CHAT_FLOOD_SECONDS", default=10)
+YANIV_CHAT_BLOCKLIST = env.str(
+    "YANIV_CHAT_BLOCKLIST", default=str(BASE_DIR / "chat" / "blocklist.txt")
+)
+YANIV_CHAT_KEEP_DAYS = env.int("YANIV_CHAT_KEEP_DAYS", default=90)

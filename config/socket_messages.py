@@ -15,6 +15,7 @@ from drf_spectacular.plumbing import build_mocked_view
 from drf_spectacular.settings import spectacular_settings
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema
 
+from chat.apis import ChatDeletedMessageSerializer, ChatMessageMessageSerializer
 from games.apis import (
     GameMessageSerializer,
     SocketErrorMessageSerializer,
@@ -32,7 +33,12 @@ from tournaments.apis import StandingsMessageSerializer, TournamentGameMessageSe
 SOCKETS = [
     PolymorphicProxySerializer(
         component_name="GameSocketMessage",
-        serializers={"game": GameMessageSerializer, "error": SocketErrorMessageSerializer},
+        serializers={
+            "game": GameMessageSerializer,
+            "chat": ChatMessageMessageSerializer,
+            "chat_deleted": ChatDeletedMessageSerializer,
+            "error": SocketErrorMessageSerializer,
+        },
         resource_type_field_name="type",
     ),
     PolymorphicProxySerializer(

@@ -15,6 +15,7 @@ api_v1: list[URLPattern | URLResolver] = [
     path("", include("seasons.urls")),
     path("", include("tournaments.urls")),
     path("", include("social.urls")),
+    path("", include("chat.urls")),
     path("", include("moderation.urls")),
 ]
 

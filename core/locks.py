@@ -6,14 +6,15 @@ lock goes with the transaction's commit or rollback. The keys are here so that t
 never share one by accident (`AdvisoryLock` is `unique`).
 
 Each app takes its row locks in one module (accounts/locks.py, matchmaking/locks.py,
-games/locks.py, ratings' lock module, moderation/locks.py, seasons/locks.py, social/locks.py),
-rows of one table in pk order.
+games/locks.py, ratings' lock module, moderation/locks.py, seasons/locks.py, social/locks.py,
+chat/locks.py), rows of one table in pk order.
 Across apps a transaction takes its locks in this order, and never one that comes earlier
 than one it holds, so no two transactions wait on each other:
 
 1. an advisory lock (the matchmaking pass, the ratings), at most one;
 2. a player (accounts): a ticket is queued under its player's lock, and a ban is set under it;
-   or two players, in pk order (social: a friend request, its acceptance, a block);
+   or two players, in pk order (social: a friend request, its acceptance, a block); or a
+   chat message's author (chat: a post, counted against the flood limits);
 3. tickets (matchmaking), in pk order; or a tournament's row (tournaments: a pass, a join, a
    game's points), or the one table a pass decided that is being made (its pending row);
 4. one game (games, `LockedGame`: one existing game per transaction; a matchmaking pass also

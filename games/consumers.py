@@ -4,6 +4,9 @@ A game socket joins its viewer's group (games/notify.py): every change arrives t
 projected for that viewer, and is forwarded as is. Only when a message shows that one was
 missed (or a change was announced without its content) does the socket read the events it
 lacks, and project them itself, through the same projection as REST.
+
+The game's rooms (the chat app, above games) reach the socket through the game's group as a
+`room.message`, forwarded as is, but only to the room's readers (`room_message`).
 """
 
 from __future__ import annotations
@@ -86,6 +89,7 @@ class GameConsumer(ListeningConsumer):
     game_id: str
     last_event_id: int
     groups: tuple[str, ...] = ()
+    seated = False
 
     async def connect(self) -> None:
         player = await ws_require_player(self)
@@ -114,6 +118,7 @@ class GameConsumer(ListeningConsumer):
             play.game_player_returned(game_id=self.game_id, player=self.player)
         except ApplicationError:
             return CLOSE_NOT_FOUND
+        self.seated = seat is not None
         viewer = viewer_group(self.game_id, None if seat is None else self.player.pk)
         self.groups = (game_group(self.game_id), viewer)
         return None
@@ -150,6 +155,22 @@ class GameConsumer(ListeningConsumer):
         game = message["game"]
         for event in message["events"] or [None]:
             await self.send_json(game_message(event, game))
+
+    async def room_message(self, message: dict[str, Any]) -> None:
+        """A message of one of the game's rooms (chat/notify.py): a seated player reads the
+        players' room only, anyone else the spectators' room only (so nothing of a spectators'
+        room ever reaches a player); never a viewer it names as `hidden` (blocks, and seated
+        players whose chat setting hides it); a watcher's own setting, read at connect, last."""
+        if (message["room"] == "players") != self.seated:
+            return
+        if str(self.player.pk) in message["hidden"]:
+            return
+        shown = self.player.chat
+        if not self.seated and (
+            shown == "off" or (shown == "phrases" and message["kind"] == "text")
+        ):
+            return
+        await self.send_json(message["message"])
 
     async def disconnect(self, code: int) -> None:
         for group in self.groups:

@@ -21,7 +21,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.authentication import request_player
-from accounts.models import AuthToken, Player
+from accounts.models import AuthToken, ChatShown, Player
 from accounts.services import (
     auth_token_revoke,
     guest_create,
@@ -98,6 +98,11 @@ class MeSerializer(PlayerSerializer):
     appear_offline = serializers.BooleanField(
         read_only=True, help_text="Friends see the caller offline (`PATCH /me/` sets it)."
     )
+    chat = serializers.ChoiceField(
+        choices=ChatShown.values,
+        read_only=True,
+        help_text="What of a game's chat the caller is shown (`PATCH /me/` sets it).",
+    )
 
     def to_representation(self, instance: Player) -> dict[str, Any]:
         # The fields document the shape; players.selectors.me_data builds it.
@@ -138,6 +143,12 @@ class MeUpdateInputSerializer(serializers.Serializer[dict[str, Any]]):
         required=False,
         help_text="Friends see you offline whatever you do (docs/api.md, Friends, blocks and "
         "presence); `GET /me/` shows it.",
+    )
+    chat = serializers.ChoiceField(
+        choices=ChatShown.values,
+        required=False,
+        help_text='What of a game\'s chat you are shown: "all", "phrases" (the fixed phrases '
+        'only) or "off" (docs/api.md, Chat); `GET /me/` shows it.',
     )
 
 

@@ -4,6 +4,7 @@ games a player finished."""
 
 from __future__ import annotations
 
+from typing import Literal
 from uuid import UUID
 
 from django.core.exceptions import ValidationError
@@ -25,6 +26,7 @@ class MeData(PlayerData):
     ticket: TicketData | None
     queue_ban_until: Timestamp | None
     appear_offline: bool
+    chat: Literal["all", "phrases", "off"]
 
 
 def me_data(player: Player) -> MeData:
@@ -38,6 +40,7 @@ def me_data(player: Player) -> MeData:
         "ticket": player_searching_ticket(player),
         "queue_ban_until": None if banned_until is None else banned_until.isoformat(),
         "appear_offline": player.appear_offline,
+        "chat": player.chat,  # type: ignore[typeddict-item]
     }
 
 

@@ -86,4 +86,5 @@ def test_the_player_object_matches_the_contract(generated) -> None:
         "ticket",
         "queue_ban_until",
         "appear_offline",
+        "chat",
     }

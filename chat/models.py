@@ -1,0 +1,110 @@
+"""A game's chat (docs/api.md, Chat): its messages, the players' reports of them, and the
+moderators' mutes.
+
+A game has two rooms: its seated players', and (ranked games only: private ones have no
+spectators) its spectators', which no seated player ever reads. A message is either free text
+or one of the fixed phrases (chat/phrases.py), never both. A moderator's deletion keeps the row
+(a report's snapshot and the audit log still name it) and hides it from everyone.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+from accounts.models import Player
+from games.models import Game
+
+
+class Room(models.TextChoices):
+    PLAYERS = "players"
+    SPECTATORS = "spectators"
+
+
+class ChatMessage(models.Model):
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    room = models.CharField(max_length=10, choices=Room.choices)
+    author = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    text = models.CharField(max_length=200, blank=True)
+    phrase = models.CharField(max_length=32, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    deleted_at = models.DateTimeField(null=True, blank=True)
+    deleted_by = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(text="") & ~Q(phrase="")) | (~Q(text="") & Q(phrase="")),
+                name="chat_message_text_or_phrase",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["game", "room", "created_at"], name="chat_room_idx"),
+            # The flood checks: an author's latest messages.
+            models.Index(fields=["author", "created_at"], name="chat_author_idx"),
+            # Retention: the oldest first.
+            models.Index(fields=["created_at"], name="chat_created_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.author_id} in {self.game_id}/{self.room}: {self.text or self.phrase}"
+
+
+class ChatReport(models.Model):
+    """A player's report of a message, with what the room looked like then (`snapshot`: its
+    last messages, as they were, kept even when they are later deleted or purged)."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    # Null once retention purged the message (the snapshot keeps its text).
+    message = models.ForeignKey(
+        ChatMessage, null=True, on_delete=models.SET_NULL, related_name="reports"
+    )
+    reporter = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    # The message's author, kept with the report (the message may go).
+    reported = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    game_id = models.UUIDField()
+    reason = models.CharField(max_length=500, blank=True)
+    snapshot = models.JSONField(default=list)
+    created_at = models.DateTimeField(default=timezone.now)
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+    reviewed_by = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["message", "reporter"], name="chat_report_once"),
+        ]
+        indexes = [
+            models.Index(
+                fields=["created_at"], name="chat_report_open_idx", condition=Q(reviewed_at=None)
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"chat report {self.pk} about {self.reported_id}"
+
+
+class ChatMute(models.Model):
+    """A moderator's mute: free text refused to `player` until `until` (phrases stay open)."""
+
+    id = models.BigAutoField(primary_key=True)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    until = models.DateTimeField()
+    reason = models.CharField(max_length=500, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    by = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        indexes = [models.Index(fields=["player", "until"], name="chat_mute_player_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} muted until {self.until.isoformat()}"

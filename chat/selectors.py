@@ -1,0 +1,166 @@
+"""Reads: who may read and write which room of a game, a room's messages as one viewer may see
+them (their chat setting, blocks both ways), what a message looks like, the flood and mute
+facts a post is checked against, and a report's snapshot."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import cast
+from uuid import UUID
+
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from accounts.models import ChatShown, Player
+from chat.models import ChatMessage, ChatMute, Room
+from chat.payloads import ChatMessageData, ChatReportData, PhraseData, RoomName
+from chat.phrases import PHRASES
+from core.errors import ApplicationError
+from games.models import Game
+from games.projection import may_view, viewer_seat
+from games.selectors import game_seats, player_finished_games
+from ratings.payloads import player_data
+from social.models import Block
+
+SNAPSHOT_SIZE = 20
+
+
+def phrases() -> list[PhraseData]:
+    return [{"id": key, "text": text} for key, text in PHRASES.items()]
+
+
+def room_of(room: str | None) -> Room:
+    if room not in Room.values:
+        raise ApplicationError("invalid", 'room must be "players" or "spectators".')
+    return Room(room)
+
+
+def room_game(game_id: UUID | str, player: Player, room: Room) -> tuple[Game, list[UUID]]:
+    """The game whose `room` the player may read and write, and the ids of its seated players;
+    else the refusal: 404 no such game, 403 `forbidden` (a private game, not seated), 403
+    `not_seated` (the players' room, not seated), 403 `not_spectator` (the spectators' room, seated:
+    the players never read it, during the game or after it)."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise ApplicationError("not_found", "No such game.", 404)
+    seats = game_seats(game)
+    seat = viewer_seat(seats, player)
+    if not may_view(game.ranked, seat):
+        raise ApplicationError("forbidden", "This is a private game you have no seat at.", 403)
+    if room == Room.PLAYERS and seat is None:
+        raise ApplicationError(
+            "not_seated", "The players' room is for the players seated at this game.", 403
+        )
+    if room == Room.SPECTATORS and seat is not None:
+        raise ApplicationError(
+            "not_spectator", "You have a seat at this game: its spectators' room is not yours.", 403
+        )
+    return game, [s.player_id for s in seats if s.player_id is not None]
+
+
+def blocked_with(player_id: UUID) -> set[UUID]:
+    """Every player who blocks this one or whom this one blocks (one query). (social.selectors
+    answers for a pair, or within a set of players; a room's readers are not a known set.)"""
+    rows = Block.objects.filter(Q(blocker_id=player_id) | Q(blocked_id=player_id))
+    return {
+        other
+        for pair in rows.values_list("blocker_id", "blocked_id")
+        for other in pair
+        if other != player_id
+    }
+
+
+def room_messages(game: Game, room: Room, viewer: Player) -> QuerySet[ChatMessage]:
+    """The room's messages the viewer is shown, the newest first: not deleted, none by a player
+    blocked either way, and only what their chat setting shows."""
+    rows = ChatMessage.objects.filter(game=game, room=room, deleted_at__isnull=True)
+    if viewer.chat == ChatShown.OFF:
+        return rows.none()
+    if viewer.chat == ChatShown.PHRASES:
+        rows = rows.filter(text="")
+    hidden = blocked_with(viewer.pk)
+    if hidden:
+        rows = rows.exclude(author_id__in=hidden)
+    return rows.select_related("author__rating").order_by("-created_at", "-id")
+
+
+def shown_to(setting: str, is_text: bool) -> bool:
+    return setting == ChatShown.ALL or (setting == ChatShown.PHRASES and not is_text)
+
+
+def hidden_from(message: ChatMessage, seated: list[UUID]) -> list[str]:
+    """Who must not be shown the message: every player blocked either way with its author, and
+    (in the players' room) the seated players whose chat setting hides it. A spectator's socket
+    applies its own setting (games/consumers.py)."""
+    hidden = blocked_with(message.author_id)
+    if message.room == Room.PLAYERS:
+        settings = Player.objects.filter(pk__in=seated).values_list("pk", "chat")
+        hidden |= {pk for pk, chat in settings if not shown_to(chat, bool(message.text))}
+    return sorted(str(pk) for pk in hidden)
+
+
+def message_data(message: ChatMessage) -> ChatMessageData:
+    data: ChatMessageData = {
+        "id": str(message.pk),
+        "room": cast(RoomName, message.room),
+        "player": player_data(message.author),
+        "at": message.created_at.isoformat(),
+    }
+    if message.text:
+        data["text"] = message.text
+    else:
+        data["phrase"] = message.phrase
+    return data
+
+
+def report_data(report_id: UUID, message_id: UUID, created_at: datetime) -> ChatReportData:
+    return {
+        "id": str(report_id),
+        "message_id": str(message_id),
+        "created_at": created_at.isoformat(),
+    }
+
+
+def finished_games(player: Player) -> int:
+    return player_finished_games(player).count()
+
+
+def muted_until(player_id: UUID) -> datetime | None:
+    """When the player's latest running mute ends, or None."""
+    mutes = ChatMute.objects.filter(player_id=player_id, until__gt=timezone.now())
+    return mutes.order_by("-until").values_list("until", flat=True).first()
+
+
+def sent_since(author_id: UUID, since: datetime) -> list[datetime]:
+    """When the author sent each message since `since`, the oldest first."""
+    rows = ChatMessage.objects.filter(author_id=author_id, created_at__gt=since)
+    return list(rows.order_by("created_at").values_list("created_at", flat=True))
+
+
+def latest_said(author_id: UUID, count: int) -> list[tuple[str, str]]:
+    """The author's latest `count` messages as (text, phrase), the newest first."""
+    rows = ChatMessage.objects.filter(author_id=author_id).order_by("-created_at", "-id")
+    return list(rows.values_list("text", "phrase")[:count])
+
+
+def snapshot(message: ChatMessage) -> list[dict[str, object]]:
+    """The room's last SNAPSHOT_SIZE messages as they are now, deleted ones included and marked
+    (the reported one always among them), the oldest first: what a report keeps."""
+    room = ChatMessage.objects.filter(game_id=message.game_id, room=message.room)
+    rows = list(room.select_related("author").order_by("-created_at", "-id")[:SNAPSHOT_SIZE])
+    if message.pk not in {row.pk for row in rows}:
+        rows = [*rows[: SNAPSHOT_SIZE - 1], message]
+    rows.sort(key=lambda row: (row.created_at, str(row.pk)))
+    return [
+        {
+            "id": str(row.pk),
+            "player_id": str(row.author_id),
+            "display_name": row.author.display_name,
+            "text": row.text or PHRASES.get(row.phrase, row.phrase),
+            "phrase": row.phrase,
+            "at": row.created_at.isoformat(),
+            "deleted": row.deleted_at is not None,
+            "reported": row.pk == message.pk,
+        }
+        for row in rows
+    ]
