@@ -16,7 +16,7 @@ from django.utils import timezone
 from accounts.models import Player, StaffActionKind
 from accounts.services import staff_action_record
 from chat import notify, selectors
-from chat.locks import author_lock
+from chat.locks import author_lock, message_lock
 from chat.models import ChatMessage, ChatMute, ChatReport, Room
 from chat.phrases import PHRASES
 from chat.text import blocklist, listed_word, text_problem
@@ -149,7 +149,7 @@ def chat_report(*, player: Player, message_id: UUID | str, reason: str = "") -> 
 @transaction.atomic
 def chat_delete(*, message: ChatMessage, by: Player | None, reason: str = "") -> bool:
     """A moderator deletes a message: gone for everyone, live. False when it was already."""
-    message = ChatMessage.objects.select_for_update().get(pk=message.pk)
+    message = message_lock(message.pk)
     if message.deleted_at is not None:
         return False
     message.deleted_at, message.deleted_by = timezone.now(), by

@@ -24,6 +24,7 @@ LOCK_MODULES = {
     "seasons": "seasons/locks.py",
     "tournaments": "tournaments/locks.py",
     "social": "social/locks.py",
+    "chat": "chat/locks.py",
     "core": "core/locks.py",
 }
 ADVISORY_MODULES = {"core/locks.py"}
