@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import cast
 from uuid import UUID
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from accounts.models import ChatShown, Player
@@ -20,7 +20,7 @@ from games.models import Game
 from games.projection import may_view, viewer_seat
 from games.selectors import game_seats, player_finished_games
 from ratings.payloads import player_data
-from social.models import Block
+from social.selectors import blocked_with
 
 SNAPSHOT_SIZE = 20
 
@@ -56,18 +56,6 @@ def room_game(game_id: UUID | str, player: Player, room: Room) -> tuple[Game, li
             "not_spectator", "You have a seat at this game: its spectators' room is not yours.", 403
         )
     return game, [s.player_id for s in seats if s.player_id is not None]
-
-
-def blocked_with(player_id: UUID) -> set[UUID]:
-    """Every player who blocks this one or whom this one blocks (one query). (social.selectors
-    answers for a pair, or within a set of players; a room's readers are not a known set.)"""
-    rows = Block.objects.filter(Q(blocker_id=player_id) | Q(blocked_id=player_id))
-    return {
-        other
-        for pair in rows.values_list("blocker_id", "blocked_id")
-        for other in pair
-        if other != player_id
-    }
 
 
 def room_messages(game: Game, room: Room, viewer: Player) -> QuerySet[ChatMessage]:

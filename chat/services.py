@@ -21,6 +21,7 @@ from chat.models import ChatMessage, ChatMute, ChatReport, Room
 from chat.phrases import PHRASES
 from chat.text import blocklist, listed_word, text_problem
 from core.errors import ApplicationError
+from social.selectors import blocked_between
 
 
 def _require_free_text(player: Player) -> None:
@@ -117,7 +118,7 @@ def _readable(message_id: UUID | str, player: Player) -> ChatMessage:
     if message is None:
         raise ApplicationError("not_found", "No such message.", 404)
     selectors.room_game(message.game_id, player, Room(message.room))
-    if message.author_id in selectors.blocked_with(player.pk):
+    if blocked_between(player.pk, message.author_id):
         raise ApplicationError("not_found", "No such message.", 404)
     return message
 

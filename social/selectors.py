@@ -112,6 +112,17 @@ def blocked_between(player_id: UUID, other_id: UUID) -> bool:
     ).exists()
 
 
+def blocked_with(player_id: UUID) -> set[UUID]:
+    """Every player who blocks this one or whom this one blocks (one query)."""
+    rows = Block.objects.filter(Q(blocker_id=player_id) | Q(blocked_id=player_id))
+    return {
+        other
+        for pair in rows.values_list("blocker_id", "blocked_id")
+        for other in pair
+        if other != player_id
+    }
+
+
 def blocked_pairs(player_ids: Iterable[UUID]) -> set[frozenset[UUID]]:
     """Every pair of these players of whom one blocks the other (one query)."""
     ids = list(player_ids)

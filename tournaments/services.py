@@ -346,20 +346,23 @@ def tournament_tables_make(*, tournament_id: UUID | str) -> int:
     """Make the games of the tournament's pending tables (a pass's, or one a worker that died
     midway left), each in a transaction of its own: how many were made here."""
     pending = PendingTable.objects.filter(tournament_id=tournament_id).order_by("created_at")
-    return sum(_table_make(game_id) for game_id in list(pending.values_list("pk", flat=True)))
+    games = list(pending.values_list("pk", flat=True))
+    tournament = Tournament.objects.filter(pk=tournament_id).first() if games else None
+    return sum(_table_make(tournament, game_id) for game_id in games) if tournament else 0
 
 
 @transaction.atomic
-def _table_make(game_id: UUID) -> bool:
+def _table_make(tournament: Tournament, game_id: UUID) -> bool:
     """The game of one pending table, under the pending row's lock (a second maker waits, then
     finds it gone). A player who sat down elsewhere meanwhile (a private table) keeps the
-    table from being made: its players are idle again, for the next pass."""
+    table from being made: its players are idle again, for the next pass. (A cancel deletes
+    the pending rows, waiting for this lock: the tournament read once for all its tables is
+    as current as a read here would be.)"""
     table = locked_pending_table(game_id)
     if table is None:
         return False
     table.delete()
-    tournament = Tournament.objects.filter(pk=table.tournament_id, status__in=OPEN).first()
-    if tournament is None:
+    if tournament.status not in OPEN:
         return False
     keys = [str(key) for key in table.players]
     try:
