@@ -172,17 +172,17 @@ class FairDeal:
     def __init__(self, seed: bytes) -> None:
         self.seed = seed
 
-    def deal(self, round_number: int, deck: list[str]) -> None:
+    def deal_deck(self, round_number: int, deck: list[str]) -> None:
         """Round ``round_number``'s deck: the canonical deck given, shuffled in place."""
         Stream(self.seed, deck_label(round_number)).shuffle(deck)
 
-    def reshuffle(self, round_number: int, number: int, cards: list[str]) -> None:
+    def reshuffle_stock(self, round_number: int, number: int, cards: list[str]) -> None:
         """The ``number``-th reshuffle of the round: the cards put in canonical order, then
         shuffled, in place; index 0 is the new stock's top."""
         cards.sort(key=_canonical_place)
         Stream(self.seed, reshuffle_label(round_number, number)).shuffle(cards)
 
-    def starter(self, players: int) -> int:
+    def first_starter(self, players: int) -> int:
         return Stream(self.seed, STARTER_LABEL).below(players)
 
     def seats(self, entrants: Iterable[str]) -> list[str]:
@@ -194,10 +194,10 @@ class FairDeal:
 
     # A fair deal is asked by name; a plain random source's calls would lose the labels.
     def shuffle(self, x: list[Any], /) -> None:
-        raise TypeError("a FairDeal shuffles by name: deal() or reshuffle()")
+        raise TypeError("a FairDeal shuffles by name: deal_deck() or reshuffle_stock()")
 
     def randrange(self, stop: int, /) -> int:
-        raise TypeError("a FairDeal draws by name: starter()")
+        raise TypeError("a FairDeal draws by name: first_starter()")
 
 
 # 5. A record's check ------------------------------------------------------------------------
@@ -252,19 +252,19 @@ def check_record(record: Mapping[str, Any]) -> bytes:
     players = record.get("players")
     rounds = record.get("rounds") or []
     if rounds and isinstance(players, int):
-        starter = deal.starter(players)
+        starter = deal.first_starter(players)
         if rounds[0].get("starter") != starter:
             raise Unfair("round 1 starter", f"the seed gives seat {starter}")
     for number, round_ in enumerate(rounds, start=1):
         expected = list(deck)
-        deal.deal(number, expected)
+        deal.deal_deck(number, expected)
         if round_.get("deck") != expected:
             raise Unfair(f"round {number} deck", "is not the seed's shuffle")
         reshuffles = [entry for entry in round_.get("actions") or () if "reshuffle" in entry]
         for count, entry in enumerate(reshuffles, start=1):
             stock = list(entry["reshuffle"])
             try:
-                deal.reshuffle(number, count, stock)
+                deal.reshuffle_stock(number, count, stock)
             except ValueError as error:
                 raise Unfair(f"round {number} reshuffle {count}", str(error)) from error
             if entry["reshuffle"] != stock:

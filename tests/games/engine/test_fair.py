@@ -32,14 +32,14 @@ def test_the_vectors_of_the_specification() -> None:
     stream = fair.Stream(SEED, "round|1|deck")
     assert [stream.word() for _ in range(4)] == [237985666, 2655038548, 794604644, 900574743]
     deck = fair.canonical_deck(1, 2)
-    fair.FairDeal(SEED).deal(1, deck)
+    fair.FairDeal(SEED).deal_deck(1, deck)
     assert " ".join(deck) == (
         "4S 3C 7S AH 9S 3S 5D 5S QD 2D X2 4D QH KD KC 7D JC 8C 9C 8S JH QS 6C 2S 5C 4C 6H AC "
         "JS JD 9D KH 2C TH TC 9H 2H TS KS 5H 8H AS 6D 8D TD 7H AD 6S 4H 7C 3H 3D QC X1"
     )
-    assert fair.FairDeal(SEED).starter(3) == 2
+    assert fair.FairDeal(SEED).first_starter(3) == 2
     cards = ["KH", "2C", "AS", "9D", "5S"]
-    fair.FairDeal(SEED).reshuffle(1, 1, cards)
+    fair.FairDeal(SEED).reshuffle_stock(1, 1, cards)
     assert cards == ["AS", "9D", "2C", "KH", "5S"]
     assert fair.FairDeal(SEED).seats(["p-b", "p-a", "cpu:hard"]) == ["p-a", "p-b", "cpu:hard"]
 
@@ -127,10 +127,10 @@ def _fair_record() -> dict[str, Any]:
     decks = []
     for number in (1, 2):
         deck = fair.canonical_deck()
-        deal.deal(number, deck)
+        deal.deal_deck(number, deck)
         decks.append(deck)
     reshuffled = ["KH", "2C", "AS", "9D", "5S"]
-    deal.reshuffle(2, 1, reshuffled)
+    deal.reshuffle_stock(2, 1, reshuffled)
     return {
         "format": "yaniv-record/1",
         "rules": {"decks": 1, "jokers": 2},
