@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import secrets
 import uuid
 from typing import Any, ClassVar
 
@@ -44,6 +45,14 @@ class PlayerManager(BaseUserManager["Player"]):
         player = self.model(username=username, **extra)
         player.set_password(password)
         player.save(using=self._db)
+        if player.cpu_level is None:
+            # Its first seed pair, at once: a commitment is shown before any client seed
+            # meets it (docs/fairness.md §1).
+            SeedPair.objects.using(self._db).create(
+                player=player,
+                server_seed=secrets.token_bytes(SEED_BYTES),
+                client_seed=secrets.token_hex(8),
+            )
         return player
 
     def create_superuser(self, username: str, password: str | None = None, **extra: Any) -> Player:
@@ -227,3 +236,27 @@ class QueueBan(models.Model):
     @property
     def in_force(self) -> bool:
         return self.lifted_at is None and self.until > timezone.now()
+
+
+SEED_BYTES = 32
+
+
+class SeedPair(models.Model):
+    """A human player's current seed pair (docs/fairness.md §1): a secret server seed, shown
+    only as its commitment until a game that took it ends, and the player's client seed. The
+    next game to start with the player seated takes it, and a new pair replaces it at once.
+    Never in an admin page, a payload or a log: what is shown is ``commitment``."""
+
+    player = models.OneToOneField(
+        Player, primary_key=True, on_delete=models.CASCADE, related_name="seed_pair"
+    )
+    server_seed = models.BinaryField(max_length=32)
+    client_seed = models.CharField(max_length=64)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"seed pair of {self.player_id}"
+
+    @property
+    def commitment(self) -> str:
+        return hashlib.sha256(bytes(self.server_seed)).hexdigest()

@@ -17,14 +17,16 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.fair_play import ban_length, offence_level, parse_steps
-from accounts.locks import player_lock
+from accounts.locks import player_lock, seed_pairs_lock
 from accounts.models import (
+    SEED_BYTES,
     AuthToken,
     ChallengesFrom,
     ChatShown,
     Offence,
     Player,
     QueueBan,
+    SeedPair,
     StaffAction,
     StaffActionKind,
 )
@@ -363,3 +365,51 @@ def queue_ban_lift(*, ban: QueueBan, by: Player | None) -> None:
     QueueBan.objects.filter(pk=ban.pk, lifted_at__isnull=True).update(
         lifted_at=timezone.now(), lifted_by=by
     )
+
+
+# Seed pairs (docs/fairness.md §1) --------------------------------------------------------
+
+
+def _fresh_pair(player_id: uuid.UUID, client_seed: str | None = None) -> SeedPair:
+    return SeedPair(
+        player_id=player_id,
+        server_seed=secrets.token_bytes(SEED_BYTES),
+        client_seed=client_seed or secrets.token_hex(8),
+    )
+
+
+def seed_pair_get(player: Player) -> SeedPair:
+    """The player's current pair; a player made without one (in bulk) gets it now."""
+    pair = SeedPair.objects.filter(player=player).first()
+    if pair is None:
+        SeedPair.objects.bulk_create([_fresh_pair(player.pk)], ignore_conflicts=True)
+        pair = SeedPair.objects.get(player=player)
+    return pair
+
+
+def seed_pairs_take(player_ids: list[uuid.UUID]) -> dict[uuid.UUID, tuple[bytes, str]]:
+    """A starting game takes the current pair of each of these players: (server seed, client
+    seed) each, and each player has a new pair at once, keeping their client seed. Inside the
+    game's transaction, after its other locks (accounts/locks.py)."""
+    SeedPair.objects.bulk_create(
+        [_fresh_pair(player_id) for player_id in player_ids], ignore_conflicts=True
+    )
+    pairs = seed_pairs_lock(player_ids)
+    taken = {pair.player_id: (bytes(pair.server_seed), pair.client_seed) for pair in pairs}
+    now = timezone.now()
+    for pair in pairs:
+        pair.server_seed = secrets.token_bytes(SEED_BYTES)
+        pair.created_at = now
+    SeedPair.objects.bulk_update(pairs, ["server_seed", "created_at"])
+    return taken
+
+
+@transaction.atomic
+def client_seed_set(*, player: Player, client_seed: str) -> SeedPair:
+    """The player's client seed for the next game that takes their pair (the caller checks
+    that they hold no seat at a waiting or active game)."""
+    seed_pair_get(player)
+    [pair] = seed_pairs_lock([player.pk])
+    pair.client_seed = client_seed
+    pair.save(update_fields=["client_seed"])
+    return pair

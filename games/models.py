@@ -47,6 +47,10 @@ class Game(models.Model):
     # When the server must act on its own: the deadline of a human turn (shown to clients),
     # or when a CPU-played turn is overdue (so a lost CPU task is recovered by the sweeper).
     turn_deadline = models.DateTimeField(null=True, blank=True)
+    # What anyone at the game may see of its fair deal from its start (docs/fairness.md §5):
+    # `{"version", "seats": [{"seat", "commitment", "client_seed"}]}`; null before the start,
+    # and for a game started before fair deals. The secrets are the GameSeed rows'.
+    fairness: models.JSONField[dict[str, Any] | None] = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -167,3 +171,27 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return f"{self.type} #{self.seq} of {self.game_id}"
+
+
+class GameSeed(models.Model):
+    """The seed pair a human seat brought to its game (docs/fairness.md §1-§2): the server
+    seed stays secret until the game has ended (the record reveals it); the game seed is the
+    seats' together. Never in an admin page, a payload or a log before the end."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    seat = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    server_seed = models.BinaryField(max_length=32)
+    client_seed = models.CharField(max_length=64)
+    commitment = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="game_seed_once_a_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"seed of seat {self.seat} of {self.game_id}"

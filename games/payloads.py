@@ -142,6 +142,32 @@ class RulesCatalogData(TypedDict):
     ]
 
 
+class FairSeatData(TypedDict):
+    seat: int
+    commitment: Annotated[str, Doc("The lowercase hex SHA-256 of the seat's server seed.")]
+    client_seed: str
+
+
+class FairnessData(TypedDict):
+    """A game's fair deal as anyone at it sees it from its start (docs/fairness.md §5)."""
+
+    version: Annotated[str, Doc('"yaniv-fair/1".')]
+    seats: Annotated[list[FairSeatData], Doc("The human seats, in seat order.")]
+
+
+class RevealedSeatData(FairSeatData):
+    player_id: Uuid | None
+    server_seed: Annotated[str, Doc("The seat's server seed, lowercase hex: 32 bytes.")]
+
+
+class RevealedFairnessData(TypedDict):
+    """A game's fair deal once it has ended: every secret revealed, to check every deck."""
+
+    version: str
+    game_seed: Annotated[str, Doc("Lowercase hex: 32 bytes.")]
+    seats: list[RevealedSeatData]
+
+
 class GameData(TypedDict):
     """A game as one viewer may see it."""
 
@@ -153,6 +179,13 @@ class GameData(TypedDict):
         Uuid | None, Doc("The arena tournament that seated this table, or null.")
     ]
     rules: RulesData
+    fairness: Annotated[
+        FairnessData | None,
+        Doc(
+            "From the start: the human seats' commitments and client seeds; null before it "
+            "(and for a game started before fair deals)."
+        ),
+    ]
     max_players: int
     invite_code: Annotated[str | None, Doc("Shown to the host only.")]
     seq: Annotated[int, Doc("Actions applied so far; send it with an action.")]
@@ -261,8 +294,15 @@ class RecordData(TypedDict):
     format: NotRequired[Annotated[str, Default(RECORD_FORMAT)]]
     rules: dict[str, Any]
     players: int
+    ranked: NotRequired[Annotated[bool, Doc("A ranked table: its seating is the seed's.")]]
     seats: list[dict[str, Any]]
     rounds: list[dict[str, Any]]
+    fairness: NotRequired[
+        Annotated[
+            RevealedFairnessData,
+            Doc("The revealed seeds (docs/fairness.md); absent for a game before fair deals."),
+        ]
+    ]
 
 
 class GameMessage(TypedDict):

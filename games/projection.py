@@ -87,6 +87,7 @@ def game_payload(
         "rated": game.ranked and game.rated,
         "tournament_id": None if game.tournament_id is None else str(game.tournament_id),
         "rules": shown_rules(game.rules),
+        "fairness": game.fairness,
         "max_players": game.max_players,
         "invite_code": game.invite_code if _is_host(game, seats, seat) else None,
         "seq": game.seq,

@@ -22,14 +22,16 @@ from django.utils import timezone
 
 from accounts.models import Player
 from core.perf.sql import Columns, fetch, query
+from games.engine.fair import VERSION, game_seed
 from games.engine.record import record_from_events
 from games.game_rules import GameRules
-from games.models import Game, GameStatus, Seat
+from games.models import Game, GameSeed, GameStatus, Seat
 from games.payloads import (
     DiscardData,
     GameData,
     LastRoundData,
     RecordData,
+    RevealedFairnessData,
     RulesData,
     SeatData,
     TurnData,
@@ -148,11 +150,43 @@ def game_record(game: Game, seats: list[Seat]) -> RecordData:
                 "player_id": None if seat.player_id is None else str(seat.player_id),
                 "display_name": "CPU" if seat.player is None else seat.player.display_name,
                 "is_cpu": seat.is_cpu,
+                **({"cpu_level": seat.cpu_level} if seat.is_cpu else {}),
             }
             for seat in seats
         ],
     )
+    record["ranked"] = game.ranked
+    if game.fairness is not None and game.ended:
+        record["fairness"] = revealed_fairness(game)
     return cast(RecordData, record)
+
+
+def revealed_fairness(game: Game) -> RevealedFairnessData:
+    """The record's `fairness` block: every human seat's seeds revealed, and the game seed.
+    Only for a game that has ended (the caller checks)."""
+    rows = list(GameSeed.objects.filter(game=game).order_by("seat"))
+    seed = game_seed((bytes(row.server_seed), row.client_seed) for row in rows)
+    return {
+        "version": VERSION,
+        "game_seed": seed.hex(),
+        "seats": [
+            {
+                "seat": row.seat,
+                "player_id": None if row.player_id is None else str(row.player_id),
+                "commitment": row.commitment,
+                "client_seed": row.client_seed,
+                "server_seed": bytes(row.server_seed).hex(),
+            }
+            for row in rows
+        ],
+    }
+
+
+def game_seed_pairs(game_id: UUID) -> list[tuple[bytes, str]]:
+    """The (server seed, client seed) pairs a game's human seats brought: its game seed's
+    makings. Secret until the game has ended."""
+    rows = GameSeed.objects.filter(game_id=game_id).values_list("server_seed", "client_seed")
+    return [(bytes(server), client) for server, client in rows]
 
 
 def player_active_game_id(player: Player) -> UUID | None:

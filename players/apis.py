@@ -9,6 +9,7 @@ import unicodedata
 from typing import Any
 from uuid import UUID
 
+from django.db import transaction
 from drf_spectacular.utils import (
     OpenApiParameter,
     extend_schema,
@@ -25,6 +26,7 @@ from accounts.authentication import request_player
 from accounts.models import AuthToken, ChallengesFrom, ChatShown, Player
 from accounts.services import (
     auth_token_revoke,
+    client_seed_set,
     guest_create,
     player_erase,
     player_login,
@@ -34,7 +36,7 @@ from accounts.services import (
 )
 from accounts.throttles import GuestCreateThrottle, LoginIpThrottle, LoginUsernameThrottle
 from accounts.usernames import USERNAME_PATTERN
-from core.errors import error_responses
+from core.errors import ApplicationError, error_responses
 from core.public import (
     ETAG,
     IF_NONE_MATCH,
@@ -46,7 +48,7 @@ from core.public import (
 from core.schema import paginated
 from core.throttles import PlayerRateThrottle
 from games.models import Seat
-from games.selectors import seat_name
+from games.selectors import player_active_game_id, seat_name
 from players.selectors import (
     me_data,
     player_games,
@@ -89,6 +91,11 @@ class DisplayNameField(serializers.CharField):
         super().__init__(min_length=1, max_length=32, validators=[_validate_display_name], **kwargs)
 
 
+class MeFairnessSerializer(serializers.Serializer[dict[str, Any]]):
+    commitment = serializers.CharField(help_text="Lowercase hex SHA-256 of the server seed.")
+    client_seed = serializers.CharField()
+
+
 class MeSerializer(PlayerSerializer):
     """The caller's `player`, plus what they are doing now."""
 
@@ -114,6 +121,11 @@ class MeSerializer(PlayerSerializer):
         choices=ChallengesFrom.values,
         read_only=True,
         help_text="Who may challenge the caller (`PATCH /me/` sets it).",
+    )
+    fairness = MeFairnessSerializer(
+        read_only=True,
+        help_text="The caller's current seed pair (docs/fairness.md §1): the commitment to "
+        "the server seed the next game will take, and the client seed it will meet.",
     )
 
     def to_representation(self, instance: Player) -> dict[str, Any]:
@@ -161,6 +173,13 @@ class MeUpdateInputSerializer(serializers.Serializer[dict[str, Any]]):
         required=False,
         help_text='What of a game\'s chat you are shown: "all", "phrases" (the fixed phrases '
         'only) or "off" (docs/api.md, Chat); `GET /me/` shows it.',
+    )
+    client_seed = serializers.RegexField(
+        r"^[\x21-\x7e]{1,64}$",
+        required=False,
+        help_text="Your part of the next game's seed: 1 to 64 printable ASCII characters, no "
+        "space (docs/fairness.md). Refused (409 `in_game`) while you hold a seat at a waiting "
+        "or active game; `GET /me/` shows it beside the commitment it will meet.",
     )
     challenges_from = serializers.ChoiceField(
         choices=ChallengesFrom.values,
@@ -252,12 +271,26 @@ class MeApi(APIView):
     @extend_schema(
         operation_id="me_update",
         request=MeUpdateInputSerializer,
-        responses={200: PlayerSerializer, **error_responses(400, 401, 403)},
+        responses={200: PlayerSerializer, **error_responses(400, 401, 403, 409)},
     )
+    @transaction.atomic
     def patch(self, request: Request) -> Response:
         serializer = MeUpdateInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        player = player_update(player=request_player(request), **serializer.validated_data)
+        changes = dict(serializer.validated_data)
+        client_seed = changes.pop("client_seed", None)
+        player = request_player(request)
+        if client_seed is not None:
+            # The seed a game takes cannot move under it (docs/fairness.md §1): nothing of
+            # this request changes.
+            if player_active_game_id(player) is not None:
+                raise ApplicationError(
+                    "in_game",
+                    "You hold a seat at a waiting or active game: set your client seed after it.",
+                    409,
+                )
+            client_seed_set(player=player, client_seed=client_seed)
+        player = player_update(player=player, **changes)
         return Response(PlayerSerializer(player).data)
 
     @extend_schema(

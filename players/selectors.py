@@ -4,7 +4,7 @@ games a player finished."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, TypedDict
 from uuid import UUID
 
 from django.core.exceptions import ValidationError
@@ -12,6 +12,7 @@ from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 
 from accounts.models import Player
 from accounts.selectors import queue_ban_until
+from accounts.services import seed_pair_get
 from core.errors import ApplicationError
 from core.payloads import Timestamp
 from games.models import Seat
@@ -22,6 +23,11 @@ from ratings.payloads import PlayerData, player_data
 from social.selectors import blocked_with
 
 
+class MeFairnessData(TypedDict):
+    commitment: str
+    client_seed: str
+
+
 class MeData(PlayerData):
     active_game: str | None
     ticket: TicketData | None
@@ -29,12 +35,14 @@ class MeData(PlayerData):
     appear_offline: bool
     chat: Literal["all", "phrases", "off"]
     challenges_from: Literal["everyone", "friends", "nobody"]
+    fairness: MeFairnessData
 
 
 def me_data(player: Player) -> MeData:
     """What `GET /me/` answers: the caller's `player`, the id of their waiting or active
     table, and their searching ticket."""
     game = player_active_game_id(player)
+    pair = seed_pair_get(player)
     banned_until = queue_ban_until(player.pk)
     return {
         **player_data(player),
@@ -44,6 +52,7 @@ def me_data(player: Player) -> MeData:
         "appear_offline": player.appear_offline,
         "chat": player.chat,  # type: ignore[typeddict-item]
         "challenges_from": player.challenges_from,  # type: ignore[typeddict-item]
+        "fairness": {"commitment": pair.commitment, "client_seed": pair.client_seed},
     }
 
 

@@ -35,6 +35,7 @@ class Reason(StrEnum):
     MISSING_RESHUFFLE = "missing reshuffle"
     UNEXPECTED_RESHUFFLE = "unexpected reshuffle"
     BAD_RESHUFFLE = "reshuffle not a permutation"
+    UNFAIR = "not the fair deal"
     ROUND_NOT_ENDED = "round not ended"
     ROUND_ALREADY_ENDED = "round already ended"
 

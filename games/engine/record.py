@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from games.engine.errors import IllegalMove, InvalidRules, Reason
+from games.engine.fair import Unfair, check_record
 from games.engine.rules import Rules
 from games.engine.state import (
     MIN_PLAYERS,
@@ -217,11 +218,36 @@ def _replay(record: object, read_rules: RulesReader) -> dict[str, Any]:
                 Reason.GAME_OVER if state.finished else Reason.ROUND_NOT_ENDED, round_index, 0
             )
         state = _replay_round(state, script, rules, rounds, round_index, summary)
-    return {
+    result = {
         "status": "finished" if state.finished else "in_progress",
         "rounds": summary,
         "standings": standings_list(state.standings),
     }
+    if "fairness" in record:
+        result["fairness"] = _check_fairness(record, rounds)
+    return result
+
+
+def _check_fairness(record: Mapping[str, Any], rounds: list[Any]) -> str:
+    """A record played by the rules, its chance checked against its revealed seeds
+    (docs/fairness.md): ``"verified"``, or the fault at the first thing that disagrees (a
+    round's deck or starter: its action 0; a reshuffle: its entry)."""
+    try:
+        check_record(record)
+    except Unfair as unfair:
+        round_index, action_index = 0, 0
+        words = unfair.where.split()
+        if words[0] == "round":
+            round_index = int(words[1]) - 1
+            if words[2:3] == ["reshuffle"]:
+                entries = [
+                    index
+                    for index, entry in enumerate(rounds[round_index]["actions"])
+                    if isinstance(entry, Mapping) and "reshuffle" in entry
+                ]
+                action_index = entries[int(words[3]) - 1]
+        raise _Fault(f"{Reason.UNFAIR}: {unfair}", round_index, action_index) from unfair
+    return "verified"
 
 
 def _replay_round(

@@ -25,9 +25,10 @@ from games.game_rules import GameRules
 from games.locks import LockedGame
 from games.models import GameStatus
 from games.selectors import overdue_game_ids
-from games.services import fair_play
+from games.services import fair_play, fairness
 
-# Shuffles and the first starter: never `random` (docs/architecture.md's house rules).
+# The CPU players' own choices (a game's deals are its fair deal's: games/services/fairness.py):
+# never `random` (docs/architecture.md's house rules).
 RNG = secrets.SystemRandom()
 # How long past its think time a CPU turn may wait before the sweeper plays it: covers a lost
 # task (a worker killed mid-game) without racing a healthy one.
@@ -194,5 +195,6 @@ def _cpu_plays(
 ) -> None:
     assert state.turn is not None
     level = Level(locked.seats[state.turn].playing_level or DEFAULT_LEVEL)
-    new_state, events = apply(state, cpu_action(state, state.turn, RNG, level), RNG)
+    action = cpu_action(state, state.turn, RNG, level)
+    new_state, events = apply(state, action, fairness.chance(locked))
     advance(locked, new_state, events, by="cpu", schedule=schedule, source=source)

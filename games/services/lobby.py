@@ -16,12 +16,14 @@ from core.errors import ApplicationError
 from games import notify
 from games.engine.cpu import DEFAULT_LEVEL, Level
 from games.engine.errors import InvalidRules
+from games.engine.fair import FairDeal
 from games.engine.state import start_game
 from games.game_rules import GameRules
 from games.locks import LockedGame
 from games.models import Game, GameStatus, Seat
 from games.projection import viewer_seat
-from games.services.clock import RNG, advance
+from games.services import fairness
+from games.services.clock import advance
 
 INVITE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
@@ -119,10 +121,18 @@ def game_start(*, game_id: UUID | str, player: Player) -> LockedGame:
     return locked
 
 
-def _begin(locked: LockedGame) -> None:
-    """Deal the first round of a seated table and make it active."""
+def _begin(locked: LockedGame, taken: fairness.Taken | None = None) -> None:
+    """Deal the first round of a seated table and make it active: the human seats' seed pairs
+    taken (`taken`, when a ranked table took them to seat itself), the game's fair deal from
+    them (docs/fairness.md)."""
     game = locked.game
-    state, events = start_game(len(locked.seats), GameRules.stored(game.rules).rules, RNG)
+    if taken is None:
+        humans = [seat.player_id for seat in locked.seats if seat.player_id is not None]
+        taken, _ = fairness.seeds_take(humans)
+    seed = fairness.seeds_record(game, locked.seats, taken)
+    locked.save("fairness")
+    rules = GameRules.stored(game.rules).rules
+    state, events = start_game(len(locked.seats), rules, FairDeal(seed))
     game.status = GameStatus.ACTIVE
     game.started_at = timezone.now()
     locked.append("game_started", players=len(locked.seats))
@@ -139,14 +149,16 @@ def game_begin_ranked(
     game_id: UUID | None = None,
 ) -> LockedGame:
     """A ranked game for a matched table: seats (the players', and CPU seats of these levels)
-    in random order, active. The queue's rules by default; an arena's table has its
-    tournament's (`rules`), is rated when the tournament is, names it, and has the id its
-    pass gave it (`game_id`).
+    in the order of its fair deal's `seats` stream (docs/fairness.md §4), active. The queue's
+    rules by default; an arena's table has its tournament's (`rules`), is rated when the
+    tournament is, names it, and has the id its pass gave it (`game_id`).
 
     Called inside the matchmaking (or arena pairing) transaction, which holds its locks.
     """
-    order: list[Player | Level] = [*players, *cpu_levels]
-    RNG.shuffle(order)
+    taken, seed = fairness.seeds_take([player.pk for player in players])
+    order: list[Player | Level] = fairness.ranked_seating(
+        seed, [*players, *cpu_levels], fairness.entrant_name
+    )
     rules = rules or GameRules(turn_seconds=settings.YANIV_RANKED_TURN_SECONDS)
     game = Game.objects.create(
         id=game_id or uuid4(),
@@ -163,7 +175,7 @@ def game_begin_ranked(
         for index, who in enumerate(order)
     )
     locked = LockedGame.lock(game.pk)
-    _begin(locked)
+    _begin(locked, taken)
     return locked
 
 

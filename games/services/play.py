@@ -15,8 +15,8 @@ from games.engine.state import Action, CallYaniv, Play, apply
 from games.locks import LockedGame
 from games.models import GameStatus, Seat
 from games.projection import viewer_seat
-from games.services import fair_play
-from games.services.clock import RNG, advance, restart_turn
+from games.services import fair_play, fairness
+from games.services.clock import advance, restart_turn
 from games.services.lobby import leave_waiting
 
 
@@ -49,7 +49,7 @@ def game_act(
     if seat.left:
         raise ApplicationError("left", "You left this game; the CPU plays your seat.", 409)
     try:
-        new_state, events = apply(state, parse_action(seat.seat, action), RNG)
+        new_state, events = apply(state, parse_action(seat.seat, action), fairness.chance(locked))
     except IllegalMove as error:
         raise ApplicationError("illegal_move", error.reason.value) from error
     if seat.away:

@@ -87,7 +87,9 @@ def test_redis_keeps_a_digest_of_the_key_and_the_answer_compactly(make_client) -
     assert len(stored) < 3_000
     memory = redis.memory_usage(redis_key)
     assert memory is not None
-    assert memory < len(stored) + 200
+    # The entry and little else: the allocator rounds a value up to its size class (at most
+    # a quarter more past 2 KiB: jemalloc's 2,048 -> 2,560), plus the key and its header.
+    assert memory < len(stored) * 5 / 4 + 200
     # The player's count of kept bytes: the key and the entry, expiring with its window.
     quota = f"idem-bytes:{mover.player.pk}"
     assert int(redis.get(quota) or 0) == len(redis_key) + len(stored.encode())

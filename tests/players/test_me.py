@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from accounts.models import Player
+from accounts.models import Player, SeedPair
 from games.models import Game, Seat
 from matchmaking.models import Ticket
 from matchmaking.selectors import ticket_data
@@ -17,6 +17,7 @@ pytestmark = pytest.mark.django_db
 
 def test_me_is_the_player_plus_what_it_is_doing(guest_client, guest) -> None:
     response = guest_client.get(ME)
+    pair = SeedPair.objects.get(player=guest)
 
     assert response.status_code == 200
     assert response.json() == {
@@ -32,6 +33,7 @@ def test_me_is_the_player_plus_what_it_is_doing(guest_client, guest) -> None:
         "appear_offline": False,
         "chat": "all",
         "challenges_from": "friends",
+        "fairness": {"commitment": pair.commitment, "client_seed": pair.client_seed},
     }
 
 

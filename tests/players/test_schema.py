@@ -88,4 +88,5 @@ def test_the_player_object_matches_the_contract(generated) -> None:
         "appear_offline",
         "chat",
         "challenges_from",
+        "fairness",
     }
