@@ -34,6 +34,8 @@ export function reduce(state, action) {
       const kept = state.shown.filter((c) => c.status !== "open" && !open.has(c.id));
       return { ...state, shown: [...kept, ...open.values()] };
     }
+    case "clear":
+      return { shown: [], errors: {} };
     case "dismiss":
       return { ...state, shown: state.shown.filter((c) => c.id !== action.id) };
     case "error":
@@ -104,7 +106,14 @@ export function startChallenges(root, client) {
   meFeed.onStatus((status) => {
     if (status === "open") reread();
   });
-  session.onChange(() => reread());
+  // Another player in this browser (a log in or out): theirs. The socket reopens for them
+  // too, and its "open" reads them again.
+  let playerId = session.me?.id;
+  session.onChange((me) => {
+    if (me.id === playerId) return;
+    playerId = me.id;
+    store.dispatch({ type: "clear" });
+  });
   setInterval(() => {
     for (const el of root.querySelectorAll("[data-expires]")) {
       el.textContent = secondsLeft(el.dataset.expires);
