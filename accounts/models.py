@@ -21,6 +21,14 @@ class ChatShown(models.TextChoices):
     OFF = "off", "no chat"
 
 
+class ChallengesFrom(models.TextChoices):
+    """Who may challenge the player to a private table (social app; `PATCH /me/`)."""
+
+    EVERYONE = "everyone", "anyone who does not block them"
+    FRIENDS = "friends", "their friends"
+    NOBODY = "nobody", "nobody"
+
+
 class PlayerManager(BaseUserManager["Player"]):
     def get_by_natural_key(self, username: str | None) -> Player:
         # The admin's login (ModelBackend) finds staff by the same key as the API's login.
@@ -77,6 +85,10 @@ class Player(AbstractBaseUser, PermissionsMixin):
     appear_offline = models.BooleanField(default=False)
     # What of a game's chat the player is shown (chat app; `PATCH /me/ {"chat"}`).
     chat = models.CharField(max_length=8, choices=ChatShown.choices, default=ChatShown.ALL)
+    # Who may challenge the player (social app; `PATCH /me/ {"challenges_from"}`).
+    challenges_from = models.CharField(
+        max_length=8, choices=ChallengesFrom.choices, default=ChallengesFrom.FRIENDS
+    )
 
     objects: ClassVar[PlayerManager] = PlayerManager()
 
@@ -87,6 +99,9 @@ class Player(AbstractBaseUser, PermissionsMixin):
         constraints = [
             models.UniqueConstraint(Lower("username"), name="player_username_ci_unique"),
         ]
+        # The search by name (`GET /players/?search=`) has a trigram index of the upper-cased
+        # name, made by migration 0009 in SQL: Django 5.2 writes an operator class in an
+        # expression index inside parentheses, which PostgreSQL refuses.
 
     def __str__(self) -> str:
         return self.username or f"{self.display_name} (guest)"

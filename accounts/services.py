@@ -20,6 +20,7 @@ from accounts.fair_play import ban_length, offence_level, parse_steps
 from accounts.locks import player_lock
 from accounts.models import (
     AuthToken,
+    ChallengesFrom,
     ChatShown,
     Offence,
     Player,
@@ -165,6 +166,7 @@ def player_update(
     display_name: str | None = None,
     appear_offline: bool | None = None,
     chat: ChatShown | None = None,
+    challenges_from: ChallengesFrom | None = None,
 ) -> Player:
     """What `PATCH /me/` changes; a change of `appear_offline` is told to the player's friends
     after the commit (`player_presence_changed`). `chat` applies to the messages sent from now
@@ -176,6 +178,9 @@ def player_update(
     if chat is not None:
         player.chat = chat
         fields.append("chat")
+    if challenges_from is not None:
+        player.challenges_from = challenges_from
+        fields.append("challenges_from")
     if appear_offline is not None and appear_offline != player.appear_offline:
         player.appear_offline = appear_offline
         fields.append("appear_offline")

@@ -440,6 +440,10 @@ YANIV_PUBLIC_MAX_AGE_SECONDS = env.int("YANIV_PUBLIC_MAX_AGE_SECONDS", default=1
 # requests they may send in 24 hours.
 YANIV_FRIENDS_MAX = env.int("YANIV_FRIENDS_MAX", default=500)
 YANIV_FRIEND_REQUESTS_PER_DAY = env.int("YANIV_FRIEND_REQUESTS_PER_DAY", default=20)
+# Challenges (docs/api.md, Challenges): how long one stays open unanswered, and how many a
+# player may send in an hour.
+YANIV_CHALLENGE_SECONDS = env.int("YANIV_CHALLENGE_SECONDS", default=60)
+YANIV_CHALLENGES_PER_HOUR = env.int("YANIV_CHALLENGES_PER_HOUR", default=30)
 # Presence (core/presence.py): an open me socket's entry lives this long unless renewed (every
 # third of it); a web process that dies leaves its players online at most this long, plus
 # beat's sweep interval.

@@ -23,6 +23,7 @@ from games.apis import (
 )
 from matchmaking.apis import TicketMessageSerializer
 from social.apis import (
+    ChallengeMessageSerializer,
     FriendMessageSerializer,
     FriendRequestMessageSerializer,
     PresenceMessageSerializer,
@@ -48,6 +49,7 @@ SOCKETS = [
             "your_turn": YourTurnMessageSerializer,
             "tournament_game": TournamentGameMessageSerializer,
             "friend_request": FriendRequestMessageSerializer,
+            "challenge": ChallengeMessageSerializer,
             "friend": FriendMessageSerializer,
             "presence": PresenceMessageSerializer,
             "error": SocketErrorMessageSerializer,

@@ -16,7 +16,9 @@ than one it holds, so no two transactions wait on each other:
    or two players, in pk order (social: a friend request, its acceptance, a block); or a
    chat message's author (chat: a post, counted against the flood limits);
 3. tickets (matchmaking), in pk order; or a tournament's row (tournaments: a pass, a join, a
-   game's points), or the one table a pass decided that is being made (its pending row);
+   game's points), or the one table a pass decided that is being made (its pending row); or a
+   challenge (social: its answer; an acceptance locks its two players first, then makes the
+   table);
 4. one game (games, `LockedGame`: one existing game per transaction; a matchmaking pass also
    locks the games it creates, which no other transaction sees before its commit). Rating a
    game locks it after the ratings' advisory lock;

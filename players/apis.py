@@ -10,6 +10,7 @@ from typing import Any
 from uuid import UUID
 
 from drf_spectacular.utils import (
+    OpenApiParameter,
     extend_schema,
     extend_schema_field,
     extend_schema_serializer,
@@ -21,7 +22,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.authentication import request_player
-from accounts.models import AuthToken, ChatShown, Player
+from accounts.models import AuthToken, ChallengesFrom, ChatShown, Player
 from accounts.services import (
     auth_token_revoke,
     guest_create,
@@ -46,7 +47,13 @@ from core.schema import paginated
 from core.throttles import PlayerRateThrottle
 from games.models import Seat
 from games.selectors import seat_name
-from players.selectors import me_data, player_games, player_get, player_rating_changes
+from players.selectors import (
+    me_data,
+    player_games,
+    player_get,
+    player_rating_changes,
+    players_named,
+)
 from ratings.models import Rating, RatingChange
 from ratings.payloads import PlayerSerializer, RatingSerializer, player_data
 from ratings.rating import Skill
@@ -103,6 +110,11 @@ class MeSerializer(PlayerSerializer):
         read_only=True,
         help_text="What of a game's chat the caller is shown (`PATCH /me/` sets it).",
     )
+    challenges_from = serializers.ChoiceField(
+        choices=ChallengesFrom.values,
+        read_only=True,
+        help_text="Who may challenge the caller (`PATCH /me/` sets it).",
+    )
 
     def to_representation(self, instance: Player) -> dict[str, Any]:
         # The fields document the shape; players.selectors.me_data builds it.
@@ -149,6 +161,12 @@ class MeUpdateInputSerializer(serializers.Serializer[dict[str, Any]]):
         required=False,
         help_text='What of a game\'s chat you are shown: "all", "phrases" (the fixed phrases '
         'only) or "off" (docs/api.md, Chat); `GET /me/` shows it.',
+    )
+    challenges_from = serializers.ChoiceField(
+        choices=ChallengesFrom.values,
+        required=False,
+        help_text='Who may challenge you to a private table: "everyone" (but players you '
+        'block), "friends" (the default) or "nobody" (docs/api.md, Challenges).',
     )
 
 
@@ -366,6 +384,29 @@ class LeaderboardEntrySerializer(serializers.Serializer[dict[str, Any]]):
         help_text="Deprecated: the same as `player.rating`; read that (docs/api.md, "
         "Leaderboard). Kept because API.md's contract lists it."
     )
+
+
+class PlayerSearchApi(APIView):
+    @extend_schema(
+        operation_id="players_search",
+        description="Registered players whose display name holds `search` (2 to 32 "
+        "characters, any case), by name: to find a friend to add, challenge or block. Never "
+        "the caller, nor a player either of you blocks.",
+        parameters=[
+            OpenApiParameter("search", str, required=True, description="Part of a name."),
+            *PAGE_PARAMETERS,
+        ],
+        responses={
+            200: paginated(PlayerSerializer(many=True), "PlayerFound"),
+            **error_responses(400, 401, 403),
+        },
+    )
+    def get(self, request: Request) -> Response:
+        rows = players_named(request.query_params.get("search", ""), viewer=request_player(request))
+        paginator = Pagination()
+        page = paginator.paginate_queryset(rows, request, view=self)
+        assert page is not None
+        return paginator.get_paginated_response([player_data(player) for player in page])
 
 
 class PlayerDetailApi(PublicReadApi):

@@ -19,6 +19,7 @@ from games.selectors import player_active_game_id, player_finished_games
 from matchmaking.selectors import TicketData, player_searching_ticket
 from ratings.models import RatingChange
 from ratings.payloads import PlayerData, player_data
+from social.selectors import blocked_with
 
 
 class MeData(PlayerData):
@@ -27,6 +28,7 @@ class MeData(PlayerData):
     queue_ban_until: Timestamp | None
     appear_offline: bool
     chat: Literal["all", "phrases", "off"]
+    challenges_from: Literal["everyone", "friends", "nobody"]
 
 
 def me_data(player: Player) -> MeData:
@@ -41,6 +43,7 @@ def me_data(player: Player) -> MeData:
         "queue_ban_until": None if banned_until is None else banned_until.isoformat(),
         "appear_offline": player.appear_offline,
         "chat": player.chat,  # type: ignore[typeddict-item]
+        "challenges_from": player.challenges_from,  # type: ignore[typeddict-item]
     }
 
 
@@ -53,6 +56,28 @@ def player_get(player_id: UUID | str) -> Player:
     if player is None:
         raise ApplicationError("not_found", "No such player.", 404)
     return player
+
+
+SEARCH_MIN, SEARCH_MAX = 2, 32
+
+
+def players_named(text: str, *, viewer: Player) -> QuerySet[Player]:
+    """Registered players whose display name holds `text` (any case), by name: not the viewer,
+    nor anyone who blocks the viewer or whom the viewer blocks (one indexed read, the name's
+    trigrams). 400 `invalid` for a text shorter than SEARCH_MIN or longer than SEARCH_MAX."""
+    text = text.strip()
+    if not SEARCH_MIN <= len(text) <= SEARCH_MAX:
+        raise ApplicationError(
+            "invalid", f"search takes {SEARCH_MIN} to {SEARCH_MAX} characters of a name."
+        )
+    return (
+        Player.objects.filter(
+            is_guest=False, cpu_level__isnull=True, is_active=True, display_name__icontains=text
+        )
+        .exclude(pk__in=[viewer.pk, *blocked_with(viewer.pk)])
+        .select_related("rating")
+        .order_by("display_name", "id")
+    )
 
 
 def player_games(player: Player, *, viewer: Player | None) -> QuerySet[Seat]:

@@ -9,6 +9,7 @@ urlpatterns = [
     path("auth/logout/", apis.LogoutApi.as_view(), name="auth-logout"),
     path("auth/ws-ticket/", apis.WsTicketApi.as_view(), name="auth-ws-ticket"),
     path("me/", apis.MeApi.as_view(), name="me"),
+    path("players/", apis.PlayerSearchApi.as_view(), name="players-search"),
     path("players/<uuid:player_id>/", apis.PlayerDetailApi.as_view(), name="players-detail"),
     path("players/<uuid:player_id>/games/", apis.PlayerGamesApi.as_view(), name="players-games"),
     path(

@@ -1,5 +1,5 @@
-"""HTTP for friends, requests and blocks (docs/api.md, Friends, blocks and presence). Thin
-views over social's services and reads."""
+"""HTTP for friends, requests, blocks and challenges (docs/api.md, Friends, blocks and presence;
+Challenges). Thin views over social's services and reads."""
 
 from __future__ import annotations
 
@@ -17,10 +17,15 @@ from core.errors import ApplicationError, error_responses
 from core.payloads import PayloadSerializers
 from core.public import PAGE_PARAMETERS, Pagination
 from core.schema import paginated
+from games.apis import PAYLOADS as GAME_PAYLOADS
+from games.payloads import RulesData
 from ratings.payloads import PlayerData, PlayerSerializer
 from social import selectors
 from social.payloads import (
     BlockData,
+    ChallengeData,
+    ChallengeListData,
+    ChallengeMessage,
     FriendData,
     FriendMessage,
     FriendOutcomeData,
@@ -28,9 +33,21 @@ from social.payloads import (
     FriendRequestMessage,
     PresenceMessage,
 )
-from social.services import block_create, block_remove, friend_add, friend_remove
+from social.services import (
+    block_create,
+    block_remove,
+    challenge_accept,
+    challenge_cancel,
+    challenge_create,
+    challenge_decline,
+    friend_add,
+    friend_remove,
+)
 
-SCHEMAS = PayloadSerializers(known={PlayerData: PlayerSerializer})
+# A challenge's `rules` are games' `Rules` component (one serializer per TypedDict).
+SCHEMAS = PayloadSerializers(
+    known={PlayerData: PlayerSerializer, RulesData: GAME_PAYLOADS.of(RulesData)}
+)
 FriendSerializer = SCHEMAS.of(FriendData)
 FriendRequestSerializer = SCHEMAS.of(FriendRequestData)
 FriendOutcomeSerializer = SCHEMAS.of(FriendOutcomeData)
@@ -38,6 +55,9 @@ BlockSerializer = SCHEMAS.of(BlockData)
 FriendRequestMessageSerializer = SCHEMAS.of(FriendRequestMessage)
 FriendMessageSerializer = SCHEMAS.of(FriendMessage)
 PresenceMessageSerializer = SCHEMAS.of(PresenceMessage)
+ChallengeSerializer = SCHEMAS.of(ChallengeData)
+ChallengeListSerializer = SCHEMAS.of(ChallengeListData)
+ChallengeMessageSerializer = SCHEMAS.of(ChallengeMessage)
 
 
 class PlayerIdInput(serializers.Serializer[dict[str, Any]]):
@@ -166,3 +186,98 @@ class BlockDetailApi(APIView):
     def delete(self, request: Request, player_id: UUID) -> Response:
         block_remove(player=request_player(request), other_id=player_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+# Challenges ------------------------------------------------------------------------------
+
+
+class ChallengeInput(PlayerIdInput):
+    max_players = serializers.IntegerField(
+        min_value=2,
+        max_value=8,
+        default=2,
+        help_text="The table's seats: 2-5, up to 8 with "
+        "`decks: 2`. A table of two starts at the acceptance.",
+    )
+    rules = serializers.DictField(
+        default=dict, help_text="As `POST /games/` takes them (docs/api.md, Variants)."
+    )
+
+
+class ChallengesApi(APIView):
+    @extend_schema(
+        operation_id="challenges",
+        description="The caller's open challenges, to them and from them.",
+        responses={200: ChallengeListSerializer, **error_responses(401, 403)},
+    )
+    def get(self, request: Request) -> Response:
+        incoming, outgoing = selectors.open_challenges(request_player(request))
+        listed: ChallengeListData = {
+            "incoming": [selectors.challenge_data(row) for row in incoming],
+            "outgoing": [selectors.challenge_data(row) for row in outgoing],
+        }
+        return Response(listed)
+
+    @extend_schema(
+        operation_id="challenges_create",
+        description="Challenge a player to a private table (pushed to both as `challenge`): a "
+        "friend, or anyone whose `challenges_from` allows it. Registered players only. It "
+        "expires after `YANIV_CHALLENGE_SECONDS` unanswered.",
+        request=ChallengeInput,
+        responses={201: ChallengeSerializer, **error_responses(400, 401, 403, 404, 409, 429)},
+    )
+    def post(self, request: Request) -> Response:
+        data = ChallengeInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        challenge = challenge_create(
+            player=request_player(request),
+            other_id=data.validated_data["player_id"],
+            max_players=data.validated_data["max_players"],
+            rules=data.validated_data["rules"],
+        )
+        return Response(selectors.challenge_data(challenge), status=status.HTTP_201_CREATED)
+
+
+class ChallengeDetailApi(APIView):
+    @extend_schema(
+        operation_id="challenges_get",
+        responses={200: ChallengeSerializer, **error_responses(401, 403, 404)},
+    )
+    def get(self, request: Request, challenge_id: UUID) -> Response:
+        challenge = selectors.challenge_of(challenge_id, request_player(request))
+        return Response(selectors.challenge_data(challenge))
+
+    @extend_schema(
+        operation_id="challenges_cancel",
+        description="The challenger withdraws an open challenge.",
+        request=None,
+        responses={204: None, **error_responses(401, 403, 404, 409)},
+    )
+    def delete(self, request: Request, challenge_id: UUID) -> Response:
+        challenge_cancel(player=request_player(request), challenge_id=challenge_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class ChallengeAcceptApi(APIView):
+    @extend_schema(
+        operation_id="challenges_accept",
+        description="The challenged player accepts: a private table with both seated, the "
+        "challenger its host (`game_id`); a table of two has started, a larger one waits for "
+        "its host to invite or add CPUs and start it.",
+        request=None,
+        responses={200: ChallengeSerializer, **error_responses(401, 403, 404, 409)},
+    )
+    def post(self, request: Request, challenge_id: UUID) -> Response:
+        challenge = challenge_accept(player=request_player(request), challenge_id=challenge_id)
+        return Response(selectors.challenge_data(challenge))
+
+
+class ChallengeDeclineApi(APIView):
+    @extend_schema(
+        operation_id="challenges_decline",
+        request=None,
+        responses={200: ChallengeSerializer, **error_responses(401, 403, 404, 409)},
+    )
+    def post(self, request: Request, challenge_id: UUID) -> Response:
+        challenge = challenge_decline(player=request_player(request), challenge_id=challenge_id)
+        return Response(selectors.challenge_data(challenge))

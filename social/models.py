@@ -2,17 +2,22 @@
 presence). Presence itself is not stored here: who is online is Redis' (core/presence.py), what
 they play is games'.
 
+A challenge asks a player to a private table (games makes it when accepted).
+
 A friendship is two rows, one per side (`player` -> `friend`), written and deleted together:
 a player's friends, and their count, are then one indexed read of their own rows.
 """
 
 from __future__ import annotations
 
+import uuid
+
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
 
 from accounts.models import Player
+from games.models import Game
 
 
 class Friendship(models.Model):
@@ -83,3 +88,51 @@ class Block(models.Model):
 
     def __str__(self) -> str:
         return f"{self.blocker_id} blocks {self.blocked_id}"
+
+
+class ChallengeStatus(models.TextChoices):
+    OPEN = "open"
+    ACCEPTED = "accepted"
+    DECLINED = "declined"
+    CANCELLED = "cancelled"
+    EXPIRED = "expired"
+
+
+class Challenge(models.Model):
+    """`challenger` asks `challenged` to a private table of `max_players` with `rules` (checked
+    when made). Open until answered, cancelled or `expires_at` (YANIV_CHALLENGE_SECONDS): an open
+    row past that time is shown expired before the task that marks it has run. Accepted, it
+    names the table it made."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    challenger = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    challenged = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    max_players = models.PositiveSmallIntegerField(default=2)
+    rules = models.JSONField(default=dict)
+    status = models.CharField(
+        max_length=10, choices=ChallengeStatus.choices, default=ChallengeStatus.OPEN
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(challenger=F("challenged")), name="challenge_not_oneself"
+            ),
+        ]
+        indexes = [
+            # The hourly limit, and a player's open challenges either way.
+            models.Index(fields=["challenger", "created_at"], name="challenge_sent_idx"),
+            models.Index(
+                fields=["challenged", "created_at"],
+                condition=Q(status="open"),
+                name="challenge_open_in_idx",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.challenger_id} challenges {self.challenged_id}"

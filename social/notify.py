@@ -1,5 +1,6 @@
 """What leaves social, always after the commit that caused it: a request and an acceptance on
-the other player's `ws /ws/v1/me/`, and presence changes on every friend's."""
+the other player's `ws /ws/v1/me/`, a challenge's every change on both players', and presence
+changes on every friend's."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from django.db import transaction
 
 from core.sockets import player_group, send_to_group, send_to_groups
 from social.payloads import (
+    ChallengeData,
+    ChallengeMessage,
     FriendData,
     FriendMessage,
     FriendRequestData,
@@ -26,6 +29,13 @@ def friend_request_sent(receiver_id: UUID, request: FriendRequestData) -> None:
 def friend_request_accepted(sender_id: UUID, friend: FriendData) -> None:
     message: FriendMessage = {"type": "friend", "friend": friend}
     _after_commit(sender_id, dict(message))
+
+
+def challenge_changed(challenge: ChallengeData) -> None:
+    """Both players are told of a challenge made, answered, withdrawn or expired."""
+    message: ChallengeMessage = {"type": "challenge", "challenge": challenge}
+    for player in (challenge["challenger"], challenge["challenged"]):
+        _after_commit(UUID(player["id"]), dict(message))
 
 
 def _after_commit(player_id: UUID, message: dict[str, object]) -> None:

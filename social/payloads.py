@@ -1,11 +1,12 @@
 """What social puts in payloads (docs/api.md, Friends, blocks and presence): a friend, a
-request, a block, and the `ws /ws/v1/me/` messages."""
+request, a block, a challenge, and the `ws /ws/v1/me/` messages."""
 
 from __future__ import annotations
 
 from typing import Annotated, Literal, TypedDict
 
 from core.payloads import Doc, Timestamp, Uuid
+from games.payloads import RulesData
 from ratings.payloads import PlayerData
 
 Presence = Literal["online", "playing", "offline"]
@@ -67,3 +68,37 @@ class PresenceMessage(TypedDict):
     player_id: Uuid
     presence: Annotated[Presence, Doc(_PRESENCE)]
     game_id: Annotated[Uuid | None, Doc(_GAME_ID)]
+
+
+ChallengeStatus = Literal["open", "accepted", "declined", "cancelled", "expired"]
+
+
+class ChallengeData(TypedDict):
+    id: Uuid
+    challenger: Annotated[PlayerData, Doc("Who asks; the table's host when accepted.")]
+    challenged: PlayerData
+    max_players: int
+    rules: Annotated[RulesData, Doc("The table's rules, every key resolved.")]
+    status: Annotated[
+        ChallengeStatus,
+        Doc(
+            '"open" until answered, withdrawn ("cancelled": by the challenger, or by a block) or '
+            'past `expires_at` ("expired").'
+        ),
+    ]
+    created_at: Timestamp
+    expires_at: Timestamp
+    game_id: Annotated[Uuid | None, Doc('The table it made ("accepted"); else null.')]
+
+
+class ChallengeListData(TypedDict):
+    incoming: Annotated[list[ChallengeData], Doc("Open challenges to the caller, newest first.")]
+    outgoing: Annotated[list[ChallengeData], Doc("Open challenges the caller sent, newest first.")]
+
+
+class ChallengeMessage(TypedDict):
+    """`ws /ws/v1/me/`: a challenge to or from you was made or changed (both players are told
+    of every change; accepted, `game_id` is the table both now sit at)."""
+
+    type: Literal["challenge"]
+    challenge: ChallengeData

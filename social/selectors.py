@@ -1,5 +1,5 @@
 """Reads: a player's friends, requests and blocks, the blocks among a set of players (the
-ranked queue's), and what friends see of a player's presence."""
+ranked queue's), what friends see of a player's presence, and challenges."""
 
 from __future__ import annotations
 
@@ -9,13 +9,16 @@ from typing import Any
 from uuid import UUID
 
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 
 from accounts.models import Player
 from core import presence
+from core.errors import ApplicationError
 from games.models import GameStatus, Seat
+from games.projection import shown_rules
 from ratings.payloads import player_data
-from social.models import Block, FriendRequest, Friendship
-from social.payloads import BlockData, FriendData, FriendRequestData, Presence
+from social.models import Block, Challenge, ChallengeStatus, FriendRequest, Friendship
+from social.payloads import BlockData, ChallengeData, FriendData, FriendRequestData, Presence
 
 PresenceOf = tuple[Presence, str | None]  # the presence, and the public game's id
 OFFLINE: PresenceOf = ("offline", None)
@@ -158,3 +161,77 @@ def presences(players: Iterable[Player]) -> dict[UUID, PresenceOf]:
         for player_id, game_id, ranked in seats:
             shown[player_id] = ("playing", str(game_id) if ranked else None)
     return shown
+
+
+# Challenges ------------------------------------------------------------------------------
+
+
+def _challenges() -> QuerySet[Challenge]:
+    return Challenge.objects.select_related("challenger__rating", "challenged__rating")
+
+
+def challenge_of(challenge_id: UUID | str, player: Player) -> Challenge:
+    """The challenge, when `player` is one of its two players; 404 `not_found` otherwise."""
+    challenge = (
+        _challenges().filter(Q(challenger=player) | Q(challenged=player), pk=challenge_id).first()
+    )
+    if challenge is None:
+        raise ApplicationError("not_found", "No such challenge.", 404)
+    return challenge
+
+
+def open_challenges(player: Player) -> tuple[list[Challenge], list[Challenge]]:
+    """The player's open challenges not yet past their time: (incoming, outgoing), newest
+    first."""
+    rows = (
+        _challenges()
+        .filter(
+            Q(challenger=player) | Q(challenged=player),
+            status=ChallengeStatus.OPEN,
+            expires_at__gt=timezone.now(),
+        )
+        .order_by("-created_at", "id")
+    )
+    incoming: list[Challenge] = []
+    outgoing: list[Challenge] = []
+    for row in rows:
+        (incoming if row.challenged_id == player.pk else outgoing).append(row)
+    return incoming, outgoing
+
+
+def open_challenge(challenger_id: UUID, challenged_id: UUID) -> Challenge | None:
+    """The challenger's open challenge to this player, if one has not expired."""
+    return Challenge.objects.filter(
+        challenger_id=challenger_id,
+        challenged_id=challenged_id,
+        status=ChallengeStatus.OPEN,
+        expires_at__gt=timezone.now(),
+    ).first()
+
+
+def challenges_sent_since(player_id: UUID, since: datetime) -> list[datetime]:
+    """When the player sent each challenge since `since`, the oldest first."""
+    sent = Challenge.objects.filter(challenger_id=player_id, created_at__gt=since)
+    return list(sent.order_by("created_at").values_list("created_at", flat=True))
+
+
+def challenge_status(challenge: Challenge) -> ChallengeStatus:
+    """Its status as shown: an open challenge past its time is expired, whether or not the
+    task that marks it has run yet."""
+    if challenge.status == ChallengeStatus.OPEN and challenge.expires_at <= timezone.now():
+        return ChallengeStatus.EXPIRED
+    return ChallengeStatus(challenge.status)
+
+
+def challenge_data(challenge: Challenge) -> ChallengeData:
+    return {
+        "id": str(challenge.pk),
+        "challenger": player_data(challenge.challenger),
+        "challenged": player_data(challenge.challenged),
+        "max_players": challenge.max_players,
+        "rules": shown_rules(challenge.rules),
+        "status": challenge_status(challenge).value,  # type: ignore[typeddict-item]
+        "created_at": challenge.created_at.isoformat(),
+        "expires_at": challenge.expires_at.isoformat(),
+        "game_id": None if challenge.game_id is None else str(challenge.game_id),
+    }

@@ -1,11 +1,13 @@
-"""Every write of friends, requests and blocks, one transaction each under the pair's lock
-(social/locks.py); the pushes they cause leave after the commit (social/notify.py). And what
-tells friends of a presence change (`presence_push`, run in a task: a player may have 500)."""
+"""Every write of friends, requests, blocks and challenges, one transaction each under the
+pair's lock (social/locks.py); the pushes they cause leave after the commit (social/notify.py).
+An accepted challenge makes its private table through games' lobby. And what tells friends of a
+presence change (`presence_push`, run in a task: a player may have 500)."""
 
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Any
 from uuid import UUID
 
 from django.conf import settings
@@ -14,17 +16,20 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from accounts.models import Player
+from accounts.models import ChallengesFrom, Player
 from core import presence
 from core.errors import ApplicationError
 from core.redis import get_redis
+from games.selectors import player_active_game_id
+from games.services.lobby import game_create, game_join, game_start, private_rules
 from social import notify, selectors
-from social.locks import pair_lock
-from social.models import Block, FriendRequest, Friendship
+from social.locks import challenge_lock, pair_lock
+from social.models import Block, Challenge, ChallengeStatus, FriendRequest, Friendship
 
 logger = logging.getLogger(__name__)
 
 _DAY = timedelta(days=1)
+_HOUR = timedelta(hours=1)
 
 
 def _other(player: Player, other_id: UUID | str) -> Player:
@@ -66,17 +71,23 @@ def _require_room(player: Player, other: Player) -> None:
         )
 
 
-def _require_request_left(player: Player) -> None:
-    now, limit = timezone.now(), settings.YANIV_FRIEND_REQUESTS_PER_DAY
-    sent = selectors.requests_sent_since(player.pk, now - _DAY)
+def _require_under_limit(sent: list[datetime], limit: int, window: timedelta, what: str) -> None:
+    """429 `too_many_requests` when `limit` of `sent` (the oldest first) fall in the `window`
+    before now; `Retry-After` says when the oldest of them leaves it."""
     if len(sent) >= limit:
-        wait = sent[len(sent) - limit] + _DAY - now
+        wait = sent[len(sent) - limit] + window - timezone.now()
         raise ApplicationError(
             "too_many_requests",
-            f"You sent {limit} friend requests in the last 24 hours: wait before sending more.",
+            f"You sent {limit} {what}: wait before sending more.",
             429,
             retry_after=int(wait.total_seconds()) + 1,
         )
+
+
+def _require_request_left(player: Player) -> None:
+    limit = settings.YANIV_FRIEND_REQUESTS_PER_DAY
+    sent = selectors.requests_sent_since(player.pk, timezone.now() - _DAY)
+    _require_under_limit(sent, limit, _DAY, "friend requests in the last 24 hours")
 
 
 @transaction.atomic
@@ -141,6 +152,7 @@ def block_create(*, player: Player, other_id: UUID | str) -> Block:
         raise ApplicationError("already_blocked", "You block this player already.", 409)
     _unfriend(player.pk, other.pk)
     _close_requests_between(player.pk, other.pk)
+    _cancel_challenges_between(player.pk, other.pk)
     return Block.objects.create(blocker=player, blocked=other)
 
 
@@ -159,6 +171,7 @@ def player_social_erase(*, player_id: UUID) -> None:
     Friendship.objects.filter(Q(player_id=player_id) | Q(friend_id=player_id)).delete()
     FriendRequest.objects.filter(Q(sender_id=player_id) | Q(receiver_id=player_id)).delete()
     Block.objects.filter(Q(blocker_id=player_id) | Q(blocked_id=player_id)).delete()
+    Challenge.objects.filter(Q(challenger_id=player_id) | Q(challenged_id=player_id)).delete()
 
 
 def friend_requests_purge() -> int:
@@ -168,6 +181,142 @@ def friend_requests_purge() -> int:
     )
     deleted, _ = old.delete()
     return deleted
+
+
+# Challenges ------------------------------------------------------------------------------
+
+
+def _require_challengeable(player: Player, other: Player) -> None:
+    """403 `not_allowed` unless `other`'s `challenges_from` admits `player`."""
+    allowed = other.challenges_from
+    if allowed == ChallengesFrom.EVERYONE:
+        return
+    if allowed == ChallengesFrom.FRIENDS and selectors.are_friends(player.pk, other.pk):
+        return
+    whom = "friends only" if allowed == ChallengesFrom.FRIENDS else "nobody"
+    raise ApplicationError("not_allowed", f"This player takes challenges from {whom}.", 403)
+
+
+def _require_no_table(player: Player, detail: str) -> None:
+    if player_active_game_id(player) is not None:
+        raise ApplicationError("in_game", detail, 409)
+
+
+def _changed(challenge: Challenge, status: ChallengeStatus) -> Challenge:
+    challenge.status = status
+    challenge.save(update_fields=["status", "game"])
+    notify.challenge_changed(selectors.challenge_data(challenge))
+    return challenge
+
+
+@transaction.atomic
+def challenge_create(
+    *, player: Player, other_id: UUID | str, max_players: int = 2, rules: dict[str, Any]
+) -> Challenge:
+    """Challenge `other_id` to a private table: pushed to them; it expires after
+    YANIV_CHALLENGE_SECONDS unless answered or withdrawn first."""
+    other = _other(player, other_id)
+    if player.is_guest:
+        raise ApplicationError("guest", "Register to challenge players.", 403)
+    resolved = private_rules(rules, max_players)
+    player, other = pair_lock(player.pk, other.pk)
+    if selectors.blocked_between(player.pk, other.pk):
+        raise ApplicationError("blocked", "One of you blocks the other.", 403)
+    _require_challengeable(player, other)
+    _require_no_table(player, "You are already at a table: finish or leave it first.")
+    if selectors.open_challenge(player.pk, other.pk) is not None:
+        raise ApplicationError("already_challenged", "You challenged this player already.", 409)
+    limit = settings.YANIV_CHALLENGES_PER_HOUR
+    sent = selectors.challenges_sent_since(player.pk, timezone.now() - _HOUR)
+    _require_under_limit(sent, limit, _HOUR, "challenges in the last hour")
+    now = timezone.now()
+    challenge = Challenge.objects.create(
+        challenger=player,
+        challenged=other,
+        max_players=max_players,
+        rules=resolved,
+        created_at=now,
+        expires_at=now + timedelta(seconds=settings.YANIV_CHALLENGE_SECONDS),
+    )
+    notify.challenge_changed(selectors.challenge_data(challenge))
+    _expire_later(challenge)
+    return challenge
+
+
+def _expire_later(challenge: Challenge) -> None:
+    from social import tasks  # tasks import the services
+
+    key, eta = str(challenge.pk), challenge.expires_at
+    # robust: a lost task leaves the row open past its time, which every read shows expired.
+    transaction.on_commit(lambda: tasks.challenge_expire.apply_async((key,), eta=eta), robust=True)
+
+
+def _locked_open(challenge_id: UUID | str, player: Player, side: str) -> Challenge:
+    """The challenge, locked, when `player` is its `side` ("challenger" or "challenged") and it
+    is still open: else 404 (a stranger), 403 `forbidden` (the other side), 409 `not_open`."""
+    challenge = selectors.challenge_of(challenge_id, player)
+    if getattr(challenge, f"{side}_id") != player.pk:
+        who = "challenged player" if side == "challenged" else "challenger"
+        raise ApplicationError("forbidden", f"Only the {who} may do that.", 403)
+    if side == "challenged":
+        # An acceptance seats both: their rows first, then the challenge's (social/locks.py).
+        pair_lock(challenge.challenger_id, challenge.challenged_id)
+    locked = challenge_lock(challenge.pk)
+    assert locked is not None  # a challenge goes only with an erased account, under its lock
+    status = selectors.challenge_status(locked)
+    if status != ChallengeStatus.OPEN:
+        raise ApplicationError("not_open", f"This challenge is {status.value}.", 409)
+    return locked
+
+
+@transaction.atomic
+def challenge_accept(*, player: Player, challenge_id: UUID | str) -> Challenge:
+    """The challenged player accepts: a private table with both seated, the challenger its
+    host; a table of two starts at once, a larger one waits for its host to fill and start it."""
+    challenge = _locked_open(challenge_id, player, "challenged")
+    _require_no_table(challenge.challenged, "You are already at a table: finish or leave it first.")
+    _require_no_table(challenge.challenger, "The challenger has since sat down at a table.")
+    game = game_create(
+        host=challenge.challenger, max_players=challenge.max_players, rules=challenge.rules
+    )
+    game_join(game_id=game.pk, player=challenge.challenged, invite_code=game.invite_code)
+    if challenge.max_players == 2:
+        game_start(game_id=game.pk, player=challenge.challenger)
+    challenge.game = game
+    return _changed(challenge, ChallengeStatus.ACCEPTED)
+
+
+@transaction.atomic
+def challenge_decline(*, player: Player, challenge_id: UUID | str) -> Challenge:
+    return _changed(_locked_open(challenge_id, player, "challenged"), ChallengeStatus.DECLINED)
+
+
+@transaction.atomic
+def challenge_cancel(*, player: Player, challenge_id: UUID | str) -> Challenge:
+    return _changed(_locked_open(challenge_id, player, "challenger"), ChallengeStatus.CANCELLED)
+
+
+@transaction.atomic
+def challenge_expire(*, challenge_id: UUID | str) -> bool:
+    """Mark an open challenge past its time expired, and tell both players. Idempotent."""
+    challenge = challenge_lock(challenge_id)
+    if challenge is None or challenge.status != ChallengeStatus.OPEN:
+        return False
+    if challenge.expires_at > timezone.now():
+        return False  # a task that ran early (a clock apart): the next read shows it open
+    _changed(challenge, ChallengeStatus.EXPIRED)
+    return True
+
+
+def _cancel_challenges_between(player_id: UUID, other_id: UUID) -> None:
+    """A block withdraws the open challenges between the two, either way (both are told)."""
+    rows = Challenge.objects.filter(
+        Q(challenger_id=player_id, challenged_id=other_id)
+        | Q(challenger_id=other_id, challenged_id=player_id),
+        status=ChallengeStatus.OPEN,
+    ).select_related("challenger__rating", "challenged__rating")
+    for challenge in rows:
+        _changed(challenge, ChallengeStatus.CANCELLED)
 
 
 # Presence --------------------------------------------------------------------------------

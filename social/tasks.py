@@ -1,5 +1,6 @@
 """Social's Celery tasks: presence changes told to friends, beat's sweep of the presence of
-sockets that died with their process, and the purge of old closed requests."""
+sockets that died with their process, the purge of old closed requests, and a challenge's
+expiry at its time."""
 
 from __future__ import annotations
 
@@ -22,6 +23,11 @@ def presence_sweep() -> int:
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def friend_requests_purge() -> int:
     return services.friend_requests_purge()
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def challenge_expire(challenge_id: str) -> bool:
+    return services.challenge_expire(challenge_id=challenge_id)
 
 
 _SWEEP_SECONDS = settings.YANIV_PRESENCE_TTL_SECONDS / 3

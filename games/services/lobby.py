@@ -41,16 +41,22 @@ def _take_live_seat(create: Callable[[], Seat]) -> Seat:
         ) from error
 
 
-@transaction.atomic
-def game_create(*, host: Player, max_players: int, rules: dict[str, Any]) -> Game:
+def private_rules(rules: dict[str, Any], max_players: int) -> dict[str, Any]:
+    """A host's rules for a private table of `max_players`, every key resolved as the game
+    stores them; 400 `invalid_rules` naming what is wrong."""
     try:
         parsed = GameRules.parse(rules)
         parsed.check_seats(max_players)
     except InvalidRules as error:
         raise ApplicationError("invalid_rules", str(error)) from error
+    return parsed.to_dict()
+
+
+@transaction.atomic
+def game_create(*, host: Player, max_players: int, rules: dict[str, Any]) -> Game:
     game = Game.objects.create(
         max_players=max_players,
-        rules=parsed.to_dict(),
+        rules=private_rules(rules, max_players),
         host=host,
         invite_code=new_invite_code(),
     )

@@ -31,6 +31,7 @@ def test_me_is_the_player_plus_what_it_is_doing(guest_client, guest) -> None:
         "queue_ban_until": None,
         "appear_offline": False,
         "chat": "all",
+        "challenges_from": "friends",
     }
 
 

@@ -87,4 +87,5 @@ def test_the_player_object_matches_the_contract(generated) -> None:
         "queue_ban_until",
         "appear_offline",
         "chat",
+        "challenges_from",
     }
