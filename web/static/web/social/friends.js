@@ -15,10 +15,10 @@ export async function readRelations() {
   return { friends, requests, blocks };
 }
 
-/** Whether the player may challenge `player` as far as the client knows (the server has the
- *  last word: their `challenges_from`, a block of theirs). */
+/** Whether the player may challenge `player` as far as the client knows: registered, not
+ *  blocking them (the server has the last word: their `challenges_from`, a block of theirs). */
 export const mayChallenge = (state, player) =>
-  !state.me.is_guest && !player.is_guest && relationTo(state, player.id) !== "blocked";
+  !state.me.is_guest && relationTo(state, player.id) !== "blocked";
 
 /** "friend" | "incoming" (they asked you) | "outgoing" (you asked them) | "blocked" (you block
  *  them) | null, for `playerId`. Whether they block you the client cannot know (blocks are
@@ -88,7 +88,7 @@ export function relationButtons(state, player, actions, { challenge = true } = {
           );
   return [
     friendship,
-    registered && challenge
+    challenge && mayChallenge(state, player)
       ? personButton("challenge-player", player, "Challenge", () => actions.challenge(player))
       : null,
     personButton("block-player", player, "Block", () => actions.block(player)),

@@ -115,7 +115,7 @@ const CHALLENGERS = [
 ];
 
 /** The player's settings (`PATCH /me/`), each saved as it changes: what of a table's chat they
- *  see, appearing offline to their friends, and who may challenge them (registered players). */
+ *  see, who may challenge them, and appearing offline to their friends. */
 function settingsView(me, actions) {
   const choice = (key, label, options) =>
     h(
@@ -138,9 +138,7 @@ function settingsView(me, actions) {
     { class: "settings", id: "settings" },
     h("legend", {}, "Settings"),
     choice("chat", "At a table, show the chat's", CHAT_SHOWN),
-    me.is_guest || !("challenges_from" in me)
-      ? null
-      : choice("challenges_from", "Who may challenge me", CHALLENGERS),
+    choice("challenges_from", "Who may challenge me", CHALLENGERS),
     h(
       "label",
       { class: "check" },
