@@ -15,6 +15,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from accounts.models import Player
 from accounts.services import auth_token_issue
+from chat.models import ChatReport
 from social.services import block_create, friend_add
 from tests.factories import PlayerFactory
 from tests.web.conftest import game_id_of, shot
@@ -42,7 +43,7 @@ def _said(page: Page, player: Player) -> Locator:
 
 
 def test_friends_challenge_chat_and_a_block(open_player, settings) -> None:
-    settings.YANIV_CHAT_MIN_GAMES = 0  # free text at once (the players have no finished game)
+    settings.YANIV_CHAT_MIN_GAMES = 1  # free text after a finished game: none yet
     dana = PlayerFactory.create(display_name="Dana Levi", username="dana", is_guest=False)
     eli = PlayerFactory.create(display_name="Eli Cohen", username="eli", is_guest=False)
     # Dana's other relations, for the page to show them all: a friend offline, a request to
@@ -122,6 +123,11 @@ def test_friends_challenge_chat_and_a_block(open_player, settings) -> None:
     expect(_said(phone, dana)).to_have_text(re.compile(r"^Dana Levi Good luck"))
     phone.get_by_test_id("chat-text").fill("Thanks! <b>not bold</b>")
     phone.get_by_test_id("chat-send").click()
+    expect(phone.get_by_test_id("chat-note")).to_contain_text("Free text opens after 1 finished")
+    expect(phone.get_by_test_id("chat-text")).to_have_value("Thanks! <b>not bold</b>")
+    settings.YANIV_CHAT_MIN_GAMES = 0
+    phone.get_by_test_id("chat-send").click()
+    expect(phone.get_by_test_id("chat-note")).to_have_count(0)
     expect(phone.get_by_test_id("chat-text")).to_have_value("")
     said = _said(desk, eli)
     expect(said).to_contain_text("Thanks! <b>not bold</b>")
@@ -129,6 +135,9 @@ def test_friends_challenge_chat_and_a_block(open_player, settings) -> None:
     expect(said.get_by_test_id("report-message")).to_be_visible()
     shot(desk, "table-chat-desktop")
     shot(phone, "table-chat-phone")
+    said.get_by_test_id("report-message").click()  # the confirmation is accepted
+    expect(said.get_by_test_id("reported")).to_have_text("reported")
+    assert ChatReport.objects.filter(reporter=dana, message__author=eli).count() == 1
 
     # Dana blocks Eli from his profile (his name at the table links to it).
     desk.get_by_test_id("table").get_by_role("link", name="Eli Cohen").click()
@@ -163,3 +172,11 @@ def test_friends_challenge_chat_and_a_block(open_player, settings) -> None:
     desk.reload()
     expect(desk.get_by_test_id("setting-appear-offline")).to_be_checked()
     expect(desk.get_by_test_id("setting-challenges-from")).to_have_value("nobody")
+
+
+def test_a_guest_reads_why_friends_need_an_account(open_player) -> None:
+    page = open_player("/")
+    page.get_by_test_id("friends-link").click()
+    expect(page.get_by_test_id("friends-guest")).to_contain_text("for registered players")
+    expect(page.get_by_test_id("friends-list")).to_contain_text("No friends yet")
+    expect(page.get_by_test_id("blocked-list")).to_have_text("You block nobody.")

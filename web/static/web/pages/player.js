@@ -113,7 +113,12 @@ async function socialActions(player) {
   const me = session.me;
   if (!me || me.id === player.id) return null;
   const el = h("section", { class: "profile-actions", "aria-label": "You and them" });
-  let relations = await readRelations();
+  let relations;
+  try {
+    relations = await readRelations();
+  } catch {
+    return null; // the profile without the buttons
+  }
   let error = "";
   const seats = h(
     "select",
