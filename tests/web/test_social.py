@@ -172,6 +172,8 @@ def test_friends_challenge_chat_and_a_block(open_player, settings) -> None:
     desk.reload()
     expect(desk.get_by_test_id("setting-appear-offline")).to_be_checked()
     expect(desk.get_by_test_id("setting-challenges-from")).to_have_value("nobody")
+    desk.get_by_test_id("friends-link").click()
+    expect(desk.get_by_test_id("appear-offline")).to_contain_text("You appear offline")
 
 
 def test_a_guest_reads_why_friends_need_an_account(open_player) -> None:

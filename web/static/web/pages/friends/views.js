@@ -11,7 +11,17 @@ const nameLink = (player) =>
 export const errorView = (state) => errorLine(state.error);
 
 export function guestView({ me }) {
-  if (!me.is_guest) return null;
+  if (!me.is_guest) {
+    return me.appear_offline
+      ? h(
+          "p",
+          { class: "panel highlight", testid: "appear-offline" },
+          "You appear offline to your friends, whatever you do (",
+          h("a", { href: "/#settings" }, "settings"),
+          ").",
+        )
+      : null;
+  }
   return h(
     "p",
     { class: "panel highlight", testid: "friends-guest" },
