@@ -1,11 +1,11 @@
-"""Staff see friendships, requests and blocks, read-only: they are the players' own."""
+"""Staff see friendships, requests, blocks and challenges, read-only: they are the players' own."""
 
 from __future__ import annotations
 
 from django.contrib import admin
 
 from core.admin import ReadOnlyAdmin
-from social.models import Block, FriendRequest, Friendship
+from social.models import Block, Challenge, FriendRequest, Friendship
 
 
 @admin.register(Friendship)
@@ -32,4 +32,19 @@ class BlockAdmin(ReadOnlyAdmin[Block]):
     search_fields = ("blocker__username", "blocker__id", "blocked__username", "blocked__id")
     list_select_related = ("blocker", "blocked")
     raw_id_fields = ("blocker", "blocked")
+    ordering = ("-created_at",)
+
+
+@admin.register(Challenge)
+class ChallengeAdmin(ReadOnlyAdmin[Challenge]):
+    list_display = ("challenger", "challenged", "status", "max_players", "created_at", "game")
+    list_filter = ("status",)
+    search_fields = (
+        "challenger__username",
+        "challenger__id",
+        "challenged__username",
+        "challenged__id",
+    )
+    list_select_related = ("challenger", "challenged")
+    raw_id_fields = ("challenger", "challenged", "game")
     ordering = ("-created_at",)

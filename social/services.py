@@ -308,6 +308,13 @@ def challenge_expire(*, challenge_id: UUID | str) -> bool:
     return True
 
 
+def challenges_purge() -> int:
+    """Challenges made over a day ago are gone: answered or expired long since, they count for
+    nothing any more (the hourly limit). How many."""
+    deleted, _ = Challenge.objects.filter(created_at__lte=timezone.now() - _DAY).delete()
+    return deleted
+
+
 def _cancel_challenges_between(player_id: UUID, other_id: UUID) -> None:
     """A block withdraws the open challenges between the two, either way (both are told)."""
     rows = Challenge.objects.filter(

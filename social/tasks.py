@@ -1,6 +1,6 @@
 """Social's Celery tasks: presence changes told to friends, beat's sweep of the presence of
-sockets that died with their process, the purge of old closed requests, and a challenge's
-expiry at its time."""
+sockets that died with their process, the purge of old closed requests and challenges, and a
+challenge's expiry at its time."""
 
 from __future__ import annotations
 
@@ -26,6 +26,11 @@ def friend_requests_purge() -> int:
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+def challenges_purge() -> int:
+    return services.challenges_purge()
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
 def challenge_expire(challenge_id: str) -> bool:
     return services.challenge_expire(challenge_id=challenge_id)
 
@@ -40,6 +45,11 @@ BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     },
     "social.purge-friend-requests": {
         "task": "social.tasks.friend_requests_purge",
+        "schedule": 3600.0,
+        "options": {"expires": 3600.0},
+    },
+    "social.purge-challenges": {
+        "task": "social.tasks.challenges_purge",
         "schedule": 3600.0,
         "options": {"expires": 3600.0},
     },

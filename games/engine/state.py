@@ -170,6 +170,7 @@ class GameState:
         "hands",
         "next_seat",
         "pile",
+        "reshuffles",
         "setup",
         "shown",
         "stock",
@@ -203,6 +204,8 @@ class GameState:
     next_seat: tuple[int, ...]
     """Derived from ``setup.out_round``: the next active seat after each seat, in the
     direction of play."""
+    reshuffles: int
+    """Reshuffles made this round: a fair deal names each by its number (docs/fairness.md)."""
 
     def __init__(
         self,
@@ -218,6 +221,7 @@ class GameState:
         caller: int | None = None,
         turns: int = 0,
         spied: tuple[Spied | None, ...] = (),
+        reshuffles: int = 0,
     ) -> None:
         self.setup = setup
         self.turn = turn
@@ -231,6 +235,7 @@ class GameState:
         needed = caller is not None or spied or setup.rules.variant_play
         self.extra = RoundExtra(caller, turns, spied) if needed else None
         self.next_seat = _next_seats(setup.out_round, setup.rules.direction.step)
+        self.reshuffles = reshuffles
 
     def replace(self, **changes: Any) -> "GameState":
         """A copy with some attributes changed, like ``dataclasses.replace``."""
@@ -350,6 +355,7 @@ class GameState:
             "caller": self.caller,
             "turns": self.turns,
             "spied": [_spied_list(entry) for entry in self.spied],
+            "reshuffles": self.reshuffles,
             "totals": list(setup.totals),
             "out_round": list(setup.out_round),
             "last_round": None if setup.last_round is None else setup.last_round.to_dict(),
@@ -394,6 +400,7 @@ class GameState:
             caller=None if caller is None else int(caller),
             turns=int(data.get("turns", 0)),
             spied=tuple(_spied_tuple(entry) for entry in data.get("spied", ())),
+            reshuffles=int(data.get("reshuffles", 0)),
         )
         if not len(state.hands) == len(data["known"]) == len(setup.totals) == players:
             raise ValueError("per-seat lists do not match the number of players")
@@ -420,6 +427,7 @@ _FIELDS = (
     "caller",
     "turns",
     "spied",
+    "reshuffles",
 )
 """What ``GameState`` is built from (``replace``)."""
 
@@ -478,7 +486,8 @@ def start_game(players: int, rules: Rules, rng: Rng) -> tuple[GameState, list[En
     """A new game: a random first starter, then the first deal (docs/rules.md §3)."""
     if not MIN_PLAYERS <= players <= rules.max_players:
         raise ValueError(f"players must be {MIN_PLAYERS} to {rules.max_players}")
-    starter = rng.randrange(players)
+    draw_starter = getattr(rng, "first_starter", None)  # a fair deal's labelled draw
+    starter = rng.randrange(players) if draw_starter is None else draw_starter(players)
     out_round: tuple[int | None, ...] = (None,) * players
     setup = RoundSetup(rules, players, 1, starter, (0,) * players, out_round, None, None)
     state, event = _deal(setup, rng)
@@ -492,7 +501,11 @@ def _deal(setup: RoundSetup, rng: Rng) -> tuple[GameState, EngineEvent]:
     out_round = setup.out_round
     rules = setup.rules
     deck = list(rules.deck)
-    rng.shuffle(deck)
+    deal = getattr(rng, "deal_deck", None)  # a fair deal's labelled stream (docs/fairness.md)
+    if deal is None:
+        rng.shuffle(deck)
+    else:
+        deal(setup.round, deck)
     order = rules.direction.order(setup.starter, players)
     seats = [seat for seat in order if out_round[seat] is None]
     hands: list[tuple[str, ...]] = [()] * players
@@ -594,8 +607,10 @@ def apply_play(
     ]
     changed = list(hands)
     changed[seat] = tuple(kept)
+    reshuffles = state.reshuffles
     if stock_pos == len(stock) and pile:
-        stock, pile, shown = _reshuffle(pile, rng, shown, changed, events)
+        reshuffles += 1
+        stock, pile, shown = _reshuffle(pile, rng, shown, changed, events, setup.round, reshuffles)
         stock_pos = 0
 
     # Not `GameState(...)`: its `__init__` derives `next_seat` from the setup's eliminations,
@@ -613,6 +628,7 @@ def apply_play(
     new.shown = shown
     new.extra = extra = state.extra
     new.next_seat = state.next_seat
+    new.reshuffles = reshuffles
     if extra is not None:
         return _after_play(new, seat, cards, extra, rng, events)
     return new, events
@@ -624,11 +640,18 @@ def _reshuffle(
     shown: tuple[tuple[str, ...], ...],
     hands: Sequence[tuple[str, ...]],
     events: list[EngineEvent],
+    round_number: int,
+    number: int,
 ) -> tuple[tuple[str, ...], tuple[str, ...], tuple[tuple[str, ...], ...]]:
     """The new stock from ``pile`` (docs/rules.md §4.3), the empty pile, and ``shown`` without the
-    cards that went back (what no hand holds)."""
+    cards that went back (what no hand holds). ``number``: the round's how-manieth reshuffle
+    this is, which names a fair deal's stream."""
     fresh = list(pile)
-    rng.shuffle(fresh)
+    reshuffle = getattr(rng, "reshuffle_stock", None)
+    if reshuffle is None:
+        rng.shuffle(fresh)
+    else:
+        reshuffle(round_number, number, fresh)
     events.append({"type": "reshuffled", "stock": fresh})
     still = tuple(_held(cards, hand) for cards, hand in zip(shown, hands, strict=True))
     return tuple(fresh), (), still
@@ -686,6 +709,7 @@ def _forced_draws(
         other = state.next_seat[other]
     hands = list(state.hands)
     stock, stock_pos, pile, shown = state.stock, state.stock_pos, state.pile, state.shown
+    reshuffles = state.reshuffles
     for drawer in drawers * count:
         if stock_pos == len(stock):  # and the pile is empty too: the rest are skipped
             break
@@ -694,10 +718,19 @@ def _forced_draws(
         hands[drawer] += (drawn,)
         events.append({"type": "forced_draw", "seat": drawer, "drawn": drawn})
         if stock_pos == len(stock) and pile:
-            stock, pile, shown = _reshuffle(pile, rng, shown, hands, events)
+            reshuffles += 1
+            round_number = state.setup.round
+            stock, pile, shown = _reshuffle(
+                pile, rng, shown, hands, events, round_number, reshuffles
+            )
             stock_pos = 0
     return state.replace(
-        hands=tuple(hands), stock=stock, stock_pos=stock_pos, pile=pile, shown=shown
+        hands=tuple(hands),
+        stock=stock,
+        stock_pos=stock_pos,
+        pile=pile,
+        shown=shown,
+        reshuffles=reshuffles,
     )
 
 

@@ -88,6 +88,11 @@ def test_beat_runs_every_entry_as_it_was_scheduled() -> None:
             "schedule": 3600.0,
             "options": {"expires": 3600.0},
         },
+        "social.purge-challenges": {
+            "task": "social.tasks.challenges_purge",
+            "schedule": 3600.0,
+            "options": {"expires": 3600.0},
+        },
         "chat.purge": {
             "task": "chat.tasks.chat_purge",
             "schedule": 3600.0,

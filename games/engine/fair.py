@@ -1,0 +1,317 @@
+"""Provably fair deals (``yaniv-fair/1``, docs/fairness.md): seed pairs, the game seed, the
+HMAC-SHA256 streams and what each decides, and a record's check.
+
+This file needs nothing but Python's standard library, on purpose: a player who trusts nothing
+of ours may download it alone and run ``python fair.py record.json`` (or, in the project,
+``python -m games.engine.fair record.json``) to check a game's record. The engine deals live
+games through ``FairDeal``; replay checks a record's ``fairness`` block with ``check_record``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, TypeVar
+
+VERSION = "yaniv-fair/1"
+SEED_BYTES = 32
+CLIENT_SEED_MAX = 64
+
+_PREFIX = VERSION.encode("ascii")
+_TWO_32 = 1 << 32
+_WORDS_PER_BLOCK = 8
+
+# The canonical deck (docs/fairness.md §4): each copy's suits S H D C, ranks A..K; then the
+# jokers X1, X2, ... (the engine's own deck is built in this order: games/engine/cards.py).
+_RANKS = "A23456789TJQK"
+_SUITS = "SHDC"
+_NATURALS = tuple(rank + suit for suit in _SUITS for rank in _RANKS)
+
+T = TypeVar("T")
+
+
+# 1. Seed pairs ------------------------------------------------------------------------------
+
+
+def new_server_seed() -> bytes:
+    return secrets.token_bytes(SEED_BYTES)
+
+
+def new_client_seed() -> str:
+    """A new player's first client seed: 16 random lowercase hex characters."""
+    return secrets.token_hex(8)
+
+
+def is_client_seed(value: object) -> bool:
+    """1 to 64 printable ASCII characters, 0x21-0x7E (no space)."""
+    return (
+        isinstance(value, str)
+        and 1 <= len(value) <= CLIENT_SEED_MAX
+        and all("\x21" <= char <= "\x7e" for char in value)
+    )
+
+
+def commitment(server_seed: bytes) -> str:
+    """The lowercase hex SHA-256 of the server seed: shown before the game, checked after."""
+    return hashlib.sha256(server_seed).hexdigest()
+
+
+# 2. The game seed ---------------------------------------------------------------------------
+
+
+def contribution(server_seed: bytes, client_seed: str) -> bytes:
+    return hmac.digest(server_seed, _PREFIX + b"|" + client_seed.encode("ascii"), "sha256")
+
+
+def game_seed(pairs: Iterable[tuple[bytes, str]]) -> bytes:
+    """The seed of a game from the (server seed, client seed) pair of every human seat, in any
+    order: their contributions sorted as byte strings."""
+    parts = sorted(contribution(server, client) for server, client in pairs)
+    if not parts:
+        raise ValueError("a game seed needs at least one human seat")
+    return hashlib.sha256(_PREFIX + b"".join(parts)).digest()
+
+
+# 3. Streams and draws -----------------------------------------------------------------------
+
+
+class Stream:
+    """The words of one label's stream: ``HMAC(game_seed, label|counter)`` blocks, read as
+    big-endian 32-bit words, eight a block, running on across draws."""
+
+    __slots__ = ("_block", "_counter", "_key", "_label", "_words")
+
+    def __init__(self, seed: bytes, label: str) -> None:
+        self._key = seed
+        self._label = label.encode("ascii") + b"|"
+        self._counter = 0
+        self._words: tuple[int, ...] = ()
+        self._block = _WORDS_PER_BLOCK
+
+    def word(self) -> int:
+        if self._block == _WORDS_PER_BLOCK:
+            message = self._label + str(self._counter).encode("ascii")
+            digest = hmac.digest(self._key, message, "sha256")
+            self._words = tuple(
+                int.from_bytes(digest[at : at + 4], "big") for at in range(0, 32, 4)
+            )
+            self._counter += 1
+            self._block = 0
+        word = self._words[self._block]
+        self._block += 1
+        return word
+
+    def below(self, n: int) -> int:
+        """A uniform integer in [0, n), by rejection: no value more likely than another."""
+        if not 0 < n <= _TWO_32:
+            raise ValueError(f"below({n})")
+        limit = _TWO_32 - _TWO_32 % n
+        word = self.word()
+        while word >= limit:
+            word = self.word()
+        return word % n
+
+    def shuffle(self, items: list[T]) -> None:
+        """Fisher-Yates as Durstenfeld wrote it, in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+# 4. What each stream decides ----------------------------------------------------------------
+
+
+def canonical_deck(decks: int = 1, jokers: int = 2) -> list[str]:
+    """Every copy's naturals in order, then ``jokers x decks`` jokers ``X1``, ``X2``, ..."""
+    return [*_NATURALS * decks, *(f"X{n}" for n in range(1, jokers * decks + 1))]
+
+
+def canonical_order(cards: Iterable[str]) -> list[str]:
+    """The cards by the first place of each code in the canonical deck (copies alike)."""
+    return sorted(cards, key=_canonical_place)
+
+
+def _canonical_place(code: str) -> int:
+    if code in _PLACE:
+        return _PLACE[code]
+    if code[:1] == "X" and code[1:].isdigit():
+        return len(_NATURALS) + int(code[1:])
+    raise ValueError(f"not a card: {code!r}")
+
+
+_PLACE = {code: index for index, code in enumerate(_NATURALS)}
+
+
+def deck_label(round_number: int) -> str:
+    return f"round|{round_number}|deck"
+
+
+def reshuffle_label(round_number: int, number: int) -> str:
+    return f"round|{round_number}|reshuffle|{number}"
+
+
+STARTER_LABEL = "round|1|starter"
+SEATS_LABEL = "seats"
+
+
+def cpu_entrant(level: str) -> str:
+    return f"cpu:{level}"
+
+
+class FairDeal:
+    """A game's chance, drawn from its seed's streams: the engine's labelled source (it asks
+    for each round's deck, each reshuffle and the first starter by name), and a ranked
+    table's seating."""
+
+    __slots__ = ("seed",)
+
+    def __init__(self, seed: bytes) -> None:
+        self.seed = seed
+
+    def deal_deck(self, round_number: int, deck: list[str]) -> None:
+        """Round ``round_number``'s deck: the canonical deck given, shuffled in place."""
+        Stream(self.seed, deck_label(round_number)).shuffle(deck)
+
+    def reshuffle_stock(self, round_number: int, number: int, cards: list[str]) -> None:
+        """The ``number``-th reshuffle of the round: the cards put in canonical order, then
+        shuffled, in place; index 0 is the new stock's top."""
+        cards.sort(key=_canonical_place)
+        Stream(self.seed, reshuffle_label(round_number, number)).shuffle(cards)
+
+    def first_starter(self, players: int) -> int:
+        return Stream(self.seed, STARTER_LABEL).below(players)
+
+    def seats(self, entrants: Iterable[str]) -> list[str]:
+        """A ranked table's seating: the entrants (player ids, ``cpu:<level>``) sorted by code
+        point, then shuffled; item ``i`` sits in seat ``i``."""
+        order = sorted(entrants)
+        Stream(self.seed, SEATS_LABEL).shuffle(order)
+        return order
+
+    # A fair deal is asked by name; a plain random source's calls would lose the labels.
+    def shuffle(self, x: list[Any], /) -> None:
+        raise TypeError("a FairDeal shuffles by name: deal_deck() or reshuffle_stock()")
+
+    def randrange(self, stop: int, /) -> int:
+        raise TypeError("a FairDeal draws by name: first_starter()")
+
+
+# 5. A record's check ------------------------------------------------------------------------
+
+
+class Unfair(ValueError):
+    """What disagrees, first: ``where`` names it (``seat 1 commitment``, ``round 2 deck``...)."""
+
+    def __init__(self, where: str, detail: str) -> None:
+        super().__init__(f"{where}: {detail}")
+        self.where = where
+        self.detail = detail
+
+
+def revealed_seed(fairness: Mapping[str, Any]) -> bytes:
+    """The game seed of a record's ``fairness`` block, after checking its version, every
+    seat's commitment against its revealed server seed, and the seed against the seats'."""
+    if fairness.get("version") != VERSION:
+        raise Unfair("version", f"expected {VERSION!r}, got {fairness.get('version')!r}")
+    pairs: list[tuple[bytes, str]] = []
+    for index, seat in enumerate(fairness.get("seats") or ()):
+        where = f"seat {seat.get('seat', index)}"
+        try:
+            server = bytes.fromhex(seat["server_seed"])
+        except (KeyError, TypeError, ValueError) as error:
+            raise Unfair(f"{where} server_seed", "missing or not hex") from error
+        if commitment(server) != seat.get("commitment"):
+            raise Unfair(f"{where} commitment", "is not the SHA-256 of the server seed")
+        if not is_client_seed(seat.get("client_seed")):
+            raise Unfair(f"{where} client_seed", "missing or not 1-64 printable ASCII")
+        pairs.append((server, seat["client_seed"]))
+    if not pairs:
+        raise Unfair("seats", "no human seat")
+    seed = game_seed(pairs)
+    if seed.hex() != fairness.get("game_seed"):
+        raise Unfair("game_seed", f"the seats' seeds give {seed.hex()}")
+    return seed
+
+
+def check_record(record: Mapping[str, Any]) -> bytes:
+    """Check a record's ``fairness`` block against its decks, reshuffles, first starter and
+    (a ranked record) its seating; the game seed when all agree, else ``Unfair`` naming the
+    first thing that disagrees. Whether the game was played by the rules is replay's job:
+    here, only that chance was what the seeds say."""
+    fairness = record.get("fairness")
+    if not isinstance(fairness, Mapping):
+        raise Unfair("fairness", "the record has no fairness block")
+    seed = revealed_seed(fairness)
+    deal = FairDeal(seed)
+    rules = record.get("rules") or {}
+    deck = canonical_deck(int(rules.get("decks", 1)), int(rules.get("jokers", 2)))
+    players = record.get("players")
+    rounds = record.get("rounds") or []
+    if rounds and isinstance(players, int):
+        starter = deal.first_starter(players)
+        if rounds[0].get("starter") != starter:
+            raise Unfair("round 1 starter", f"the seed gives seat {starter}")
+    for number, round_ in enumerate(rounds, start=1):
+        expected = list(deck)
+        deal.deal_deck(number, expected)
+        if round_.get("deck") != expected:
+            raise Unfair(f"round {number} deck", "is not the seed's shuffle")
+        reshuffles = [entry for entry in round_.get("actions") or () if "reshuffle" in entry]
+        for count, entry in enumerate(reshuffles, start=1):
+            stock = list(entry["reshuffle"])
+            try:
+                deal.reshuffle_stock(number, count, stock)
+            except ValueError as error:
+                raise Unfair(f"round {number} reshuffle {count}", str(error)) from error
+            if entry["reshuffle"] != stock:
+                raise Unfair(f"round {number} reshuffle {count}", "is not the seed's shuffle")
+    if record.get("ranked"):
+        _check_seating(deal, record.get("seats") or [])
+    return seed
+
+
+def seat_entrant(seat: Mapping[str, Any]) -> str:
+    """A seat as the seating stream names it: ``cpu:<level>`` or the player's id."""
+    if seat.get("is_cpu"):
+        return cpu_entrant(str(seat.get("cpu_level")))
+    return str(seat.get("player_id"))
+
+
+def _check_seating(deal: FairDeal, seats: Sequence[Mapping[str, Any]]) -> None:
+    entrants = [seat_entrant(seat) for seat in seats]
+    expected = deal.seats(entrants)
+    for index, (sat, due) in enumerate(zip(entrants, expected, strict=True)):
+        if sat != due:
+            raise Unfair(f"seat {index}", f"the seed seats {due} there, not {sat}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python fair.py RECORD.json...`` (``-``: stdin): one line a file, exit 1 on any
+    failure."""
+    paths = list(sys.argv[1:] if argv is None else argv)
+    if not paths:
+        print("usage: python fair.py RECORD.json... (- reads stdin)", file=sys.stderr)
+        return 2
+    failed = False
+    for path in paths:
+        try:
+            if path == "-":
+                record = json.load(sys.stdin)
+            else:
+                with open(path, encoding="utf-8") as file:
+                    record = json.load(file)
+            seed = check_record(record)
+        except (OSError, ValueError) as error:  # Unfair and bad JSON are ValueErrors
+            failed = True
+            print(f"{path}: NOT verified: {error}")
+        else:
+            print(f"{path}: verified (game seed {seed.hex()})")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
