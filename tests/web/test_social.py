@@ -10,8 +10,9 @@ page."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import Locator, Page, Response, expect
 
 from accounts.models import Player
 from accounts.services import auth_token_issue
@@ -28,6 +29,17 @@ def _log_in(page: Page, player: Player) -> None:
     page.evaluate("token => localStorage.setItem('yaniv.token', token)", token)
     page.reload()
     expect(page.get_by_test_id("you-name")).to_have_text(player.display_name)
+
+
+def _saved(page: Page, change: Callable[[], object]) -> None:
+    """Make a change of the start page's settings, and wait until it is saved (`PATCH /me/`)
+    and the page has read the player again (`GET /me/`)."""
+
+    def me(method: str) -> Callable[[Response], bool]:
+        return lambda r: r.url.endswith("/api/v1/me/") and r.request.method == method
+
+    with page.expect_response(me("GET")), page.expect_response(me("PATCH")):
+        change()
 
 
 def _row(page: Page, testid: str, player: Player) -> Locator:
@@ -167,8 +179,9 @@ def test_friends_challenge_chat_and_a_block(open_player, settings) -> None:
 
     # Her settings, on the start page, are saved as they change.
     desk.goto("/")
-    desk.get_by_test_id("setting-challenges-from").select_option("nobody")
-    desk.get_by_test_id("setting-appear-offline").check()
+    challengers = desk.get_by_test_id("setting-challenges-from")
+    _saved(desk, lambda: challengers.select_option("nobody"))
+    _saved(desk, lambda: desk.get_by_test_id("setting-appear-offline").check())
     desk.reload()
     expect(desk.get_by_test_id("setting-appear-offline")).to_be_checked()
     expect(desk.get_by_test_id("setting-challenges-from")).to_have_value("nobody")
