@@ -17,5 +17,6 @@ urlpatterns: list[URLPattern] = [
     re_path(r"^tournaments/?$", client, name="web-tournaments"),
     re_path(rf"^tournaments/(?P<tournament_id>{UUID})/?$", client, name="web-tournament"),
     re_path(r"^watch/?$", client, name="web-watch"),
+    re_path(r"^friends/?$", client, name="web-friends"),
     re_path(rf"^replay/(?P<game_id>{UUID})/?$", client, name="web-replay"),
 ]

@@ -67,6 +67,14 @@ def test_two_queued_players_are_matched_watched_and_rated(open_player) -> None:
     expect(watcher.get_by_test_id("seat-1")).to_be_visible()
     expect(watcher.get_by_test_id("hand")).to_have_count(0)  # a stranger sees no hand
     expect(watcher.get_by_test_id("call-yaniv")).to_have_count(0)
+    # The spectators' own chat room (the players' room is the seated players'): a guest says
+    # a phrase, and has no text field.
+    chat = watcher.get_by_test_id("chat")
+    expect(chat).to_have_attribute("data-room", "spectators")
+    expect(noa.get_by_test_id("chat")).to_have_attribute("data-room", "players")
+    chat.locator('[data-testid="chat-phrase"][data-phrase="wow"]').click()
+    expect(chat.get_by_test_id("chat-message")).to_have_text(re.compile(r"^You Wow!"))
+    expect(chat.get_by_test_id("chat-text")).to_have_count(0)
     shot(watcher, "watch-desktop")
 
     for page in (noa, avi):

@@ -2,6 +2,7 @@
 // public API only. Each page is `async (root, params, app) => cleanup?`.
 
 import { h } from "./dom.js";
+import { friendsPage } from "./pages/friends/page.js";
 import { gamePage } from "./pages/game/page.js";
 import { homePage } from "./pages/home/page.js";
 import { joinPage } from "./pages/join.js";
@@ -11,6 +12,8 @@ import { replayPage } from "./pages/replay.js";
 import { seasonsPage } from "./pages/seasons/page.js";
 import { tournamentPage, tournamentsPage } from "./pages/tournaments/page.js";
 import { watchPage } from "./pages/watch.js";
+import { startChallenges } from "./social/challenges.js";
+import { meFeed } from "./transport/me-feed.js";
 import { session } from "./transport/session.js";
 
 const ID = "([0-9a-fA-F-]{36})";
@@ -25,11 +28,13 @@ const ROUTES = [
   [/^\/tournaments\/?$/, tournamentsPage],
   [new RegExp(`^/tournaments/${ID}/?$`), tournamentPage],
   [/^\/watch\/?$/, watchPage],
+  [/^\/friends\/?$/, friendsPage],
   [new RegExp(`^/replay/${ID}/?$`), replayPage],
 ];
 
 const main = document.getElementById("main");
 let cleanup = null;
+let started = false;
 
 const app = {
   navigate(path, { replace = false } = {}) {
@@ -54,6 +59,7 @@ async function show() {
     if (!match) continue;
     try {
       await session.ensure();
+      startOnce();
       cleanup = (await page(root, match.slice(1).map(decodeURIComponent), app)) || null;
     } catch (error) {
       root.replaceChildren(
@@ -62,10 +68,20 @@ async function show() {
       );
     }
     markCurrentLink();
+    if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();
     return;
   }
   app.title("Not found");
   root.append(h("h1", {}, "Not found"), h("p", {}, h("a", { href: "/" }, "Back to the start")));
+}
+
+/** What lives on every page, once there is a player: their socket (presence: their friends see
+ *  them online) and the corner of challenges. */
+function startOnce() {
+  if (started) return;
+  started = true;
+  meFeed.start();
+  startChallenges(document.getElementById("challenges"), app);
 }
 
 function markCurrentLink() {
@@ -87,7 +103,7 @@ document.addEventListener("click", (event) => {
   if (url.origin !== location.origin) return;
   if (!ROUTES.some(([pattern]) => pattern.test(url.pathname))) return;
   event.preventDefault();
-  app.navigate(url.pathname + url.search);
+  app.navigate(url.pathname + url.search + url.hash);
 });
 window.addEventListener("popstate", show);
 

@@ -4,9 +4,12 @@
 // at a time. The profile and the chart are drawn once; the match history is a store of the
 // pages read.
 
-import { h, replace, scrolling, when } from "../dom.js";
+import { errorLine, h, replace, scrolling, when } from "../dom.js";
+import { sendChallenge } from "../social/challenges.js";
+import { mayChallenge, readRelations, relationButtons } from "../social/friends.js";
 import { createStore, mount } from "../store.js";
 import { allPages, api } from "../transport/rest.js";
+import { session } from "../transport/session.js";
 import { ordinal } from "../views/card-table.js";
 import { ratingChart } from "../views/rating-chart.js";
 import { seasonBadges, seasonStanding } from "../views/season-badges.js";
@@ -44,6 +47,7 @@ export async function playerPage(root, [playerId], app) {
       player.display_name,
       player.is_guest ? h("span", { class: "badge" }, "guest") : null,
     ),
+    await socialActions(player),
     h(
       "dl",
       { class: "facts" },
@@ -98,6 +102,78 @@ export async function playerPage(root, [playerId], app) {
   );
   await readGames(`players/${playerId}/games/?limit=20`);
   return null;
+}
+
+const TABLE_SIZES = [2, 3, 4, 5];
+
+/** Another player's profile: Add friend (or the request's state), Block or Unblock, and a
+ *  challenge to a table of 2-5; the server's refusal (`blocked`, `not_allowed`, `in_game`...)
+ *  shows below them. Nothing on the player's own profile. */
+async function socialActions(player) {
+  const me = session.me;
+  if (!me || me.id === player.id) return null;
+  const el = h("section", { class: "profile-actions", "aria-label": "You and them" });
+  let relations;
+  try {
+    relations = await readRelations();
+  } catch {
+    return null; // the profile without the buttons
+  }
+  let error = "";
+  const seats = h(
+    "select",
+    { id: "challenge-seats", testid: "challenge-seats", "data-key": "challenge-seats" },
+    TABLE_SIZES.map((n) => h("option", { value: n }, String(n))),
+  );
+  const draw = () => {
+    const state = { me, ...relations };
+    replace(
+      el,
+      h(
+        "div",
+        { class: "row" },
+        relationButtons(state, player, actions, { challenge: false }),
+        mayChallenge(state, player)
+          ? h(
+              "span",
+              { class: "row challenge-form" },
+              h("label", { for: "challenge-seats" }, "Challenge to a table of"),
+              seats,
+              h(
+                "button",
+                {
+                  type: "button",
+                  class: "primary",
+                  testid: "challenge-player",
+                  "data-key": "challenge-player",
+                  onclick: () => actions.challenge(player),
+                },
+                "Challenge",
+              ),
+            )
+          : null,
+      ),
+      errorLine(error),
+    );
+  };
+  const act = async (work) => {
+    error = "";
+    try {
+      await work();
+      relations = await readRelations();
+    } catch (failed) {
+      error = failed.message;
+    }
+    draw();
+  };
+  const actions = {
+    befriend: (other) => act(() => api("POST", "me/friends/", { player_id: other.id })),
+    block: (other) => act(() => api("POST", "me/blocks/", { player_id: other.id })),
+    unblock: (other) => act(() => api("DELETE", `me/blocks/${other.id}/`)),
+    challenge: (other) => act(() => sendChallenge(other.id, Number(seats.value))),
+  };
+  draw();
+  return el;
 }
 
 /** The current season's live standing, from the player's row of it (if they played in it). */

@@ -7,8 +7,9 @@ import { liveSocket } from "./socket.js";
 /** Dispatches `{type: "link", status}` as the socket comes and goes and `{type: "message",
  *  message}` for each game message. A message more than one `seq` past `seen()` (a reconnect,
  *  a message lost) is a gap: the events it skipped come from the event list as `{type:
- *  "missed", events}`, and the game is refetched as `{type: "game", game}`. */
-export function gameFeed(gameId, { seen, dispatch }) {
+ *  "missed", events}`, and the game is refetched as `{type: "game", game}`. The socket's other
+ *  messages (`chat`, `chat_deleted`) go to `other`, its link's changes to `link` too. */
+export function gameFeed(gameId, { seen, dispatch, other = () => {}, link = () => {} }) {
   /** The events after `after` up to `through`: what came since is the socket's to bring. */
   async function fill(after, through) {
     try {
@@ -24,9 +25,15 @@ export function gameFeed(gameId, { seen, dispatch }) {
   }
 
   return liveSocket(`games/${gameId}/`, {
-    onStatus: (status) => dispatch({ type: "link", status }),
+    onStatus: (status) => {
+      dispatch({ type: "link", status });
+      link(status);
+    },
     onMessage: (message) => {
-      if (message.type !== "game") return;
+      if (message.type !== "game") {
+        other(message);
+        return;
+      }
       const known = seen();
       dispatch({ type: "message", message });
       const { event, game } = message;

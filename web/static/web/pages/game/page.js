@@ -8,6 +8,8 @@ import { rulesCatalog } from "../../rules.js";
 import { createStore, mount } from "../../store.js";
 import { gameFeed } from "../../transport/game-feed.js";
 import { allPages, api } from "../../transport/rest.js";
+import { session } from "../../transport/session.js";
+import { chatPanel } from "./chat.js";
 import { initialState, RECENT, reduce } from "./store.js";
 import { gameView, remaining } from "./views.js";
 
@@ -24,7 +26,11 @@ export async function gamePage(root, [gameId], app) {
     );
     return null;
   }
-  const [catalog, history] = await Promise.all([rulesCatalog(), readHistory(gameId, game)]);
+  const [catalog, history, chat] = await Promise.all([
+    rulesCatalog(),
+    readHistory(gameId, game),
+    chatPanel(game, session.me),
+  ]);
   const store = createStore(reduce, initialState({ game, history, catalog }));
   const { dispatch } = store;
 
@@ -67,7 +73,10 @@ export async function gamePage(root, [gameId], app) {
   // again once the game is over (its points are scored then).
   const table = h("div", {});
   const line = h("div", {});
-  root.replaceChildren(line, table);
+  root.replaceChildren(
+    line,
+    h("div", { class: chat ? "game-layout" : null }, table, chat ? chat.el : null),
+  );
   let scoredAfter = game.status;
   const showTournament = () => tournamentLine(line, game.tournament_id);
   if (game.tournament_id) {
@@ -89,7 +98,12 @@ export async function gamePage(root, [gameId], app) {
       return gameView(state, actions);
     },
   );
-  const feed = gameFeed(gameId, { seen: () => store.state.game.seq, dispatch });
+  const feed = gameFeed(gameId, {
+    seen: () => store.state.game.seq,
+    dispatch,
+    other: (message) => chat?.message(message),
+    link: (status) => chat?.link(status),
+  });
   // The countdown runs on between messages: only its text changes.
   const clock = setInterval(() => {
     for (const el of root.querySelectorAll(".countdown")) {

@@ -5,9 +5,9 @@
 import { h } from "../../dom.js";
 import { parseRule, RULES, rulesCatalog } from "../../rules.js";
 import { createStore, mount } from "../../store.js";
+import { meFeed } from "../../transport/me-feed.js";
 import { api, token } from "../../transport/rest.js";
 import { session } from "../../transport/session.js";
-import { liveSocket } from "../../transport/socket.js";
 import { initialState, reduce } from "./store.js";
 import {
   activeTableView,
@@ -68,6 +68,11 @@ export async function homePage(root, _params, app) {
         await session.ensure(); // back to playing at once, as a new guest
         await meChanged();
       }),
+    setting: (key, value) =>
+      act(async () => {
+        await api("PATCH", "me/", { [key]: value });
+        await meChanged();
+      }),
     openAccount: (open) => dispatch({ type: "account-open", open }),
     openRules: (open) => dispatch({ type: "rules-open", open }),
     choosePreset: (preset) => dispatch({ type: "preset", preset }),
@@ -124,10 +129,8 @@ export async function homePage(root, _params, app) {
   );
 
   // A match arrives on the player's socket; a poll covers a missed message.
-  const socket = liveSocket("me/", {
-    onMessage: (message) => {
-      if (message.type === "ticket" && message.ticket) ticketChanged(message.ticket);
-    },
+  const unsubscribe = meFeed.subscribe((message) => {
+    if (message.type === "ticket" && message.ticket) ticketChanged(message.ticket);
   });
   const poll = setInterval(async () => {
     const { ticket } = store.state;
@@ -143,7 +146,7 @@ export async function homePage(root, _params, app) {
     }
   }, 1000);
   return () => {
-    socket.close();
+    unsubscribe();
     clearInterval(poll);
   };
 }

@@ -99,7 +99,59 @@ export function youView(state, actions) {
     ),
     rename,
     account,
+    settingsView(me, actions),
   ];
+}
+
+const CHAT_SHOWN = [
+  ["all", "everything"],
+  ["phrases", "the phrases only"],
+  ["off", "nothing"],
+];
+const CHALLENGERS = [
+  ["everyone", "anyone"],
+  ["friends", "my friends"],
+  ["nobody", "nobody"],
+];
+
+/** The player's settings (`PATCH /me/`), each saved as it changes: what of a table's chat they
+ *  see, who may challenge them, and appearing offline to their friends. */
+function settingsView(me, actions) {
+  const choice = (key, label, options) =>
+    h(
+      "div",
+      { class: "setting" },
+      h("label", { for: `setting-${key}` }, label),
+      h(
+        "select",
+        {
+          id: `setting-${key}`,
+          testid: `setting-${key.replaceAll("_", "-")}`,
+          "data-key": `setting-${key}`,
+          onchange: (event) => actions.setting(key, event.target.value),
+        },
+        options.map(([value, text]) => h("option", { value, selected: me[key] === value }, text)),
+      ),
+    );
+  return h(
+    "fieldset",
+    { class: "settings", id: "settings" },
+    h("legend", {}, "Settings"),
+    choice("chat", "At a table, show the chat's", CHAT_SHOWN),
+    choice("challenges_from", "Who may challenge me", CHALLENGERS),
+    h(
+      "label",
+      { class: "check" },
+      h("input", {
+        type: "checkbox",
+        testid: "setting-appear-offline",
+        "data-key": "setting-appear-offline",
+        checked: me.appear_offline,
+        onchange: (event) => actions.setting("appear_offline", event.target.checked),
+      }),
+      " Appear offline to my friends",
+    ),
+  );
 }
 
 function credentialsForm(title, hint, prefix, send) {

@@ -5,6 +5,7 @@
 
 import { errorLine, h } from "../../dom.js";
 import { createStore, mount } from "../../store.js";
+import { meFeed } from "../../transport/me-feed.js";
 import { api } from "../../transport/rest.js";
 import { session } from "../../transport/session.js";
 import { liveSocket } from "../../transport/socket.js";
@@ -126,12 +127,10 @@ export async function tournamentPage(root, [tournamentId], app) {
       }
     },
   });
-  const mine = liveSocket("me/", {
-    onMessage: (message) => {
-      if (message.type === "tournament_game" && message.tournament_id === tournamentId) {
-        app.navigate(`/games/${message.game_id}`);
-      }
-    },
+  const mine = meFeed.subscribe((message) => {
+    if (message.type === "tournament_game" && message.tournament_id === tournamentId) {
+      app.navigate(`/games/${message.game_id}`);
+    }
   });
   // The countdown runs on between messages: only its text changes.
   const clock = setInterval(() => {
@@ -141,7 +140,7 @@ export async function tournamentPage(root, [tournamentId], app) {
   }, 1000);
   return () => {
     standings.close();
-    mine.close();
+    mine();
     clearInterval(clock);
   };
 }

@@ -1,0 +1,253 @@
+// A table's chat (docs/api.md, Chat): the seated players' room for a player at the table, the
+// spectators' room for a watcher. Phrases are buttons (`GET /chat/phrases/`), free text a form
+// (registered players with enough finished games, not muted: the server's refusal is shown as
+// a note); messages come from the list and then from the game socket's `chat` messages, a
+// moderator's deletion (`chat_deleted`) removes one, and each other player's message has a
+// Report button. Its own store: a chat message never redraws the table, nor the table the
+// field being typed in. What players write is inserted as text, never as markup.
+
+import { h } from "../../dom.js";
+import { createStore, mount } from "../../store.js";
+import { api } from "../../transport/rest.js";
+
+let phrasesRead = null;
+/** The fixed phrases, by id (read once). */
+function phrases() {
+  phrasesRead ??= api("GET", "chat/phrases/").then(
+    (list) => new Map(list.map((phrase) => [phrase.id, phrase.text])),
+    (error) => {
+      phrasesRead = null;
+      throw error;
+    },
+  );
+  return phrasesRead;
+}
+
+export function reduce(state, action) {
+  switch (action.type) {
+    case "messages": {
+      const byId = new Map(state.messages.map((m) => [m.id, m]));
+      for (const message of action.messages) byId.set(message.id, message);
+      const messages = [...byId.values()].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+      return { ...state, messages: messages.slice(-100) };
+    }
+    case "deleted":
+      return { ...state, messages: state.messages.filter((m) => m.id !== action.id) };
+    case "note":
+      return { ...state, note: action.note };
+    case "reported":
+      return { ...state, reported: { ...state.reported, [action.id]: true } };
+    default:
+      return state;
+  }
+}
+
+/** The chat of `game` for `me` (the session's player): `{el, message(m), link(status)}`, or
+ *  null when the viewer has no room here. */
+export async function chatPanel(game, me) {
+  const room = game.you ? "players" : "spectators";
+  if (!game.you && !game.ranked) return null; // a private table has no spectators
+  const off = me.chat === "off";
+  let known;
+  try {
+    known = await phrases();
+  } catch {
+    return null; // the table plays on without its chat
+  }
+  const store = createStore(reduce, { messages: [], note: "", reported: {} });
+  const { dispatch } = store;
+  const path = `games/${game.id}/chat/`;
+
+  async function reread() {
+    if (off) return;
+    try {
+      const page = await api("GET", `${path}?room=${room}&limit=50`);
+      dispatch({ type: "messages", messages: page.results });
+    } catch {
+      // the socket's messages still come
+    }
+  }
+
+  async function say(body) {
+    dispatch({ type: "note", note: "" });
+    try {
+      const message = await api("POST", path, { room, ...body });
+      dispatch({ type: "messages", messages: [message] });
+      return true;
+    } catch (error) {
+      // `not_allowed`, `muted`, `guest`, `flood`, `refused`, `invalid`: the detail says why.
+      dispatch({ type: "note", note: error.message });
+      return false;
+    }
+  }
+
+  async function report(message) {
+    if (!confirm(`Report ${message.player.display_name}'s message to the moderators?`)) return;
+    try {
+      await api("POST", `chat/messages/${message.id}/reports/`, {});
+      dispatch({ type: "reported", id: message.id });
+    } catch (error) {
+      if (error.code === "already_reported") dispatch({ type: "reported", id: message.id });
+      else dispatch({ type: "note", note: error.message });
+    }
+  }
+
+  const title = room === "players" ? "Table chat" : "Spectators' chat";
+  const el = h("section", {
+    class: "panel chat",
+    testid: "chat",
+    "data-room": room,
+    "aria-labelledby": "chat-h",
+  });
+  if (off) {
+    el.append(
+      h("h2", { id: "chat-h" }, title),
+      h(
+        "p",
+        { class: "muted", testid: "chat-off" },
+        "You turned the chat off. ",
+        h("a", { href: "/#settings" }, "Settings"),
+      ),
+    );
+    return { el, message() {}, link() {} };
+  }
+
+  const list = h("ol", {
+    class: "chat-messages",
+    testid: "chat-messages",
+    "aria-live": "polite",
+    "aria-label": "Messages",
+  });
+  mount(
+    store,
+    list,
+    (s) => [s.messages, s.reported],
+    (s) =>
+      s.messages.length
+        ? s.messages.map((m) => messageView(m, { me, known, reported: s.reported, report }))
+        : h("li", { class: "muted empty" }, "No message yet."),
+  );
+  // The newest message in view, unless the reader scrolled up to read older ones.
+  let atBottom = true;
+  list.addEventListener("scroll", () => {
+    atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 24;
+  });
+  store.subscribe(() => {
+    if (atBottom) list.scrollTop = list.scrollHeight;
+  });
+
+  const phraseButtons = h(
+    "div",
+    { class: "phrases", role: "group", "aria-label": "Phrases" },
+    [...known].map(([id, text]) =>
+      h(
+        "button",
+        {
+          type: "button",
+          testid: "chat-phrase",
+          "data-phrase": id,
+          "data-key": `phrase-${id}`,
+          onclick: () => say({ phrase: id }),
+        },
+        text,
+      ),
+    ),
+  );
+  const field = h("input", {
+    id: "chat-text",
+    name: "text",
+    testid: "chat-text",
+    maxlength: 200,
+    required: true,
+    autocomplete: "off",
+    placeholder: "Say something",
+  });
+  const form = me.is_guest
+    ? h(
+        "p",
+        { class: "muted small" },
+        "Phrases only: ",
+        h("a", { href: "/" }, "register"),
+        " to write your own words.",
+      )
+    : h(
+        "form",
+        {
+          class: "row chat-form",
+          onsubmit: async (event) => {
+            event.preventDefault();
+            const text = field.value.trim();
+            if (text && (await say({ text }))) field.value = "";
+          },
+        },
+        h("label", { for: "chat-text", class: "sr-only" }, "Message"),
+        field,
+        h("button", { type: "submit", testid: "chat-send" }, "Send"),
+      );
+  const note = h("div", { role: "status" });
+  mount(
+    store,
+    note,
+    (s) => [s.note],
+    (s) => (s.note ? h("p", { class: "chat-note", testid: "chat-note" }, s.note) : null),
+  );
+  el.append(h("h2", { id: "chat-h" }, title), list, note, phraseButtons, form);
+  if (me.chat === "phrases") {
+    el.append(h("p", { class: "muted small" }, "You see the phrases only (your settings)."));
+  }
+  await reread();
+  return {
+    el,
+    message(message) {
+      if (message.type === "chat" && message.message?.room === room) {
+        dispatch({ type: "messages", messages: [message.message] });
+      } else if (message.type === "chat_deleted" && message.room === room) {
+        dispatch({ type: "deleted", id: message.id });
+      }
+    },
+    /** The game socket (re)connected: what it missed. */
+    link(status) {
+      if (status === "open") reread();
+    },
+  };
+}
+
+function messageView(message, { me, known, reported, report }) {
+  const own = message.player.id === me.id;
+  const phrase = message.phrase !== undefined && message.phrase !== null;
+  const text = phrase ? (known.get(message.phrase) ?? message.phrase) : message.text;
+  return h(
+    "li",
+    {
+      testid: "chat-message",
+      "data-id": message.id,
+      "data-player": message.player.id,
+      "data-phrase": phrase ? message.phrase : null,
+      class: own ? "own" : null,
+    },
+    h("span", { class: "who" }, own ? "You" : message.player.display_name),
+    " ",
+    h("span", { class: phrase ? "said phrase" : "said" }, text),
+    " ",
+    h(
+      "time",
+      { class: "muted small", datetime: message.at },
+      new Date(message.at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }),
+    ),
+    own
+      ? null
+      : reported[message.id]
+        ? h("span", { class: "muted small", testid: "reported" }, "reported")
+        : h(
+            "button",
+            {
+              type: "button",
+              class: "quiet report",
+              testid: "report-message",
+              "data-key": `report-${message.id}`,
+              onclick: () => report(message),
+            },
+            "Report",
+          ),
+  );
+}

@@ -1,0 +1,202 @@
+// Challenges (docs/api.md, Challenges), wherever the player is: the open ones, incoming with
+// Accept and Decline, outgoing with Cancel, each with the seconds left before it expires, in a
+// corner of every page (`#challenges`). They come from `GET /challenges/` and then from the me
+// socket's `challenge` messages; an accepted challenge takes both players to the table.
+
+import { h } from "../dom.js";
+import { createStore, mount } from "../store.js";
+import { meFeed } from "../transport/me-feed.js";
+import { api } from "../transport/rest.js";
+import { session } from "../transport/session.js";
+
+// How long a challenge that ended stays shown, with what became of it.
+const ENDED_MS = 8000;
+
+const store = createStore(reduce, { shown: [], errors: {} });
+let app = null;
+
+/** `shown`: the challenges in view, oldest first, each as last told; `errors`: by id, why an
+ *  answer was refused. */
+export function reduce(state, action) {
+  switch (action.type) {
+    case "challenge": {
+      const { challenge } = action;
+      const at = state.shown.findIndex((c) => c.id === challenge.id);
+      if (at < 0 && challenge.status !== "open" && !action.keep) return state;
+      const shown = [...state.shown];
+      if (at < 0) shown.push(challenge);
+      else shown[at] = challenge;
+      return { ...state, shown };
+    }
+    case "list": {
+      // Those still open, and those ended that are still shown.
+      const open = new Map(action.challenges.map((c) => [c.id, c]));
+      const kept = state.shown.filter((c) => c.status !== "open" && !open.has(c.id));
+      return { ...state, shown: [...kept, ...open.values()] };
+    }
+    case "clear":
+      return { shown: [], errors: {} };
+    case "dismiss":
+      return { ...state, shown: state.shown.filter((c) => c.id !== action.id) };
+    case "error":
+      return { ...state, errors: { ...state.errors, [action.id]: action.message } };
+    default:
+      return state;
+  }
+}
+
+const mine = (challenge) => challenge.challenger.id === session.me?.id;
+
+function told(challenge, { keep = false } = {}) {
+  store.dispatch({ type: "challenge", challenge, keep });
+  if (challenge.status === "accepted" && challenge.game_id) {
+    store.dispatch({ type: "dismiss", id: challenge.id });
+    if (location.pathname !== `/games/${challenge.game_id}`) {
+      app.navigate(`/games/${challenge.game_id}`);
+    }
+  } else if (challenge.status !== "open") {
+    setTimeout(() => store.dispatch({ type: "dismiss", id: challenge.id }), ENDED_MS);
+  }
+}
+
+async function reread() {
+  try {
+    const { incoming, outgoing } = await api("GET", "challenges/");
+    store.dispatch({ type: "list", challenges: [...incoming, ...outgoing] });
+  } catch {
+    // the socket's next message, or its next reconnect, brings them
+  }
+}
+
+/** Challenge `playerId` to a table of `maxPlayers`: the challenge, shown until answered; an
+ *  ApiError (`blocked`, `not_allowed`, `in_game`, ...) for the caller to show. */
+export async function sendChallenge(playerId, maxPlayers = 2) {
+  const challenge = await api("POST", "challenges/", {
+    player_id: playerId,
+    max_players: maxPlayers,
+  });
+  told(challenge);
+  return challenge;
+}
+
+async function answer(challenge, path, method = "POST") {
+  store.dispatch({ type: "error", id: challenge.id, message: "" });
+  try {
+    const now = await api(method, `challenges/${challenge.id}/${path}`);
+    told(now ?? { ...challenge, status: "cancelled" });
+  } catch (error) {
+    store.dispatch({ type: "error", id: challenge.id, message: error.message });
+    if (error.code === "not_open") reread();
+  }
+}
+
+/** Starts the corner of challenges in `el`: call once, after the session is known. */
+export function startChallenges(root, client) {
+  app = client;
+  mount(
+    store,
+    root,
+    (state) => [state.shown, state.errors],
+    (state) => state.shown.map((c) => challengeView(c, state.errors[c.id])),
+  );
+  meFeed.subscribe((message) => {
+    if (message.type === "challenge" && message.challenge) told(message.challenge, { keep: true });
+  });
+  // On each (re)connection: what the socket may have missed.
+  meFeed.onStatus((status) => {
+    if (status === "open") reread();
+  });
+  // Another player in this browser (a log in or out): theirs. The socket reopens for them
+  // too, and its "open" reads them again.
+  let playerId = session.me?.id;
+  session.onChange((me) => {
+    if (me.id === playerId) return;
+    playerId = me.id;
+    store.dispatch({ type: "clear" });
+  });
+  setInterval(() => {
+    for (const el of root.querySelectorAll("[data-expires]")) {
+      el.textContent = secondsLeft(el.dataset.expires);
+    }
+  }, 1000);
+}
+
+function secondsLeft(expiresAt) {
+  const seconds = Math.max(0, Math.ceil((Date.parse(expiresAt) - Date.now()) / 1000));
+  return `${seconds} s left`;
+}
+
+const ENDED = {
+  accepted: () => "Accepted.",
+  declined: (c) => (mine(c) ? `${c.challenged.display_name} declined.` : "You declined."),
+  cancelled: (c) =>
+    mine(c) ? "You cancelled it." : `${c.challenger.display_name} withdrew the challenge.`,
+  expired: () => "It expired unanswered.",
+};
+
+function challengeView(challenge, error) {
+  const outgoing = mine(challenge);
+  const other = outgoing ? challenge.challenged : challenge.challenger;
+  const open = challenge.status === "open";
+  const table =
+    challenge.max_players === 2 ? "a game of two" : `a table of ${challenge.max_players}`;
+  const button = (testid, label, onclick, primary = false) =>
+    h(
+      "button",
+      {
+        type: "button",
+        class: primary ? "primary" : null,
+        testid,
+        "data-key": `${testid}-${challenge.id}`,
+        onclick,
+      },
+      label,
+    );
+  return h(
+    "section",
+    {
+      class: `toast${open ? "" : " ended"}`,
+      testid: "challenge",
+      "data-challenge": challenge.id,
+      "data-direction": outgoing ? "outgoing" : "incoming",
+      "data-status": challenge.status,
+      "aria-label": "Challenge",
+    },
+    h(
+      "p",
+      {},
+      outgoing
+        ? ["You challenged ", h("strong", {}, other.display_name), ` to ${table}.`]
+        : [h("strong", {}, other.display_name), ` challenges you to ${table}.`],
+    ),
+    open
+      ? h(
+          "p",
+          { class: "row" },
+          outgoing
+            ? button("cancel-challenge", "Cancel", () => answer(challenge, "", "DELETE"))
+            : [
+                button("accept-challenge", "Accept", () => answer(challenge, "accept/"), true),
+                button("decline-challenge", "Decline", () => answer(challenge, "decline/")),
+              ],
+          h(
+            "span",
+            {
+              class: "muted small",
+              testid: "challenge-expiry",
+              "data-expires": challenge.expires_at,
+            },
+            secondsLeft(challenge.expires_at),
+          ),
+        )
+      : h(
+          "p",
+          { class: "row" },
+          h("span", { testid: "challenge-outcome" }, ENDED[challenge.status]?.(challenge) ?? ""),
+          button("dismiss-challenge", "Close", () =>
+            store.dispatch({ type: "dismiss", id: challenge.id }),
+          ),
+        ),
+    error ? h("p", { class: "error", role: "alert", testid: "challenge-error" }, error) : null,
+  );
+}
