@@ -2,8 +2,8 @@
 HMAC-SHA256 streams and what each decides, and a record's check.
 
 This file needs nothing but Python's standard library, on purpose: a player who trusts nothing
-of ours may download it alone and run ``python fair.py record.json`` (or, in the project,
-``python -m games.engine.fair record.json``) to check a game's record. The engine deals live
+of ours may download it alone and run ``python fair.py <record>.json`` (or, in the project,
+``python -m games.engine.fair <record>.json``) to check a game's record. The engine deals live
 games through ``FairDeal``; replay checks a record's ``fairness`` block with ``check_record``.
 """
 
@@ -290,7 +290,7 @@ def _check_seating(deal: FairDeal, seats: Sequence[Mapping[str, Any]]) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python fair.py RECORD.json...`` (``-``: stdin): one line a file, exit 1 on any
+    """``python fair.py <record>.json...`` (``-``: stdin): one line a file, exit 1 on any
     failure."""
     paths = list(sys.argv[1:] if argv is None else argv)
     if not paths:

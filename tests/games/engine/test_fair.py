@@ -121,7 +121,7 @@ def test_the_uniformity_test_catches_a_biased_shuffle() -> None:
 # A record's check ---------------------------------------------------------------------------
 
 
-def _fair_record() -> dict[str, Any]:
+def fair_record() -> dict[str, Any]:
     """A record whose chance is the seed's: two rounds, a reshuffle in the second."""
     deal = fair.FairDeal(SEED)
     decks = []
@@ -172,34 +172,36 @@ def _fair_record() -> dict[str, Any]:
     }
 
 
-def _altered(change: Any) -> dict[str, Any]:
-    record = _fair_record()
+def altered(change: Any) -> dict[str, Any]:
+    record = fair_record()
     change(record)
     return record
 
 
 def test_a_fair_record_checks() -> None:
-    assert fair.check_record(_fair_record()) == SEED
+    assert fair.check_record(fair_record()) == SEED
 
 
-@pytest.mark.parametrize(
-    ("change", "where"),
-    [
-        (lambda r: r["fairness"].update(version="yaniv-fair/0"), "version"),
-        (lambda r: r["fairness"]["seats"][1].update(server_seed="00" * 32), "seat 1 commitment"),
-        (lambda r: r["fairness"]["seats"][0].update(client_seed="mallory"), "game_seed"),
-        (lambda r: r["fairness"]["seats"][0].update(client_seed="a b"), "seat 0 client_seed"),
-        (lambda r: r["fairness"].update(game_seed="00" * 32), "game_seed"),
-        (lambda r: r["rounds"][0].update(starter=1), "round 1 starter"),
-        (lambda r: r["rounds"][1]["deck"].reverse(), "round 2 deck"),
-        (lambda r: r["rounds"][1]["actions"][1]["reshuffle"].reverse(), "round 2 reshuffle 1"),
-        (lambda r: r["seats"].reverse(), "seat 0"),
-        (lambda r: r.pop("fairness"), "fairness"),
-    ],
-)
+# Each alteration of a fair record, and what the check names first (tests/web/test_fairness.py
+# checks the browser's check against these too).
+ALTERATIONS: list[tuple[Any, str]] = [
+    (lambda r: r["fairness"].update(version="yaniv-fair/0"), "version"),
+    (lambda r: r["fairness"]["seats"][1].update(server_seed="00" * 32), "seat 1 commitment"),
+    (lambda r: r["fairness"]["seats"][0].update(client_seed="mallory"), "game_seed"),
+    (lambda r: r["fairness"]["seats"][0].update(client_seed="a b"), "seat 0 client_seed"),
+    (lambda r: r["fairness"].update(game_seed="00" * 32), "game_seed"),
+    (lambda r: r["rounds"][0].update(starter=1), "round 1 starter"),
+    (lambda r: r["rounds"][1]["deck"].reverse(), "round 2 deck"),
+    (lambda r: r["rounds"][1]["actions"][1]["reshuffle"].reverse(), "round 2 reshuffle 1"),
+    (lambda r: r["seats"].reverse(), "seat 0"),
+    (lambda r: r.pop("fairness"), "fairness"),
+]
+
+
+@pytest.mark.parametrize(("change", "where"), ALTERATIONS)
 def test_an_altered_record_names_what_disagrees(change: Any, where: str) -> None:
     with pytest.raises(fair.Unfair) as error:
-        fair.check_record(_altered(change))
+        fair.check_record(altered(change))
     assert error.value.where == where
 
 
@@ -209,8 +211,8 @@ def test_the_file_alone_checks_a_record(tmp_path: Path) -> None:
     script = tmp_path / "fair.py"
     shutil.copy(fair.__file__, script)
     good, bad = tmp_path / "good.json", tmp_path / "bad.json"
-    good.write_text(json.dumps(_fair_record()))
-    bad.write_text(json.dumps(_altered(lambda r: r["rounds"][0]["deck"].reverse())))
+    good.write_text(json.dumps(fair_record()))
+    bad.write_text(json.dumps(altered(lambda r: r["rounds"][0]["deck"].reverse())))
     run = subprocess.run(
         [sys.executable, "-I", str(script), str(good)], capture_output=True, text=True, check=False
     )
