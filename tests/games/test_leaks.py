@@ -25,12 +25,13 @@ from channels.testing import WebsocketCommunicator
 from config.asgi import application
 from core import sockets
 from games import notify, tasks
+from games.engine import fair
 from games.engine.cpu import Level, cpu_action
 from games.engine.rules import Preset, Rules
 from games.engine.state import CallYaniv, GameState
 from games.models import Event, Game
 from games.projection import events_shown, game_events, game_payload, game_state
-from games.selectors import game_seats
+from games.selectors import game_seats, game_seed_pairs
 from games.services.clock import RNG, game_cpu_turn
 from tests.conftest import clear_throttle_counters
 from tests.games.conftest import Client, simple_move
@@ -237,6 +238,11 @@ class VariantTable:
     def row(self) -> Game:
         return Game.objects.get(pk=self.game_id)
 
+    def secrets(self) -> list[str]:
+        """The game's secrets as hex: its seats' server seeds and its game seed."""
+        pairs = game_seed_pairs(self.game_id)
+        return [server.hex() for server, _ in pairs] + [fair.game_seed(pairs).hex()]
+
     def play(self, moves: int) -> None:
         """Play up to `moves` moves (or to the end), checking every viewer after each: the
         players' socket messages and answers, a spectator's view, now and then a read."""
@@ -248,7 +254,9 @@ class VariantTable:
             assert state is not None
             if self.moves % READ_EVERY == 0:
                 for seat, client in enumerate(self.clients):
-                    _check_game(client.game(self.game_id), state, seat, self.log)
+                    shown = client.game(self.game_id)
+                    _check_game(shown, state, seat, self.log)
+                    assert not any(secret in json.dumps(shown) for secret in self.secrets())
             # What a spectator (staff's live pages, a ranked game's watchers) would be shown.
             _check_game(game_payload(row, state, game_seats(row), None), state, None, self.log)
             with self.capture() as sent:
@@ -294,6 +302,10 @@ class VariantTable:
             if message["type"] == "game.update":
                 updates.setdefault(group, []).append(message)
         assert set(updates) == set(self.groups)
+        # Nothing of a server seed, nor the game seed, before the game has ended.
+        if self.row().status == "active":
+            published = json.dumps(sent)
+            assert not any(secret in published for secret in self.secrets())
         for group, seat in self.groups.items():
             _check_game(updates[group][-1]["game"], state, seat, now)
             _check_events([event for m in updates[group] for event in m["events"]], new, seat)
