@@ -5,7 +5,9 @@ then times, in CPU seconds of this one process: whole random games, record repla
 that matters for ``replay_record`` and for re-checking stored games; also of eight-player games
 with two decks, docs/rules.md §12), live ``apply``,
 legal-move generation, state save/load (the service does one of each per move) and a seat's
-view. Prints a table.
+view. Every game is dealt as the server deals it, from a fair deal's streams
+(docs/fairness.md), and its record carries the revealed seeds: replay is timed with their check
+and without it (the cost of the HMAC streams). Prints a table.
 """
 
 import argparse
@@ -21,6 +23,7 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from games.engine import fair
 from games.engine.cards import hand_total
 from games.engine.moves import legal_groups, legal_moves
 from games.engine.record import record_from_events, replay
@@ -59,20 +62,49 @@ def choose(state: GameState, rng: random.Random) -> Action:
 
 def play_game(
     seed: int, keep: bool, table: tuple[int, Rules] | None = None
-) -> tuple[int, Rules, list[EngineEvent], list[Step]]:
-    """One seeded game (at ``table``: seats and rules, else a spread of them); with ``keep``,
-    also every position with the action taken there."""
+) -> tuple[int, Rules, list[EngineEvent], list[Step], dict[str, Any]]:
+    """One seeded game (at ``table``: seats and rules, else a spread of them), dealt from a
+    fair deal of one human seat's seeded pair; with ``keep``, also every position with the
+    action taken there. And the record's ``fairness`` block."""
     rng = random.Random(seed)
     players, rules = table or (2 + seed % 4, RULE_SETS[seed % len(RULE_SETS)])
-    state, events = start_game(players, rules, rng)
+    server_seed, client_seed = rng.randbytes(fair.SEED_BYTES), f"bench-{seed}"
+    deal = fair.FairDeal(fair.game_seed([(server_seed, client_seed)]))
+    state, events = start_game(players, rules, deal)
     steps: list[Step] = []
     while not state.finished:
         action = choose(state, rng)
         if keep:
             steps.append((state, action))
-        state, happened = apply(state, action, rng)
+        state, happened = apply(state, action, deal)
         events.extend(happened)
-    return players, rules, events, steps
+    revealed = {
+        "version": fair.VERSION,
+        "game_seed": deal.seed.hex(),
+        "seats": [
+            {
+                "seat": 0,
+                "player_id": "bench",
+                "commitment": fair.commitment(server_seed),
+                "client_seed": client_seed,
+                "server_seed": server_seed.hex(),
+            }
+        ],
+    }
+    return players, rules, events, steps, revealed
+
+
+def with_fairness(
+    games: list[tuple[int, Rules, list[EngineEvent], list[Step], dict[str, Any]]],
+) -> list[dict[str, Any]]:
+    """The games' records, each with its revealed seeds, through JSON as a file holds them."""
+    records = []
+    for players, rules, events, _, revealed in games:
+        record = record_from_events(rules, players, events)
+        record["fairness"] = revealed
+        records.append(record)
+    loaded: list[dict[str, Any]] = json.loads(json.dumps(records))
+    return loaded
 
 
 def best_of(runs: int, work: Callable[[], object]) -> float:
@@ -100,14 +132,14 @@ def main() -> int:
         kept += len(game[3])
         games.append(game)
     generation = time.process_time() - started
-    records: list[dict[str, Any]] = json.loads(
-        json.dumps(
-            [record_from_events(rules, players, events) for players, rules, events, _ in games]
-        )
-    )
+    fair_records = with_fairness(games)
+    records = [
+        {key: value for key, value in record.items() if key != "fairness"}
+        for record in fair_records
+    ]
     actions = sum(len(entry["actions"]) for record in records for entry in record["rounds"])
     rounds = sum(len(record["rounds"]) for record in records)
-    steps = [step for *_, game_steps in games for step in game_steps]
+    steps = [step for _, _, _, game_steps, _ in games for step in game_steps]
     del games
     # The kept positions and records are long-lived; keep them out of the cyclic collector's
     # sight, as a service holding one state at a time would not make it walk them.
@@ -122,16 +154,20 @@ def main() -> int:
 
     replay_seconds = best_of(3, replay_all)
 
+    def replay_and_check_all() -> None:
+        for record in fair_records:
+            result = replay(record)
+            if result.get("fairness") != "verified":
+                raise SystemExit(f"replay with the fair deal's check failed: {result}")
+
+    checked_seconds = best_of(3, replay_and_check_all)
+
     # Eight seats and two decks: hands, groups and decks are larger, and codes repeat.
     eight = [
         play_game(options.seed * 1_000_003 + index, keep=False, table=EIGHT_SEATS)
         for index in range(max(10, options.games // 20))
     ]
-    eight_records = json.loads(
-        json.dumps(
-            [record_from_events(rules, players, events) for players, rules, events, _ in eight]
-        )
-    )
+    eight_records = with_fairness(eight)
     eight_actions = sum(
         len(entry["actions"]) for record in eight_records for entry in record["rounds"]
     )
@@ -141,14 +177,15 @@ def main() -> int:
     gc.collect()
     gc.freeze()
     eight_seconds = best_of(3, lambda: [replay(record) for record in eight_records])
-    if any("error" in replay(record) for record in eight_records):
+    if any(replay(record).get("fairness") != "verified" for record in eight_records):
         raise SystemExit("replay of an eight-seat game failed")
 
-    # Live apply over the same positions, each with the action that was played there.
+    # Live apply over the same positions, each with the action that was played there, dealing
+    # (a round's end, a reshuffle) from a fair deal as the server does.
     def apply_all() -> None:
-        rng = random.Random(0)
+        deal = fair.FairDeal(bytes(32))
         for state, action in steps:
-            apply(state, action, rng)
+            apply(state, action, deal)
 
     apply_seconds = best_of(3, apply_all)
     # Every kept position is mid-game, so someone is to act.
@@ -173,7 +210,15 @@ def main() -> int:
         ("  target", f"{TARGET_REPLAY:,} ({'met' if replay_rate >= TARGET_REPLAY else 'NOT met'})"),
         ("replay, us per action", f"{1e6 / replay_rate:.2f}"),
         (
-            f"replay, 8 seats, two decks ({len(eight_records)} games), actions/s",
+            "replay with the fair deal's check (every deck and reshuffle), actions/s",
+            f"{actions / checked_seconds:,.0f}",
+        ),
+        (
+            "  the check's cost, % of replay time (target <= 5)",
+            f"{100 * (checked_seconds - replay_seconds) / replay_seconds:.1f}",
+        ),
+        (
+            f"replay, 8 seats, two decks, checked ({len(eight_records)} games), actions/s",
             f"{eight_actions / eight_seconds:,.0f}",
         ),
         ("  us per action", f"{1e6 * eight_seconds / eight_actions:.2f}"),

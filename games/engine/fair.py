@@ -9,10 +9,13 @@ games through ``FairDeal``; replay checks a record's ``fairness`` block with ``c
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import json
+import operator
 import secrets
+import struct
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
@@ -83,26 +86,30 @@ class Stream:
     """The words of one label's stream: ``HMAC(game_seed, label|counter)`` blocks, read as
     big-endian 32-bit words, eight a block, running on across draws."""
 
-    __slots__ = ("_block", "_counter", "_key", "_label", "_words")
+    __slots__ = ("_at", "_counter", "_inner", "_label", "_outer", "_words")
 
     def __init__(self, seed: bytes, label: str) -> None:
-        self._key = seed
+        # HMAC as RFC 2104 defines it, its padded key absorbed once: each block is then two
+        # copies fed their messages, a third of the work of a fresh `hmac.digest` a block.
+        self._inner, self._outer = _hmac_pads(seed)
         self._label = label.encode("ascii") + b"|"
         self._counter = 0
         self._words: tuple[int, ...] = ()
-        self._block = _WORDS_PER_BLOCK
+        self._at = 0
+
+    def _block(self) -> tuple[int, ...]:
+        inner = self._inner.copy()
+        inner.update(self._label + str(self._counter).encode("ascii"))
+        outer = self._outer.copy()
+        outer.update(inner.digest())
+        self._counter += 1
+        return _BLOCK.unpack(outer.digest())
 
     def word(self) -> int:
-        if self._block == _WORDS_PER_BLOCK:
-            message = self._label + str(self._counter).encode("ascii")
-            digest = hmac.digest(self._key, message, "sha256")
-            self._words = tuple(
-                int.from_bytes(digest[at : at + 4], "big") for at in range(0, 32, 4)
-            )
-            self._counter += 1
-            self._block = 0
-        word = self._words[self._block]
-        self._block += 1
+        if self._at == len(self._words):
+            self._words, self._at = self._block(), 0
+        word = self._words[self._at]
+        self._at += 1
         return word
 
     def below(self, n: int) -> int:
@@ -116,10 +123,52 @@ class Stream:
         return word % n
 
     def shuffle(self, items: list[T]) -> None:
-        """Fisher-Yates as Durstenfeld wrote it, in place."""
-        for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+        """Fisher-Yates as Durstenfeld wrote it, in place: ``j = below(i + 1)`` for ``i`` from
+        the last index down to 1, then swap. The words are read in bulk: a word that a draw
+        would reject is at least 2^32 - 256 (for a list of at most 256), a chance below 2^-24
+        a word; where one comes, the draws are taken one by one from the same place."""
+        size = len(items)
+        if size < 2:
+            return
+        before = (self._words, self._at, self._counter)
+        used = size - 1
+        words = list(self._words[self._at :])
+        while len(words) < used:
+            words.extend(self._block())
+        if size > _BULK_MAX or max(words[:used]) >= _NEVER_REJECTED:
+            self._words, self._at, self._counter = before
+            for i in range(size - 1, 0, -1):
+                j = self.below(i + 1)
+                items[i], items[j] = items[j], items[i]
+            return
+        self._words, self._at = tuple(words[used:]), 0
+        bounds = range(size, 1, -1)  # i + 1 for i = size - 1 .. 1
+        for i, j in zip(range(size - 1, 0, -1), map(operator.mod, words, bounds), strict=False):
             items[i], items[j] = items[j], items[i]
+
+
+_BULK_MAX = 256
+_NEVER_REJECTED = (1 << 32) - _BULK_MAX
+"""No ``below(n)`` for ``n <= _BULK_MAX`` rejects a word under this: its limit,
+``2^32 - (2^32 mod n)``, is above it."""
+
+
+_BLOCK = struct.Struct(">8I")
+_SHA256_BLOCK = 64
+_IPAD = bytes(byte ^ 0x36 for byte in range(256))
+_OPAD = bytes(byte ^ 0x5C for byte in range(256))
+"""XOR with HMAC's pads as translation tables: ``key.translate(_IPAD)``."""
+
+
+@functools.lru_cache(maxsize=256)
+def _hmac_pads(key: bytes) -> tuple[Any, Any]:
+    """HMAC-SHA256's inner and outer hashes with the key absorbed (RFC 2104): the key padded
+    to SHA-256's block with zeros (a longer key hashed first), XORed with 0x36 / 0x5C. Kept
+    for the game's other streams (they are only ever copied)."""
+    if len(key) > _SHA256_BLOCK:
+        key = hashlib.sha256(key).digest()
+    key = key.ljust(_SHA256_BLOCK, b"\0")
+    return hashlib.sha256(key.translate(_IPAD)), hashlib.sha256(key.translate(_OPAD))
 
 
 # 4. What each stream decides ----------------------------------------------------------------

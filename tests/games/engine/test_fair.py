@@ -236,3 +236,28 @@ def test_a_fair_deal_refuses_unlabelled_draws() -> None:
         deal.randrange(3)
     # A plain random source would do (the engine's CPU-only uses keep one).
     random.Random(0).shuffle([1, 2])
+
+
+def _plain_shuffle(stream: fair.Stream, items: list[Any]) -> None:
+    for i in range(len(items) - 1, 0, -1):
+        j = stream.below(i + 1)
+        items[i], items[j] = items[j], items[i]
+
+
+@pytest.mark.parametrize("bulk", [True, False])
+def test_the_bulk_shuffle_is_the_plain_algorithm(monkeypatch, bulk: bool) -> None:
+    """The shuffle reads its words in bulk, or one draw at a time where a word could be
+    rejected (forced here for every list with `bulk` off): the same order either way, and the
+    stream goes on from the same place."""
+    if not bulk:
+        monkeypatch.setattr(fair, "_NEVER_REJECTED", 0)
+    for index, size in enumerate([0, 1, 2, 3, 9, 53, 54, 104, 108, 300] * 20):
+        label = f"bulk|{index}"
+        fast, plain = fair.Stream(SEED, label), fair.Stream(SEED, label)
+        fast.word()  # start mid-block, as a second shuffle of one stream would
+        plain.word()
+        got, expected = list(range(size)), list(range(size))
+        fast.shuffle(got)
+        _plain_shuffle(plain, expected)
+        assert got == expected
+        assert [fast.word() for _ in range(9)] == [plain.word() for _ in range(9)]
