@@ -23,6 +23,9 @@ than one it holds, so no two transactions wait on each other:
    locks the games it creates, which no other transaction sees before its commit). Rating a
    game locks it after the ratings' advisory lock;
 5. a report (moderation): resolving one locks its reported player first (a ban may follow).
+6. seed pairs (accounts, in pk order): a game's start takes its human seats' pairs after the
+   game's row (or a ranked table's, before its seats exist); `PATCH /me` locks the caller's
+   alone. No transaction holding a pair waits for any other lock.
 
 The current season's row (seasons) is locked only under the ratings' advisory lock, which every
 transaction that locks it holds first: they run one at a time, so a season may be locked after
