@@ -131,9 +131,8 @@ def test_a_finished_game_is_verified_and_the_next_seed_is_the_clients(open_playe
     # Written out whole: what anyone needs to check the game themselves.
     server_seed = record_seat.get_by_test_id("fair-server-seed")
     expect(server_seed).to_have_text(HEX64)
-    assert hashlib.sha256(bytes.fromhex(server_seed.inner_text())).hexdigest() == (
-        taken["commitment"]
-    )
+    revealed_seed = bytes.fromhex(server_seed.inner_text())
+    assert hashlib.sha256(revealed_seed).hexdigest() == taken["commitment"]
     expect(record_seat.get_by_test_id("fair-commitment")).to_have_text(taken["commitment"])
     game_seed = fair.get_by_test_id("fair-game-seed")
     expect(game_seed).to_have_text(seed.get_attribute("data-value") or "")
@@ -142,7 +141,18 @@ def test_a_finished_game_is_verified_and_the_next_seed_is_the_clients(open_playe
 
 
 def test_a_record_altered_in_transit_is_not_verified(open_player) -> None:
+    """And a client seed the server refuses after the game (409 `in_game`, as while the player
+    still holds a seat) is set before the next table is created."""
     page = open_player("/")
+
+    def refuse_seed(route: Route) -> None:
+        if route.request.method != "PATCH":
+            route.continue_()
+            return
+        body = {"code": "in_game", "detail": "You hold a seat at a waiting or active game."}
+        route.fulfill(status=409, json=body)
+
+    page.route(re.compile(r"/api/v1/me/$"), refuse_seed)
 
     def swap_two_cards(route: Route) -> None:
         response = route.fetch()
@@ -157,3 +167,17 @@ def test_a_record_altered_in_transit_is_not_verified(open_player) -> None:
     expect(verdict).to_have_attribute("data-status", "failed")
     expect(verdict).to_have_text("Deal NOT verified: round 1 deck: is not the seed's shuffle")
     element_shot(page, "fair-deal", "fair-deal-failed-desktop")
+
+    # The seed was refused: owed, and set before the next table.
+    expect(page.get_by_test_id("fair-next-seed")).to_have_count(0)
+    kept = page.evaluate("() => JSON.parse(localStorage.getItem('yaniv.clientSeed'))")
+    assert kept["pending"] is True
+    old = _me(page)["fairness"]["client_seed"]
+    page.unroute(re.compile(r"/api/v1/me/$"))
+    page.get_by_role("link", name="Play again").click()
+    page.get_by_test_id("new-table").click()
+    expect(page).to_have_url(re.compile(r"/games/[0-9a-f-]{36}$"))
+    kept = page.evaluate("() => JSON.parse(localStorage.getItem('yaniv.clientSeed'))")
+    assert kept["pending"] is False
+    assert re.fullmatch(r"[0-9a-f]{16}", kept["seed"])
+    assert _me(page)["fairness"]["client_seed"] == kept["seed"] != old
