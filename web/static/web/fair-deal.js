@@ -29,6 +29,9 @@ function write(kept) {
   localStorage.setItem(KEY, JSON.stringify(kept));
 }
 
+// One renewal at a time (the end of a game may come while the one asked on leaving runs).
+let queue = Promise.resolve();
+
 export const clientSeed = {
   /** The seed this client set for the player (null: none yet, or not this client's). */
   stored(playerId = session.me?.id) {
@@ -37,29 +40,10 @@ export const clientSeed = {
 
   /** After game `gameId` (seated in it): a fresh seed, once a game. The seed set, or null when
    *  the server refused it for now (then `settle` tries again) or it was set already. */
-  async renew(gameId) {
-    const player = session.me?.id;
-    if (!player) return null;
-    const kept = read(player);
-    const done = kept?.done ?? [];
-    if (done.includes(gameId) && !(kept.pending && kept.after === gameId)) return null;
-    const seed = newClientSeed();
-    try {
-      await api("PATCH", "me/", { client_seed: seed });
-    } catch (error) {
-      // Still seated somewhere (a game left to the CPU): try again when the player is free.
-      write({ ...kept, player, after: gameId, pending: true, done });
-      if (error.code !== "in_game") console.warn("client seed not set:", error.message);
-      return null;
-    }
-    write({
-      player,
-      seed,
-      after: gameId,
-      pending: false,
-      done: [gameId, ...done].slice(0, REMEMBERED),
-    });
-    return seed;
+  renew(gameId) {
+    const next = queue.then(() => renewNow(gameId));
+    queue = next.catch(() => null);
+    return next;
   },
 
   /** A renewal the server refused earlier, tried again (before a new table or the queue);
@@ -69,6 +53,31 @@ export const clientSeed = {
     if (kept?.pending) await this.renew(kept.after);
   },
 };
+
+async function renewNow(gameId) {
+  const player = session.me?.id;
+  if (!player) return null;
+  const kept = read(player);
+  const done = kept?.done ?? [];
+  if (done.includes(gameId) && !(kept.pending && kept.after === gameId)) return null;
+  const seed = newClientSeed();
+  try {
+    await api("PATCH", "me/", { client_seed: seed });
+  } catch (error) {
+    // Still seated somewhere (a game left to the CPU): try again when the player is free.
+    write({ ...kept, player, after: gameId, pending: true, done });
+    if (error.code !== "in_game") console.warn("client seed not set:", error.message);
+    return null;
+  }
+  write({
+    player,
+    seed,
+    after: gameId,
+    pending: false,
+    done: [gameId, ...done].slice(0, REMEMBERED),
+  });
+  return seed;
+}
 
 /** The check of a game's record (`GET /games/{id}/record/`, read here unless given) as the
  *  pages show it: `{status: "verified", gameSeed}`, `{status: "failed", where, detail}`, or
