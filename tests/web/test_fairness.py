@@ -78,7 +78,7 @@ def test_the_streams_draw_as_python_does(open_player: Callable[..., Page]) -> No
     kept = [word % n for word in words if word < n]
     rejecting = [draws.below(n) for _ in kept]
     two_decks = fair.canonical_deck(2, 2)
-    fair.FairDeal(SEED).deal(3, two_decks)
+    fair.FairDeal(SEED).deal_deck(3, two_decks)
     mixed = ["X2", "KC", "AS", "X1", "AS", "9H", "X3", "2D", "KC"]
     # By UTF-16 unit the emoji (a surrogate pair, 0xD83D...) sorts before U+FFFD; by code point
     # after it: a seating sorted the wrong way is another seating.

@@ -2,6 +2,7 @@
 // public API only. Each page is `async (root, params, app) => cleanup?`.
 
 import { h } from "./dom.js";
+import { clientSeed } from "./fair-deal.js";
 import { friendsPage } from "./pages/friends/page.js";
 import { gamePage } from "./pages/game/page.js";
 import { homePage } from "./pages/home/page.js";
@@ -81,6 +82,7 @@ function startOnce() {
   if (started) return;
   started = true;
   meFeed.start();
+  clientSeed.settle(); // a seed the server refused after the last game (still seated then)
   startChallenges(document.getElementById("challenges"), app);
 }
 

@@ -1,6 +1,7 @@
 // `/join/<id>/<code>`: takes the seat, then opens the table.
 
 import { errorLine, h } from "../dom.js";
+import { clientSeed } from "../fair-deal.js";
 import { api } from "../transport/rest.js";
 import { session } from "../transport/session.js";
 
@@ -8,6 +9,7 @@ export async function joinPage(root, [gameId, code], app) {
   app.title("Joining");
   root.append(h("h1", {}, "Joining the table…"));
   try {
+    await clientSeed.settle();
     await api("POST", `games/${gameId}/join/`, { invite_code: code });
   } catch (error) {
     const active = session.me.active_game;

@@ -4,10 +4,12 @@
 
 import { cardName } from "../cards.js";
 import { h } from "../dom.js";
+import { verifyRecord } from "../fair-deal.js";
 import { recordRounds } from "../record.js";
 import { createStore, mount } from "../store.js";
 import { allPages, api } from "../transport/rest.js";
 import { cards, cardsBelow, roundResult, seatName, wildBlock } from "../views/card-table.js";
+import { fairSeat, fairVerdict, hexValue } from "../views/fair-deal.js";
 
 export async function replayPage(root, [gameId], app) {
   app.title("Replay");
@@ -24,12 +26,23 @@ export async function replayPage(root, [gameId], app) {
   const rounds = recordRounds(record, outBefore);
   const store = createStore(reduce, { rounds, round: 0, frame: 0 });
   const context = { game, results, dispatch: store.dispatch };
+  // The revealed seeds and their check, drawn once the check has run (it does not change
+  // with the place in the record).
+  const steps = h("div", {});
+  const fair = record.fairness ? h("div", {}) : null;
+  root.replaceChildren(steps, fair);
   mount(
     store,
-    root,
+    steps,
     (state) => [state],
     (state) => replayView(state, context),
   );
+  if (fair) {
+    fair.replaceChildren(seedsView(record, game, { status: "checking" }));
+    verifyRecord(gameId, record).then((verdict) => {
+      fair.replaceChildren(seedsView(record, game, verdict));
+    });
+  }
   root.addEventListener("keydown", (event) => {
     if (event.target.closest("input, select, textarea")) return;
     if (event.key === "ArrowRight") store.dispatch({ type: "step", by: 1 });
@@ -190,4 +203,29 @@ function replayView(place, { game, results, dispatch }) {
         )
       : null,
   ];
+}
+
+/** The record's revealed seeds: per human seat its commitment, client seed and server seed,
+ *  the game seed, and what the check of the record in this browser says. */
+function seedsView(record, game, verdict) {
+  const { fairness } = record;
+  return h(
+    "section",
+    { class: "panel fair-deal", testid: "fair-deal", "aria-labelledby": "fair-h" },
+    h("h2", { id: "fair-h" }, "Fair deal: the seeds"),
+    fairVerdict(verdict),
+    h(
+      "ul",
+      { class: "fair-seats", testid: "fair-seats" },
+      (fairness.seats ?? []).map((entry) =>
+        fairSeat(game.seats[entry.seat], entry, { full: true }),
+      ),
+    ),
+    h(
+      "p",
+      { class: "muted small" },
+      "Game seed (revealed) ",
+      hexValue(fairness.game_seed, { testid: "fair-game-seed" }, { full: true }),
+    ),
+  );
 }

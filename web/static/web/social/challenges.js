@@ -4,6 +4,7 @@
 // socket's `challenge` messages; an accepted challenge takes both players to the table.
 
 import { h } from "../dom.js";
+import { clientSeed } from "../fair-deal.js";
 import { createStore, mount } from "../store.js";
 import { meFeed } from "../transport/me-feed.js";
 import { api } from "../transport/rest.js";
@@ -71,6 +72,7 @@ async function reread() {
 /** Challenge `playerId` to a table of `maxPlayers`: the challenge, shown until answered; an
  *  ApiError (`blocked`, `not_allowed`, `in_game`, ...) for the caller to show. */
 export async function sendChallenge(playerId, maxPlayers = 2) {
+  await clientSeed.settle();
   const challenge = await api("POST", "challenges/", {
     player_id: playerId,
     max_players: maxPlayers,
@@ -82,6 +84,7 @@ export async function sendChallenge(playerId, maxPlayers = 2) {
 async function answer(challenge, path, method = "POST") {
   store.dispatch({ type: "error", id: challenge.id, message: "" });
   try {
+    if (path === "accept/") await clientSeed.settle(); // a seed owed before the next game
     const now = await api(method, `challenges/${challenge.id}/${path}`);
     told(now ?? { ...challenge, status: "cancelled" });
   } catch (error) {

@@ -4,13 +4,14 @@
 
 import { layGroup } from "../../cards.js";
 import { errorLine, h, replace } from "../../dom.js";
+import { clientSeed, verifyRecord } from "../../fair-deal.js";
 import { rulesCatalog } from "../../rules.js";
 import { createStore, mount } from "../../store.js";
 import { gameFeed } from "../../transport/game-feed.js";
 import { allPages, api } from "../../transport/rest.js";
 import { session } from "../../transport/session.js";
 import { chatPanel } from "./chat.js";
-import { initialState, RECENT, reduce } from "./store.js";
+import { ended, initialState, RECENT, reduce } from "./store.js";
 import { gameView, remaining } from "./views.js";
 
 export async function gamePage(root, [gameId], app) {
@@ -64,7 +65,8 @@ export async function gamePage(root, [gameId], app) {
     callYaniv: () => send("actions/", { seq: store.state.game.seq, type: "yaniv" }),
     leave() {
       if (confirm("Leave for good? The CPU plays your seat to the end, and the result counts.")) {
-        send("leave/");
+        // The next seed waits for the end of the game (the server refuses it while seated).
+        send("leave/").then(() => renewSeed());
       }
     },
   };
@@ -98,6 +100,24 @@ export async function gamePage(root, [gameId], app) {
       return gameView(state, actions);
     },
   );
+  // The fair deal: once the game has ended, its record checked in this browser, and (seated)
+  // a fresh client seed for the next game.
+  async function verify() {
+    dispatch({ type: "fair", fair: { status: "checking" } });
+    dispatch({ type: "fair", fair: await verifyRecord(gameId) });
+  }
+  async function renewSeed() {
+    await clientSeed.renew(gameId);
+    dispatch({ type: "next-seed", seed: clientSeed.stored() });
+  }
+  const onEnd = (state) => {
+    if (!ended(state.game) || !state.game.fairness || state.fair) return;
+    verify();
+    if (state.game.you) renewSeed();
+  };
+  store.subscribe(onEnd);
+  onEnd(store.state);
+
   const feed = gameFeed(gameId, {
     seen: () => store.state.game.seq,
     dispatch,

@@ -20,6 +20,11 @@ export function initialState({ game, history, catalog }) {
     cpuLevels: catalog.cpu_levels,
     cpuLevel: catalog.default_cpu_level, // the level the next CPU seat is added at
     log: [], // the latest events, as this viewer was shown them
+    // The fair deal's check once the game has ended (docs/fairness.md): null before it, then
+    // {status: "checking"}, {status: "verified", gameSeed}, {status: "failed", where, detail}
+    // or {status: "unchecked", message} (the record could not be read or checked).
+    fair: null,
+    nextSeed: null, // the client seed this client set for the player's next game
   };
   const recent = history.filter((event) => event.seq > game.seq - RECENT);
   return withEvents(take(empty, game), history, recent);
@@ -53,6 +58,10 @@ export function reduce(state, action) {
     }
     case "error":
       return { ...state, error: action.message };
+    case "fair":
+      return { ...state, fair: action.fair };
+    case "next-seed":
+      return action.seed === state.nextSeed ? state : { ...state, nextSeed: action.seed };
     default:
       return state;
   }
@@ -102,6 +111,9 @@ function toggled(selected, code, copy) {
   const at = selected.lastIndexOf(code);
   return [...selected.slice(0, at), ...selected.slice(at + 1)];
 }
+
+/** Whether the game has ended (its record, and so its seeds, can be read). */
+export const ended = (game) => game.status === "finished" || game.status === "aborted";
 
 export const mySeat = (game) => game.you?.seat ?? null;
 

@@ -13,6 +13,7 @@ import {
   standings,
   wildBlock,
 } from "../../views/card-table.js";
+import { fairSeat, fairVerdict } from "../../views/fair-deal.js";
 import { mySeat, myTurn, selectedCopies, totalsBefore } from "./store.js";
 
 const STATUS = {
@@ -67,7 +68,46 @@ export function gameView(state, actions) {
       ? roundResult(game.last_round, game.seats, totalsBefore(state, game.last_round.round))
       : null,
     leaveView(state, actions),
+    fairView(state),
     rulesView(game.rules),
+  );
+}
+
+/** The fair deal (docs/fairness.md): each human seat's commitment and client seed, shown from
+ *  the start; once the game has ended, the check of its record in this browser. A section, not
+ *  a <details>: the table is drawn anew on every move, which would close it. */
+function fairView(state) {
+  const { game, fair, nextSeed } = state;
+  if (!game.fairness) return null;
+  return h(
+    "section",
+    {
+      class: "panel fair-deal",
+      testid: "fair-deal",
+      "data-version": game.fairness.version,
+      "aria-labelledby": "fair-h",
+    },
+    h("h2", { id: "fair-h" }, "Fair deal"),
+    fairVerdict(fair) ??
+      h(
+        "p",
+        { class: "muted small" },
+        "Each commitment locks a secret server seed before the client seed it meets was " +
+          "chosen; the seeds are revealed and every deck checked here when the game ends.",
+      ),
+    h(
+      "ul",
+      { class: "fair-seats", testid: "fair-seats" },
+      game.fairness.seats.map((entry) => fairSeat(game.seats[entry.seat], entry)),
+    ),
+    nextSeed
+      ? h(
+          "p",
+          { class: "muted small" },
+          "Your client seed for the next game, set by this browser: ",
+          h("code", { testid: "fair-next-seed", "data-value": nextSeed }, nextSeed),
+        )
+      : null,
   );
 }
 

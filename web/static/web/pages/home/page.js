@@ -3,6 +3,7 @@
 // the state (store.js), the views draw it (views.js), a part at a time.
 
 import { h } from "../../dom.js";
+import { clientSeed } from "../../fair-deal.js";
 import { parseRule, RULES, rulesCatalog } from "../../rules.js";
 import { createStore, mount } from "../../store.js";
 import { meFeed } from "../../transport/me-feed.js";
@@ -82,7 +83,10 @@ export async function homePage(root, _params, app) {
       const rules = { preset: data.get("preset") };
       for (const rule of RULES) rules[rule.key] = parseRule(rule, data.get(rule.key));
       const body = { max_players: Number(data.get("max_players")), rules };
-      return act(async () => app.navigate(`/games/${(await api("POST", "games/", body)).id}`));
+      return act(async () => {
+        await clientSeed.settle(); // a seed still owed from the last game, before the next
+        app.navigate(`/games/${(await api("POST", "games/", body)).id}`);
+      });
     },
     join(text) {
       const match = INVITE.map((pattern) => pattern.exec(text)).find(Boolean);
@@ -95,9 +99,10 @@ export async function homePage(root, _params, app) {
       app.navigate(`/join/${match[1]}/${encodeURIComponent(match[2])}`);
     },
     queue: (counts) =>
-      act(async () =>
-        ticketChanged(await api("POST", "matchmaking/tickets/", { player_counts: counts })),
-      ),
+      act(async () => {
+        await clientSeed.settle();
+        ticketChanged(await api("POST", "matchmaking/tickets/", { player_counts: counts }));
+      }),
     cancelQueue: () =>
       act(async () => {
         const { id } = store.state.ticket;
