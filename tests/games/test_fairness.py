@@ -158,6 +158,8 @@ def test_every_human_has_a_pair_from_the_start(make_client) -> None:
 def test_no_secret_leaves_before_the_end(make_client, admin_client, caplog) -> None:
     host, game_id, _ = _table_against_a_cpu(make_client)
     secrets = _secrets(game_id)
+    metrics = admin_client.get("/metrics")
+    assert metrics.status_code == 200
     seen = [
         json.dumps(host.game(game_id)),
         json.dumps(host.get(f"/api/v1/games/{game_id}/events/").json()),
@@ -166,6 +168,7 @@ def test_no_secret_leaves_before_the_end(make_client, admin_client, caplog) -> N
         admin_client.get(f"/admin/games/game/{game_id}/change/").content.decode(),
         admin_client.get("/admin/accounts/player/").content.decode(),
         admin_client.get(f"/admin/accounts/player/{host.player.pk}/change/").content.decode(),
+        metrics.content.decode(),
         caplog.text,
     ]
     for text in seen:
