@@ -356,7 +356,7 @@ class Load:
                     )
                 )
             # Not past the stop: the chat phase ends with the last message, not 20 s after it.
-        await asyncio.sleep(min(random.uniform(*every), max(0.0, stop - time.monotonic())))
+            await asyncio.sleep(min(random.uniform(*every), max(0.0, stop - time.monotonic())))
 
     def close(self) -> None:
         """Drop every socket at once (the kernel closes them: no closing handshakes to wait

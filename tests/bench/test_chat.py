@@ -5,6 +5,9 @@ test.)"""
 from __future__ import annotations
 
 import argparse
+import asyncio
+import itertools
+import time
 from typing import Any, cast
 
 import pytest
@@ -55,3 +58,41 @@ def test_the_pace_is_a_range_of_seconds() -> None:
     for bad in ("20,10", "0,5", "-1,2"):
         with pytest.raises(argparse.ArgumentTypeError):
             everys(bad)
+
+
+class _Answer:
+    status_code = 201
+    headers = {"content-type": "application/json"}
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+
+    def json(self) -> dict[str, Any]:
+        return {"id": f"m{self.number}"}
+
+
+class _Http:
+    """Answers every chat POST at once, keeping each body."""
+
+    def __init__(self) -> None:
+        self.bodies: list[dict[str, Any]] = []
+
+    async def post(self, url: str, **kwargs: Any) -> _Answer:
+        self.bodies.append(kwargs["json"])
+        return _Answer(len(self.bodies))
+
+
+def test_a_player_chats_at_its_pace_and_never_says_the_same_twice_running() -> None:
+    async def chat() -> Load:
+        load = Load("http://127.0.0.1:1", cast(Any, _Http()), text_share=0.5)
+        stop = time.monotonic() + 0.5
+        await load.chatter(0, _account("a"), "g", stop, (0.1, 0.1))
+        return load
+
+    load = asyncio.run(chat())
+    gaps = [b.at - a.at for a, b in itertools.pairwise(load.sent)]
+    assert 3 <= len(load.sent) <= 6  # the first within 0.1 s, then one every 0.1 s until 0.5
+    assert all(gap >= 0.09 for gap in gaps)
+    bodies = cast(Any, load.http).bodies
+    assert all(a != b for a, b in itertools.pairwise(bodies))
+    assert [sent.message_id for sent in load.sent] == [f"m{n}" for n in range(1, len(bodies) + 1)]
