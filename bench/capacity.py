@@ -49,8 +49,8 @@ from multiprocessing.synchronize import Semaphore
 from typing import Any
 
 import httpx
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.asyncio.client import ClientConnection
+from websockets.exceptions import ConnectionClosed
 
 from bench._server import (
     Server,
@@ -63,13 +63,13 @@ from bench._server import (
     serving,
     setup_django,
 )
+from bench._sockets import OPEN_ERRORS, open_socket, raise_open_files
 from bench.api_moves import KEEPALIVE, LIMITS, Player, guest, percentiles
 
 P99_LIMIT_MS = 50.0
 TICKET_SLOTS = 4  # searching at once: fewer than the five a five-seat table needs
 TICKET_SIZES = [5]
 PUSH_TIMEOUT = 5.0
-CONNECT_TIMEOUT = 30.0
 PARALLEL = 16  # guests being created / sockets being opened at once, per generator process
 GUESTS, SOCKETS = 0, 1  # the figures of a process's progress array
 GUEST_TRIES = 3
@@ -155,15 +155,6 @@ def share(total: int, parts: int) -> list[int]:
 # A generator process ---------------------------------------------------------------------------
 
 
-def raise_open_files() -> tuple[int, int]:
-    """The soft limit on open files up to the hard one (each socket is a file); (soft, hard)."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if hard == resource.RLIM_INFINITY or soft < hard:
-        soft = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
-        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
-    return soft, hard
-
-
 @dataclass
 class Counts:
     """What a generator process's waiting players saw so far."""
@@ -189,14 +180,10 @@ class Waiting:
         generator = self.generator
         try:
             async with generator.parallel:
-                response = await generator.http.post(
-                    "/api/v1/auth/ws-ticket/", headers=self.headers
+                socket = await open_socket(
+                    generator.http, generator.ws_url, "/ws/v1/me/", self.headers
                 )
-                response.raise_for_status()
-                url = f"{generator.ws_url}/ws/v1/me/?ticket={response.json()['ticket']}"
-                # No client pings: browsers send none (the server pings, every 20 s).
-                socket = await connect(url, ping_interval=None, open_timeout=CONNECT_TIMEOUT)
-        except (OSError, TimeoutError, InvalidHandshake, InvalidURI, httpx.HTTPError):
+        except OPEN_ERRORS:
             generator.counts.refused += 1
             self.opened.set()
             return

@@ -35,11 +35,13 @@ def room_of(room: str | None) -> Room:
     return Room(room)
 
 
-def room_game(game_id: UUID | str, player: Player, room: Room) -> tuple[Game, list[UUID]]:
-    """The game whose `room` the player may read and write, and the ids of its seated players;
-    else the refusal: 404 no such game, 403 `forbidden` (a private game, not seated), 403
-    `not_seated` (the players' room, not seated), 403 `not_spectator` (the spectators' room, seated:
-    the players never read it, during the game or after it)."""
+def room_game(game_id: UUID | str, player: Player, room: Room) -> tuple[Game, list[Player]]:
+    """The game whose `room` the player may read and write, and its seated players (as the
+    game's seats read them: each with their chat setting and rating, which a post then needs
+    rather than reading them again); else the refusal: 404 no such game, 403 `forbidden` (a
+    private game, not seated), 403 `not_seated` (the players' room, not seated), 403
+    `not_spectator` (the spectators' room, seated: the players never read it, during the game
+    or after it)."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         raise ApplicationError("not_found", "No such game.", 404)
@@ -55,7 +57,7 @@ def room_game(game_id: UUID | str, player: Player, room: Room) -> tuple[Game, li
         raise ApplicationError(
             "not_spectator", "You have a seat at this game: its spectators' room is not yours.", 403
         )
-    return game, [s.player_id for s in seats if s.player_id is not None]
+    return game, [s.player for s in seats if s.player is not None]
 
 
 def room_messages(game: Game, room: Room, viewer: Player) -> QuerySet[ChatMessage]:
@@ -76,14 +78,13 @@ def shown_to(setting: str, is_text: bool) -> bool:
     return setting == ChatShown.ALL or (setting == ChatShown.PHRASES and not is_text)
 
 
-def hidden_from(message: ChatMessage, seated: list[UUID]) -> list[str]:
+def hidden_from(message: ChatMessage, seated: list[Player]) -> list[str]:
     """Who must not be shown the message: every player blocked either way with its author, and
-    (in the players' room) the seated players whose chat setting hides it. A spectator's socket
-    applies its own setting (games/consumers.py)."""
+    (in the players' room) the seated players (`room_game`'s) whose chat setting hides it. A
+    spectator's socket applies its own setting (games/consumers.py)."""
     hidden = blocked_with(message.author_id)
     if message.room == Room.PLAYERS:
-        settings = Player.objects.filter(pk__in=seated).values_list("pk", "chat")
-        hidden |= {pk for pk, chat in settings if not shown_to(chat, bool(message.text))}
+        hidden |= {p.pk for p in seated if not shown_to(p.chat, bool(message.text))}
     return sorted(str(pk) for pk in hidden)
 
 
@@ -119,16 +120,11 @@ def muted_until(player_id: UUID) -> datetime | None:
     return mutes.order_by("-until").values_list("until", flat=True).first()
 
 
-def sent_since(author_id: UUID, since: datetime) -> list[datetime]:
-    """When the author sent each message since `since`, the oldest first."""
-    rows = ChatMessage.objects.filter(author_id=author_id, created_at__gt=since)
-    return list(rows.order_by("created_at").values_list("created_at", flat=True))
-
-
-def latest_said(author_id: UUID, count: int) -> list[tuple[str, str]]:
-    """The author's latest `count` messages as (text, phrase), the newest first."""
+def latest_sent(author_id: UUID, count: int) -> list[tuple[datetime, str, str]]:
+    """The author's latest `count` messages as (when, text, phrase), the newest first: what the
+    flood limits are checked against, in one read."""
     rows = ChatMessage.objects.filter(author_id=author_id).order_by("-created_at", "-id")
-    return list(rows.values_list("text", "phrase")[:count])
+    return list(rows.values_list("created_at", "text", "phrase")[:count])
 
 
 def snapshot(message: ChatMessage) -> list[dict[str, object]]:

@@ -61,17 +61,18 @@ def _require_no_flood(player_id: UUID, text: str, phrase: str) -> None:
     three times in a row (429 `flood`)."""
     now, window = timezone.now(), settings.YANIV_CHAT_FLOOD_SECONDS
     limit = settings.YANIV_CHAT_FLOOD_MESSAGES
-    sent = selectors.sent_since(player_id, now - timedelta(seconds=window))
+    latest = selectors.latest_sent(player_id, max(limit, 2))
+    sent = [at for at, _, _ in latest if at > now - timedelta(seconds=window)]
     if len(sent) >= limit:
-        wait = sent[len(sent) - limit] + timedelta(seconds=window) - now
+        wait = sent[limit - 1] + timedelta(seconds=window) - now  # the limit-th latest's end
         raise ApplicationError(
             "flood",
             f"At most {limit} messages in {window} seconds: wait a moment.",
             429,
             retry_after=math.ceil(wait.total_seconds()),
         )
-    latest = selectors.latest_said(player_id, 2)
-    if len(latest) == 2 and all(said == (text, phrase) for said in latest):
+    said = [(text_, phrase_) for _, text_, phrase_ in latest[:2]]
+    if len(said) == 2 and all(one == (text, phrase) for one in said):
         raise ApplicationError(
             "flood",
             "You said that twice in a row already: say something else.",
@@ -100,8 +101,10 @@ def chat_post(
         text = _checked_text(text)
     author_lock(player.pk)
     _require_no_flood(player.pk, text or "", phrase or "")
+    # A seated author as the seats read them, with the rating the message's payload shows.
+    author = next((seat for seat in seated if seat.pk == player.pk), player)
     message = ChatMessage.objects.create(
-        game=game, room=room, author=player, text=text or "", phrase=phrase or ""
+        game=game, room=room, author=author, text=text or "", phrase=phrase or ""
     )
     notify.chat_posted(message, selectors.hidden_from(message, seated))
     return message

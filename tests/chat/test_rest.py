@@ -351,3 +351,18 @@ def test_only_a_reader_of_the_message_may_report_it(api, table) -> None:
     assert (blocked.status_code, blocked.json()["code"]) == (404, "not_found")
     unknown = api(bob).post(report_url("00000000-0000-0000-0000-000000000000"), {}, format="json")
     assert unknown.status_code == 404
+
+
+def test_a_post_reads_the_seats_once(api, table, django_assert_max_num_queries) -> None:
+    """The seats the room's check reads serve the seated players' chat settings and the author's
+    rating, and one read serves both flood limits (bench/README.md, chat): a phrase at a table is
+    the token, the game and its seats, the author's lock, the flood read, the write and the
+    blocks."""
+    game, (ann, _) = table
+    client = api(ann)
+    assert say(client, game, phrase="hello").status_code == 201
+    with django_assert_max_num_queries(9):
+        posted = say(client, game, phrase="wow")
+    assert posted.status_code == 201
+    shown = api(ann).get(f"/api/v1/players/{ann.pk}/").json()
+    assert posted.json()["player"]["rating"] == shown["rating"]

@@ -1,0 +1,56 @@
+"""Many websockets from one load generator, opened as the web client opens them: a ticket
+(`POST /auth/ws-ticket/` with the player's token), then the socket with `?ticket=`
+(bench.capacity's waiting players, bench.chat's tables and friends)."""
+
+from __future__ import annotations
+
+import importlib.util
+import resource
+import sys
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import InvalidHandshake, InvalidURI
+
+CONNECT_TIMEOUT = 30.0
+
+# httpcore asks which async library runs on every request it sends (`import sniffio`, then
+# sniffio's answer). Without sniffio installed (anyio 4 no longer needs it) that import fails
+# each time, and a failed import is not remembered: it searches sys.path again, some 0.5 ms of
+# the load generator's CPU a request (bench.chat's profile). Marked absent, it fails at once,
+# with the same answer (asyncio).
+if importlib.util.find_spec("sniffio") is None:
+    sys.modules.setdefault("sniffio", None)  # type: ignore[arg-type]
+
+# What opening a socket may raise when the server refuses it or is too busy to answer.
+OPEN_ERRORS = (OSError, TimeoutError, InvalidHandshake, InvalidURI, httpx.HTTPError)
+
+
+def raise_open_files() -> tuple[int, int]:
+    """The soft limit on open files up to the hard one (each socket is a file); (soft, hard)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        soft = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    return soft, hard
+
+
+async def ticket(http: httpx.AsyncClient, headers: dict[str, str]) -> str:
+    """A single-use websocket ticket for the player of `headers`."""
+    response = await http.post("/api/v1/auth/ws-ticket/", headers=headers)
+    response.raise_for_status()
+    return str(response.json()["ticket"])
+
+
+async def open_socket(
+    http: httpx.AsyncClient,
+    ws_url: str,
+    path: str,
+    headers: dict[str, str],
+    *,
+    timeout: float = CONNECT_TIMEOUT,
+) -> ClientConnection:
+    """`path` (`/ws/v1/me/`, `/ws/v1/games/{id}/`) opened with a fresh ticket. No client
+    pings: browsers send none (the server pings, every 20 s). Raises one of OPEN_ERRORS."""
+    url = f"{ws_url}{path}?ticket={await ticket(http, headers)}"
+    return await connect(url, ping_interval=None, open_timeout=timeout)
