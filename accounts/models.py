@@ -48,11 +48,7 @@ class PlayerManager(BaseUserManager["Player"]):
         if player.cpu_level is None:
             # Its first seed pair, at once: a commitment is shown before any client seed
             # meets it (docs/fairness.md §1).
-            SeedPair.objects.using(self._db).create(
-                player=player,
-                server_seed=secrets.token_bytes(SEED_BYTES),
-                client_seed=secrets.token_hex(8),
-            )
+            SeedPair.fresh(player.pk).save(using=self._db, force_insert=True)
         return player
 
     def create_superuser(self, username: str, password: str | None = None, **extra: Any) -> Player:
@@ -256,6 +252,16 @@ class SeedPair(models.Model):
 
     def __str__(self) -> str:
         return f"seed pair of {self.player_id}"
+
+    @classmethod
+    def fresh(cls, player_id: uuid.UUID) -> SeedPair:
+        """A new pair (unsaved): a server seed from the operating system's CSPRNG, and a first
+        client seed of 16 random hex digits."""
+        return cls(
+            player_id=player_id,
+            server_seed=secrets.token_bytes(SEED_BYTES),
+            client_seed=secrets.token_hex(8),
+        )
 
     @property
     def commitment(self) -> str:

@@ -370,19 +370,11 @@ def queue_ban_lift(*, ban: QueueBan, by: Player | None) -> None:
 # Seed pairs (docs/fairness.md §1) --------------------------------------------------------
 
 
-def _fresh_pair(player_id: uuid.UUID, client_seed: str | None = None) -> SeedPair:
-    return SeedPair(
-        player_id=player_id,
-        server_seed=secrets.token_bytes(SEED_BYTES),
-        client_seed=client_seed or secrets.token_hex(8),
-    )
-
-
 def seed_pair_get(player: Player) -> SeedPair:
     """The player's current pair; a player made without one (in bulk) gets it now."""
     pair = SeedPair.objects.filter(player=player).first()
     if pair is None:
-        SeedPair.objects.bulk_create([_fresh_pair(player.pk)], ignore_conflicts=True)
+        SeedPair.objects.bulk_create([SeedPair.fresh(player.pk)], ignore_conflicts=True)
         pair = SeedPair.objects.get(player=player)
     return pair
 
@@ -392,7 +384,7 @@ def seed_pairs_take(player_ids: list[uuid.UUID]) -> dict[uuid.UUID, tuple[bytes,
     seed) each, and each player has a new pair at once, keeping their client seed. Inside the
     game's transaction, after its other locks (accounts/locks.py)."""
     SeedPair.objects.bulk_create(
-        [_fresh_pair(player_id) for player_id in player_ids], ignore_conflicts=True
+        [SeedPair.fresh(player_id) for player_id in player_ids], ignore_conflicts=True
     )
     pairs = seed_pairs_lock(player_ids)
     taken = {pair.player_id: (bytes(pair.server_seed), pair.client_seed) for pair in pairs}

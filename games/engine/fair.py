@@ -253,12 +253,15 @@ class FairDeal:
 
 
 class Unfair(ValueError):
-    """What disagrees, first: ``where`` names it (``seat 1 commitment``, ``round 2 deck``...)."""
+    """What disagrees, first: ``where`` names it (``seat 1 commitment``, ``round 2 deck``...);
+    ``at`` is where in the record's rounds it stands, (round, action) 0-based as replay reports
+    faults: a round's deck or starter is its action 0, anything outside the rounds (0, 0)."""
 
-    def __init__(self, where: str, detail: str) -> None:
+    def __init__(self, where: str, detail: str, at: tuple[int, int] = (0, 0)) -> None:
         super().__init__(f"{where}: {detail}")
         self.where = where
         self.detail = detail
+        self.at = at
 
 
 def revealed_seed(fairness: Mapping[str, Any]) -> bytes:
@@ -308,16 +311,21 @@ def check_record(record: Mapping[str, Any]) -> bytes:
         expected = list(deck)
         deal.deal_deck(number, expected)
         if round_.get("deck") != expected:
-            raise Unfair(f"round {number} deck", "is not the seed's shuffle")
-        reshuffles = [entry for entry in round_.get("actions") or () if "reshuffle" in entry]
-        for count, entry in enumerate(reshuffles, start=1):
+            raise Unfair(f"round {number} deck", "is not the seed's shuffle", (number - 1, 0))
+        reshuffles = [
+            (index, entry)
+            for index, entry in enumerate(round_.get("actions") or ())
+            if "reshuffle" in entry
+        ]
+        for count, (index, entry) in enumerate(reshuffles, start=1):
+            where, at = f"round {number} reshuffle {count}", (number - 1, index)
             stock = list(entry["reshuffle"])
             try:
                 deal.reshuffle_stock(number, count, stock)
             except ValueError as error:
-                raise Unfair(f"round {number} reshuffle {count}", str(error)) from error
+                raise Unfair(where, str(error), at) from error
             if entry["reshuffle"] != stock:
-                raise Unfair(f"round {number} reshuffle {count}", "is not the seed's shuffle")
+                raise Unfair(where, "is not the seed's shuffle", at)
     if record.get("ranked"):
         _check_seating(deal, record.get("seats") or [])
     return seed

@@ -224,29 +224,18 @@ def _replay(record: object, read_rules: RulesReader) -> dict[str, Any]:
         "standings": standings_list(state.standings),
     }
     if "fairness" in record:
-        result["fairness"] = _check_fairness(record, rounds)
+        result["fairness"] = _check_fairness(record)
     return result
 
 
-def _check_fairness(record: Mapping[str, Any], rounds: list[Any]) -> str:
+def _check_fairness(record: Mapping[str, Any]) -> str:
     """A record played by the rules, its chance checked against its revealed seeds
     (docs/fairness.md): ``"verified"``, or the fault at the first thing that disagrees (a
     round's deck or starter: its action 0; a reshuffle: its entry)."""
     try:
         check_record(record)
     except Unfair as unfair:
-        round_index, action_index = 0, 0
-        words = unfair.where.split()
-        if words[0] == "round":
-            round_index = int(words[1]) - 1
-            if words[2:3] == ["reshuffle"]:
-                entries = [
-                    index
-                    for index, entry in enumerate(rounds[round_index]["actions"])
-                    if isinstance(entry, Mapping) and "reshuffle" in entry
-                ]
-                action_index = entries[int(words[3]) - 1]
-        raise _Fault(f"{Reason.UNFAIR}: {unfair}", round_index, action_index) from unfair
+        raise _Fault(f"{Reason.UNFAIR}: {unfair}", *unfair.at) from unfair
     return "verified"
 
 

@@ -13,7 +13,9 @@ from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
+from accounts.models import Player
 from accounts.services import seed_pairs_take
+from games.engine.cpu import Level
 from games.engine.fair import VERSION, FairDeal, commitment, cpu_entrant, game_seed
 from games.engine.rng import Rng
 from games.locks import LockedGame
@@ -34,25 +36,24 @@ def seeds_take(player_ids: Sequence[UUID]) -> tuple[Taken, bytes]:
     return taken, game_seed(taken.values())
 
 
-def ranked_seating(seed: bytes, entrants: Sequence[Any], name: Any) -> list[Any]:
-    """A ranked table's seat order from the seed's `seats` stream: the entrants (players, CPU
-    levels) sorted by the names the stream gives them (`name`), then shuffled."""
-    by_name: dict[str, list[Any]] = {}
-    for entrant in entrants:  # two CPU fills of one level are one name twice, and alike
-        by_name.setdefault(name(entrant), []).append(entrant)
-    names = [name(entrant) for entrant in entrants]
-    return [by_name[each].pop() for each in FairDeal(seed).seats(names)]
+def ranked_seating(
+    seed: bytes, players: Sequence[Player], cpu_levels: Sequence[Level]
+) -> list[Player | Level]:
+    """A ranked table's seat order from the seed's `seats` stream (docs/fairness.md §4): each
+    player named by their id as the API writes it, each CPU fill `cpu:<level>` (two fills of
+    one level are one name twice, and alike)."""
+    by_name: dict[str, list[Player | Level]] = {}
+    for player in players:
+        by_name[str(player.pk)] = [player]
+    for level in cpu_levels:
+        by_name.setdefault(cpu_entrant(level), []).append(level)
+    names = [name for name, entrants in by_name.items() for _ in entrants]
+    return [by_name[name].pop() for name in FairDeal(seed).seats(names)]
 
 
-def entrant_name(entrant: Any) -> str:
-    """A player by their id as the API writes it, a CPU fill as `cpu:<level>`."""
-    player_id = getattr(entrant, "pk", None)
-    return str(player_id) if player_id is not None else cpu_entrant(str(entrant))
-
-
-def seeds_record(game: Game, seats: Sequence[Seat], taken: Taken) -> bytes:
+def seeds_record(game: Game, seats: Sequence[Seat], taken: Taken) -> None:
     """Write the pairs the human seats brought (`GameSeed`, secret) and the game's public
-    `fairness` block; the game seed."""
+    `fairness` block."""
     rows = [
         GameSeed(
             game=game,
@@ -73,7 +74,6 @@ def seeds_record(game: Game, seats: Sequence[Seat], taken: Taken) -> bytes:
             for row in rows
         ],
     }
-    return game_seed(taken[seat.player_id] for seat in seats if seat.player_id is not None)
 
 
 class GameChance:

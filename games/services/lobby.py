@@ -121,15 +121,16 @@ def game_start(*, game_id: UUID | str, player: Player) -> LockedGame:
     return locked
 
 
-def _begin(locked: LockedGame, taken: fairness.Taken | None = None) -> None:
+def _begin(locked: LockedGame, dealt: tuple[fairness.Taken, bytes] | None = None) -> None:
     """Deal the first round of a seated table and make it active: the human seats' seed pairs
-    taken (`taken`, when a ranked table took them to seat itself), the game's fair deal from
-    them (docs/fairness.md)."""
+    taken, with the game seed they make (`dealt`, when a ranked table took them to seat
+    itself), the game's fair deal from them (docs/fairness.md)."""
     game = locked.game
-    if taken is None:
+    if dealt is None:
         humans = [seat.player_id for seat in locked.seats if seat.player_id is not None]
-        taken, _ = fairness.seeds_take(humans)
-    seed = fairness.seeds_record(game, locked.seats, taken)
+        dealt = fairness.seeds_take(humans)
+    taken, seed = dealt
+    fairness.seeds_record(game, locked.seats, taken)
     locked.save("fairness")
     rules = GameRules.stored(game.rules).rules
     state, events = start_game(len(locked.seats), rules, FairDeal(seed))
@@ -155,10 +156,8 @@ def game_begin_ranked(
 
     Called inside the matchmaking (or arena pairing) transaction, which holds its locks.
     """
-    taken, seed = fairness.seeds_take([player.pk for player in players])
-    order: list[Player | Level] = fairness.ranked_seating(
-        seed, [*players, *cpu_levels], fairness.entrant_name
-    )
+    dealt = fairness.seeds_take([player.pk for player in players])
+    order = fairness.ranked_seating(dealt[1], players, cpu_levels)
     rules = rules or GameRules(turn_seconds=settings.YANIV_RANKED_TURN_SECONDS)
     game = Game.objects.create(
         id=game_id or uuid4(),
@@ -175,7 +174,7 @@ def game_begin_ranked(
         for index, who in enumerate(order)
     )
     locked = LockedGame.lock(game.pk)
-    _begin(locked, taken)
+    _begin(locked, dealt)
     return locked
 
 

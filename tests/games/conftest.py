@@ -17,14 +17,22 @@ from rest_framework.test import APIClient
 from accounts.models import Player
 from accounts.services import guest_create
 from config.celery import app as celery_app
+from games.engine import fair
 from games.engine.cards import VALUE
 from games.engine.cpu import cpu_action
 from games.engine.state import CallYaniv, GameState
 from games.models import Game, GameStatus, Seat
+from games.selectors import game_seed_pairs
 from games.services.play import game_act
 from tests.factories import PlayerFactory
 
 Places = Sequence[tuple[Player | None, int]]
+
+
+def game_secrets(game_id: Any) -> list[str]:
+    """Every secret of a game, as hex: its seats' server seeds, then its game seed."""
+    pairs = game_seed_pairs(game_id)
+    return [server.hex() for server, _ in pairs] + [fair.game_seed(pairs).hex()]
 
 
 class Client:

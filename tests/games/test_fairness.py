@@ -12,29 +12,18 @@ from django.db import transaction
 
 from accounts.models import Player, SeedPair
 from games.engine.cpu import Level
-from games.engine.fair import FairDeal, canonical_deck, commitment, game_seed
+from games.engine.fair import FairDeal, canonical_deck, commitment
 from games.engine.record import replay
 from games.game_rules import record_rules
 from games.models import Game, GameSeed, GameStatus
 from games.services.clock import game_cpu_turn
 from games.services.lobby import game_begin_ranked
 from tests.factories import PlayerFactory
-from tests.games.conftest import Client
+from tests.games.conftest import Client, game_secrets
 
 pytestmark = pytest.mark.django_db
 
 ME = "/api/v1/me/"
-
-
-def _secrets(game_id: str) -> list[str]:
-    """Every secret of a game, as hex: its seats' server seeds and its game seed."""
-    pairs = [
-        (bytes(server), client)
-        for server, client in GameSeed.objects.filter(game_id=game_id).values_list(
-            "server_seed", "client_seed"
-        )
-    ]
-    return [server.hex() for server, _ in pairs] + [game_seed(pairs).hex()]
 
 
 def _table_against_a_cpu(make_client: Any) -> tuple[Client, str, dict[str, Any]]:
@@ -67,7 +56,7 @@ def test_a_game_takes_the_pair_shown_and_the_player_has_a_new_one(make_client) -
 
 def test_the_decks_and_starter_are_the_seeds(make_client) -> None:
     _, game_id, _ = _table_against_a_cpu(make_client)
-    seed = bytes.fromhex(_secrets(game_id)[-1])
+    seed = bytes.fromhex(game_secrets(game_id)[-1])
     game = Game.objects.get(pk=game_id)
     started = game.events.get(type="round_started")
     deck = canonical_deck()
@@ -78,7 +67,7 @@ def test_the_decks_and_starter_are_the_seeds(make_client) -> None:
 
 def test_the_record_reveals_the_seeds_and_replay_checks_them(make_client) -> None:
     host, game_id, before = _table_against_a_cpu(make_client)
-    secrets = _secrets(game_id)
+    secrets = game_secrets(game_id)
     assert host.get(f"/api/v1/games/{game_id}/record/").status_code == 409  # not before the end
     assert host.post(f"/api/v1/games/{game_id}/leave/").status_code == 200
     game_cpu_turn(game_id=game_id, seq=Game.objects.get(pk=game_id).seq)  # the CPU plays on
@@ -113,7 +102,7 @@ def test_a_ranked_tables_seating_is_the_seeds(db) -> None:
     players = [PlayerFactory.create() for _ in range(3)]
     with transaction.atomic():
         game = game_begin_ranked(players=players, cpu_levels=[Level.HARD, Level.HARD]).game
-    seed = bytes.fromhex(_secrets(str(game.pk))[-1])
+    seed = bytes.fromhex(game_secrets(str(game.pk))[-1])
     entrants = [str(player.pk) for player in players] + ["cpu:hard", "cpu:hard"]
     sat = [
         str(seat.player_id) if seat.player_id else f"cpu:{seat.cpu_level}"
@@ -157,7 +146,7 @@ def test_every_human_has_a_pair_from_the_start(make_client) -> None:
 
 def test_no_secret_leaves_before_the_end(make_client, admin_client, caplog) -> None:
     host, game_id, _ = _table_against_a_cpu(make_client)
-    secrets = _secrets(game_id)
+    secrets = game_secrets(game_id)
     metrics = admin_client.get("/metrics")
     assert metrics.status_code == 200
     seen = [

@@ -25,16 +25,15 @@ from channels.testing import WebsocketCommunicator
 from config.asgi import application
 from core import sockets
 from games import notify, tasks
-from games.engine import fair
 from games.engine.cpu import Level, cpu_action
 from games.engine.rules import Preset, Rules
 from games.engine.state import CallYaniv, GameState
 from games.models import Event, Game
 from games.projection import events_shown, game_events, game_payload, game_state
-from games.selectors import game_seats, game_seed_pairs
+from games.selectors import game_seats
 from games.services.clock import RNG, game_cpu_turn
 from tests.conftest import clear_throttle_counters
-from tests.games.conftest import Client, simple_move
+from tests.games.conftest import Client, game_secrets, simple_move
 
 CARD = re.compile(r"\b(?:[A2-9TJQK][SHDC]|X[1-4])\b")
 # The keys of docs/rules.md §12 that hide something more than a hand: forced draws, spied hands.
@@ -239,9 +238,7 @@ class VariantTable:
         return Game.objects.get(pk=self.game_id)
 
     def secrets(self) -> list[str]:
-        """The game's secrets as hex: its seats' server seeds and its game seed."""
-        pairs = game_seed_pairs(self.game_id)
-        return [server.hex() for server, _ in pairs] + [fair.game_seed(pairs).hex()]
+        return game_secrets(self.game_id)
 
     def play(self, moves: int) -> None:
         """Play up to `moves` moves (or to the end), checking every viewer after each: the
