@@ -95,6 +95,12 @@ class Player(AbstractBaseUser, PermissionsMixin):
         max_length=8, choices=ChallengesFrom.choices, default=ChallengesFrom.FRIENDS
     )
 
+    # A bot account (docs/bots.md): upgraded once from a registered account that never
+    # finished a game, for good. It signs in with its bot tokens only, plays the bot ladder
+    # (never the human ranked queue) and shows a BOT badge; its owner describes it.
+    is_bot = models.BooleanField(default=False)
+    bot_description = models.CharField(max_length=500, blank=True)
+
     objects: ClassVar[PlayerManager] = PlayerManager()
 
     USERNAME_FIELD = "username"
@@ -103,6 +109,11 @@ class Player(AbstractBaseUser, PermissionsMixin):
     class Meta:
         constraints = [
             models.UniqueConstraint(Lower("username"), name="player_username_ci_unique"),
+            # A bot is a registered account, and never staff (staff sign in to the admin).
+            models.CheckConstraint(
+                condition=models.Q(is_bot=False) | models.Q(is_guest=False, is_staff=False),
+                name="player_bot_registered_not_staff",
+            ),
         ]
         # The search by name (`GET /players/?search=`) has a trigram index of the upper-cased
         # name, made by migration 0009 in SQL: Django 5.2 writes an operator class in an
@@ -181,6 +192,30 @@ class AuthToken(models.Model):
     @staticmethod
     def hash(raw: str) -> str:
         return hashlib.sha256(raw.encode()).hexdigest()
+
+
+class BotToken(models.Model):
+    """A bot's API token (docs/bots.md): named by its owner, shown once, valid until revoked.
+    As with `AuthToken`, only a SHA-256 of it is stored."""
+
+    # Every bot token starts with this, so that authentication looks in the right table.
+    PREFIX = "ybot_"
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="bot_tokens")
+    name = models.CharField(max_length=64)
+    key_hash = models.CharField(max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"bot token {self.name!r} of {self.player_id}"
+
+    @classmethod
+    def new_raw(cls) -> str:
+        return cls.PREFIX + secrets.token_urlsafe(32)
 
 
 class OffenceKind(models.TextChoices):

@@ -37,6 +37,7 @@ class PlayerData(TypedDict):
     display_name: str
     is_guest: bool
     is_cpu: Annotated[bool, Doc("A CPU level's rated player (named `CPU (expert)`...).")]
+    is_bot: Annotated[bool, Doc("A bot account (docs/bots.md): shown with a BOT badge.")]
     rating: RatingData
     placement_games_left: Annotated[
         int,
@@ -102,6 +103,7 @@ def player_data(player: Player, now: datetime | None = None) -> PlayerData:
         "display_name": player.display_name,
         "is_guest": player.is_guest,
         "is_cpu": player.is_cpu,
+        "is_bot": player.is_bot,
         "rating": player_rating(player, now),
         "placement_games_left": placement_games_left(player),
     }
@@ -137,6 +139,9 @@ class PlayerSerializer(serializers.Serializer[Player]):
     is_guest = serializers.BooleanField(read_only=True)
     is_cpu = serializers.BooleanField(
         read_only=True, help_text="A CPU level's rated player (`CPU (expert)`...)."
+    )
+    is_bot = serializers.BooleanField(
+        read_only=True, help_text="A bot account (docs/bots.md), shown with a BOT badge."
     )
     rating = RatingSerializer(read_only=True)
     placement_games_left = serializers.IntegerField(

@@ -92,14 +92,16 @@ class StandingsConsumer(ListeningConsumer):
         self.tournament_id = str(self.scope["url_route"]["kwargs"]["tournament_id"])
         self.sent = {}
         BOARDS.opened(self.tournament_id)
+        # Listening before the read: a change between the read and the subscription would
+        # otherwise never reach this socket (its message is handled after this one).
+        self.group = tournament_group(self.tournament_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
         version = await database_sync_to_async(board_version)(self.tournament_id)
         board = await BOARDS.get(self.tournament_id, version)
         await self.accept()
         if board is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        self.group = tournament_group(self.tournament_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
         await self.send_json(self._message(board))
 
     def _message(self, board: Board) -> StandingsMessage:
