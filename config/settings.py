@@ -270,7 +270,11 @@ SPECTACULAR_SETTINGS = {
     # One name for the CPU levels (games.engine.cpu.Level), a request's `level` or a seat's
     # `cpu_level`. The values, not the enum's path: as a path its members' names would be the
     # labels, which the fields' choices (value, value) do not match.
-    "ENUM_NAME_OVERRIDES": {"CpuLevelEnum": [level.value for level in Level]},
+    "ENUM_NAME_OVERRIDES": {
+        "CpuLevelEnum": [level.value for level in Level],
+        # games.models.Pool: a ticket's, a game's and the leaderboard's pools.
+        "PoolEnum": ["ranked", "bots"],
+    },
     "POSTPROCESSING_HOOKS": [
         "config.socket_messages.add_socket_messages",  # before the enums are named
         "drf_spectacular.hooks.postprocess_schema_enums",
