@@ -9,6 +9,7 @@ import ast
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+from uuid import uuid4
 
 import pytest
 from django.conf import settings
@@ -57,6 +58,11 @@ def _tournament_create(client_for: Callable[[Player], APIClient]) -> Send:
     return lambda: client.post("/api/v1/tournaments/", {}, format="json")
 
 
+def _bot_move(client_for: Callable[[Player], APIClient]) -> Send:
+    client = client_for(_registered(is_bot=True))
+    return lambda: client.post(f"/api/v1/games/{uuid4()}/actions/", {}, format="json")
+
+
 # The scope of each throttle -> a request it counts (the test sets its rate to 1/min).
 THROTTLE_CASES: dict[str, Case] = {
     "player": _me,
@@ -65,6 +71,7 @@ THROTTLE_CASES: dict[str, Case] = {
     "login_ip": _login,
     "login_username": _login_from_anywhere,
     "tournament_create": _tournament_create,
+    "bot_moves": _bot_move,
 }
 
 
