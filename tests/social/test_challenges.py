@@ -292,7 +292,8 @@ def test_thirty_an_hour(friends, registered, client_for, settings) -> None:
             assert client_for(alice).delete(url(made["id"])).status_code == 204
     with time_machine.travel(start + timedelta(minutes=10), tick=False):
         refused = challenge(client_for(alice), others[3])
-        assert (refused.status_code, refused.json()["code"]) == (429, "too_many_requests")
+        assert (refused.status_code, refused.json()["code"]) == (429, "throttled")
+        assert refused.json()["scope"] == "challenges"
         # Withdrawn ones count; the oldest leaves the hour 50 minutes from now.
         assert 50 * 60 <= int(refused["Retry-After"]) <= 50 * 60 + 1
     with time_machine.travel(start + timedelta(minutes=61), tick=False):
