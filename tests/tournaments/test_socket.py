@@ -15,6 +15,7 @@ from config.asgi import application
 from games.models import Game
 from tests.factories import PlayerFactory
 from tournaments import consumers
+from tournaments.models import Tournament
 from tournaments.services import (
     tournament_create,
     tournament_end_now,
@@ -165,7 +166,7 @@ async def test_a_change_while_a_socket_reads_its_first_board_still_reaches_it(
     players = await database_sync_to_async(PlayerFactory.create_batch)(2)
     tournament_id = await database_sync_to_async(_arena_of)(players)
     reading = consumers.read_board
-    ended = []
+    ended: list[Tournament] = []
 
     def read_then_end(key: str):
         board = reading(key)
