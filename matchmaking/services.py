@@ -27,7 +27,7 @@ from accounts.locks import player_lock
 from accounts.models import Player
 from accounts.selectors import queue_ban_until
 from core import metrics
-from core.errors import ApplicationError
+from core.errors import ApplicationError, ThrottledError
 from core.sockets import player_group, send_to_group
 from games.engine.cpu import Level
 from games.models import Pool
@@ -115,14 +115,12 @@ def _bot_games_allowed(player: Player) -> None:
     started = selectors.bot_games_since(player, now - BOT_GAMES_WINDOW)
     if len(started) < limit:
         return
-    frees = started[len(started) - limit] + BOT_GAMES_WINDOW
-    retry_after = max(1, math.ceil((frees - now).total_seconds()))
-    raise ApplicationError(
-        "throttled",
-        f"A bot plays at most {limit} ladder games in 24 hours: try again in {retry_after} s.",
-        429,
-        extra={"scope": "bot_games", "retry_after": retry_after},
-        retry_after=retry_after,
+    wait = (started[len(started) - limit] + BOT_GAMES_WINDOW - now).total_seconds()
+    raise ThrottledError(
+        "bot_games",
+        wait,
+        f"A bot plays at most {limit} ladder games in 24 hours: try again in "
+        f"{max(1, math.ceil(wait))} seconds.",
     )
 
 

@@ -112,10 +112,7 @@ def _open(tournament_id: UUID | str) -> Tournament:
 def tournament_join(
     *, tournament_id: UUID | str, player: Player, password: str = ""
 ) -> Participant:
-    """Join (before the start or while it runs), or come back after a pause. Not a bot: an
-    arena's games are people's (docs/api.md, The bot ladder)."""
-    if player.is_bot:
-        raise ApplicationError("bot", "Bots play on their own ladder, not in arenas.", 409)
+    """Join (before the start or while it runs), or come back after a pause."""
     tournament = _open(tournament_id)
     if tournament.status not in OPEN:
         raise ApplicationError("not_open", "The tournament is over.", 409)
@@ -150,6 +147,10 @@ def _require_free(tournament: Tournament, player: Player) -> None:
 
 
 def _require_eligible(tournament: Tournament, player: Player) -> None:
+    if player.is_bot:  # arenas seat ranked tables of people; bots have their ladder
+        raise ApplicationError(
+            "not_eligible", "Bots play the bot ladder, not tournaments (docs/bots.md).", 403
+        )
     if queue_ban_until(player.pk) is not None:
         raise ApplicationError("not_eligible", "You are banned from ranked play for now.", 403)
     if tournament.min_rated_games:
