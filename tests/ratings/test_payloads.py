@@ -46,6 +46,7 @@ def test_the_serializer_answers_what_player_data_builds(players) -> None:
         "display_name": player.display_name,
         "is_guest": True,
         "is_cpu": False,
+        "is_bot": False,
         "rating": player_rating(player),
         "placement_games_left": 10,
     }
