@@ -15,13 +15,19 @@ from django.utils import timezone
 
 from accounts.models import Player
 from core.errors import ApplicationError
+from games import tasks
 from games.models import Game, Pool
+from games.selectors import rated_results
+from games.services import play
+from games.services.rating import game_rate
 from matchmaking import services
 from matchmaking.models import Ticket, TicketStatus
 from ratings import cpu
-from ratings.models import Rating
+from ratings.models import Rating, RatingChange
 from ratings.rating import Skill
+from ratings.rebuild import compare
 from ratings.services import cpu_players
+from seasons.selectors import season_starts
 from tests.factories import PlayerFactory
 from tests.matchmaking.conftest import TICKETS
 
@@ -266,3 +272,33 @@ def test_the_ladder_games_of_a_real_pass_count(settings) -> None:
         queue(first, [2])
     assert refused.value.code == "throttled"
     queue(PlayerFactory.create(registered=True, is_bot=True), [2])  # another bot may
+
+
+# A whole ladder game ----------------------------------------------------------------------
+
+
+@pytest.mark.usefixtures("anchors")
+def test_a_filled_ladder_game_rates_the_bot_alone(settings, monkeypatch, api_client) -> None:
+    monkeypatch.setattr("games.tasks.game_cpu_turn.apply_async", lambda *args, **options: None)
+    monkeypatch.setattr("games.tasks.game_timeout.apply_async", lambda *args, **options: None)
+    settings.YANIV_LEADERBOARD_MIN_GAMES = 1
+    player = bot()
+    queue(player, [4])
+    [game] = run_pass(11)
+    play.game_leave(game_id=game.pk, player=player)
+    game.refresh_from_db()
+    assert tasks.game_cpu_turn(str(game.pk), game.seq) is True  # the CPUs play it out
+
+    assert game_rate(game_id=game.pk) is True
+
+    assert set(RatingChange.objects.filter(game=game).values_list("player", flat=True)) == {
+        player.pk
+    }
+    assert not Rating.objects.filter(player__cpu_level__isnull=False).exists()
+    assert Rating.objects.get(player=player).games == 1
+    assert compare(rated_results(), season_starts()).equal
+    ladder = api_client.get("/api/v1/leaderboard/?pool=bots").json()
+    assert str(player.pk) in [entry["player"]["id"] for entry in ladder["results"]]
+    assert ladder["count"] == 5
+    people = api_client.get("/api/v1/leaderboard/").json()
+    assert people["count"] == 0
