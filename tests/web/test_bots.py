@@ -95,6 +95,7 @@ def test_the_bots_tab_ranks_bots_among_the_cpu_levels(open_player) -> None:
         expect(row.get_by_test_id("bot-badge")).to_have_text("BOT")
     for level in ("easy", "medium", "hard", "expert"):
         row = board.locator("tr", has_text=f"CPU ({level})")
+        expect(row).to_have_attribute("data-anchor", "true")
         expect(row).to_contain_text("fixed")
         expect(row.get_by_test_id("bot-badge")).to_have_count(0)
     expect(rows.first).to_contain_text("Deep Yaniv")

@@ -75,17 +75,19 @@ export async function leaderboardPage(root, _params, app) {
             h(
               "tbody",
               {},
-              page.results.map((entry) =>
-                h(
+              page.results.map((entry) => {
+                // A CPU level on the bots' ladder: a fixed anchor, which plays no game there.
+                const anchor = pool === "bots" && entry.player.is_cpu;
+                return h(
                   "tr",
-                  { "data-player": entry.player.id, class: entry.player.is_cpu ? "cpu" : null },
+                  { "data-player": entry.player.id, "data-anchor": anchor ? "true" : null },
                   h("td", {}, String(entry.rank)),
                   h("th", { scope: "row" }, playerName(entry.player, { link: true })),
                   h(
                     "td",
                     {},
                     entry.rating.ordinal.toFixed(1),
-                    entry.player.is_cpu
+                    anchor
                       ? h(
                           "span",
                           { class: "badge", title: "A house CPU level: its rating never moves" },
@@ -95,9 +97,9 @@ export async function leaderboardPage(root, _params, app) {
                         ? h("span", { class: "badge" }, "provisional")
                         : null,
                   ),
-                  h("td", {}, String(entry.rating.games)),
-                ),
-              ),
+                  h("td", {}, anchor ? "–" : String(entry.rating.games)),
+                );
+              }),
             ),
           ),
         )
