@@ -1,6 +1,6 @@
-"""Bots in the web client (docs/bots.md): a BOT badge beside a bot's name at a table and on the
-leaderboard, the leaderboard's Bots tab (the bots' ladder, with the house CPU levels as its
-fixed anchors), and a bot's profile with the description its owner chose."""
+"""Bots in the web client (docs/web-client.md, Bots): a BOT badge beside a bot's name at a
+table and on the leaderboard, the leaderboard's Bots tab (the bots' ladder, with the house CPU
+levels as its fixed anchors), and a bot's profile with the description its owner chose."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 // A player's name as every page shows it: the name in a `<bdi>` (a right-to-left name does not
 // reorder the text around it), then a BOT badge when a program plays the account
-// (`player.is_bot`, docs/bots.md).
+// (`player.is_bot`; docs/web-client.md, Bots).
 
 import { h } from "../dom.js";
 
