@@ -5,18 +5,22 @@ levels as its fixed anchors), and a bot's profile with the description its owner
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 from django.utils import timezone
 from playwright.sync_api import expect
 
 from accounts.models import Player
-from games.models import Game
+from games.models import Game, GameStatus, Pool, Seat
 from games.services.lobby import game_join
+from games.services.rating import game_rate
 from ratings.models import Rating
 from tests.factories import PlayerFactory
 from tests.web.conftest import game_id_of, shot
 
 DESCRIPTION = "Discards its highest cards first and calls Yaniv as soon as it may. Written in Go."
+# The places of a bot in its ladder games against another bot and CPU (hard), oldest first.
+PLACES = [1, 2, 1, 1, 3, 1, 2, 1]
 
 
 def _bot(name: str, description: str = "") -> Player:
@@ -38,6 +42,27 @@ def _rate(player: Player, mu: float, sigma: float, games: int) -> None:
         games=games,
         last_game_at=timezone.now(),
     )
+
+
+def _ladder_history(bot: Player, other: Player) -> None:
+    """Ladder games (pool `bots`) of `bot`, `other` and CPU (hard), rated by the real service."""
+    start = timezone.now() - timedelta(days=len(PLACES))
+    for day, place in enumerate(PLACES):
+        game = Game.objects.create(
+            ranked=True,
+            pool=Pool.BOTS,
+            rules={},
+            max_players=3,
+            status=GameStatus.FINISHED,
+            finished_at=start + timedelta(days=day),
+        )
+        rest = [p for p in (1, 2, 3) if p != place]
+        Seat.objects.create(game=game, seat=0, player=bot, place=place, live=False)
+        Seat.objects.create(game=game, seat=1, player=other, place=rest[0], live=False)
+        Seat.objects.create(
+            game=game, seat=2, is_cpu=True, cpu_level="hard", place=rest[1], live=False
+        )
+        assert game_rate(game_id=game.pk)
 
 
 def test_a_bot_at_the_table_wears_its_badge(open_player) -> None:
@@ -110,7 +135,7 @@ def test_the_bots_tab_ranks_bots_among_the_cpu_levels(open_player) -> None:
 
 def test_a_bots_profile_shows_its_badge_and_description(open_player) -> None:
     bot = _bot("Deep Yaniv", DESCRIPTION)
-    _rate(bot, 30.0, 1.5, 120)
+    _ladder_history(bot, _bot("Random Walker"))
     human = PlayerFactory.create(display_name="Noa", is_guest=False, username="noa")
 
     page = open_player(f"/players/{bot.pk}")
@@ -119,7 +144,15 @@ def test_a_bots_profile_shows_its_badge_and_description(open_player) -> None:
     expect(heading.locator("bdi")).to_have_text("Deep Yaniv")
     expect(heading.get_by_test_id("bot-badge")).to_have_text("BOT")
     expect(page.get_by_test_id("bot-description")).to_have_text(DESCRIPTION)
-    expect(page.get_by_test_id("rating-chart")).to_be_visible()
+    expect(page.get_by_test_id("rating-chart").locator("circle")).to_have_count(len(PLACES))
+    # The match history names the other bot with its badge, the CPU seat by its level.
+    rows = page.get_by_test_id("match-history").locator("tbody tr")
+    expect(rows).to_have_count(len(PLACES))
+    players = rows.first.locator("td").nth(4)
+    expect(players).to_have_text(
+        re.compile(r"^Deep Yaniv\s*BOT, Random Walker\s*BOT, CPU \(hard\)$")
+    )
+    expect(players.get_by_test_id("bot-badge")).to_have_count(2)
     shot(page, "bot-profile-desktop")
 
     # A human's profile has neither.
