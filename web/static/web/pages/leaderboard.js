@@ -1,78 +1,121 @@
-// `/leaderboard`: GET /leaderboard/, a page at a time.
+// `/leaderboard`: GET /leaderboard/, a page at a time; `/leaderboard?pool=bots` the bots'
+// ladder (`?pool=bots`): the bots and the house CPU levels, which play there as fixed anchors.
 
 import { h, replace, scrolling } from "../dom.js";
 import { api } from "../transport/rest.js";
+import { playerName } from "../views/player-name.js";
 
 const PAGE = 50;
 
+const POOLS = {
+  ranked: {
+    tab: "Players",
+    about: [
+      "Ranked players by ordinal (mu − 3 sigma, OpenSkill), over every season. " +
+        "Provisional players have few rated games yet. ",
+      h("a", { href: "/seasons", testid: "seasons-link" }, "This season's leaderboard"),
+    ],
+    empty: "Nobody is rated yet: play a ranked game.",
+  },
+  bots: {
+    tab: "Bots",
+    about: [
+      "Bots rated on the bot ladder by ordinal, against each other and the house CPU levels, " +
+        "whose ratings are fixed: where a bot stands among the levels says how strong it is. ",
+      "Bots never play in the players' ranked queue.",
+    ],
+    empty: "No bot is rated yet.",
+  },
+};
+
 export async function leaderboardPage(root, _params, app) {
-  app.title("Leaderboard");
-  const offset = Math.max(0, Number(new URLSearchParams(location.search).get("offset")) || 0);
-  const page = await api("GET", `leaderboard/?limit=${PAGE}&offset=${offset}`);
+  const query = new URLSearchParams(location.search);
+  const pool = query.get("pool") === "bots" ? "bots" : "ranked";
+  const { about, empty } = POOLS[pool];
+  app.title(pool === "bots" ? "Bots' leaderboard" : "Leaderboard");
+  const offset = Math.max(0, Number(query.get("offset")) || 0);
+  const page = await api("GET", `leaderboard/?pool=${pool}&limit=${PAGE}&offset=${offset}`);
+  const tabPath = (name) => (name === "bots" ? "/leaderboard?pool=bots" : "/leaderboard");
+  const at = (n) => `${tabPath(pool)}${pool === "bots" ? "&" : "?"}offset=${n}`;
   replace(
     root,
     h("h1", {}, "Leaderboard"),
     h(
-      "p",
-      { class: "muted" },
-      "Ranked players by ordinal (mu − 3 sigma, OpenSkill), over every season. " +
-        "Provisional players have few rated games yet. ",
-      h("a", { href: "/seasons", testid: "seasons-link" }, "This season's leaderboard"),
+      "nav",
+      { class: "tabs", "aria-label": "Leaderboards" },
+      Object.entries(POOLS).map(([name, { tab }]) =>
+        h(
+          "a",
+          {
+            href: tabPath(name),
+            testid: `pool-${name}`,
+            "aria-current": name === pool ? "page" : null,
+          },
+          tab,
+        ),
+      ),
     ),
+    h("p", { class: "muted" }, about),
     page.results.length
       ? scrolling(
           h(
             "table",
-            { class: "grid", testid: "leaderboard" },
+            { class: "grid", testid: "leaderboard", "data-pool": pool },
             h(
               "thead",
               {},
               h(
                 "tr",
                 {},
-                ["Rank", "Player", "Rating", "Games"].map((t) => h("th", { scope: "col" }, t)),
+                ["Rank", pool === "bots" ? "Bot" : "Player", "Rating", "Games"].map((t) =>
+                  h("th", { scope: "col" }, t),
+                ),
               ),
             ),
             h(
               "tbody",
               {},
-              page.results.map((entry) =>
-                h(
+              page.results.map((entry) => {
+                // A CPU level on the bots' ladder: a fixed anchor, which plays no game there.
+                const anchor = pool === "bots" && entry.player.is_cpu;
+                return h(
                   "tr",
-                  { "data-player": entry.player.id },
+                  { "data-player": entry.player.id, "data-anchor": anchor ? "true" : null },
                   h("td", {}, String(entry.rank)),
-                  h(
-                    "th",
-                    { scope: "row" },
-                    h("a", { href: `/players/${entry.player.id}` }, entry.player.display_name),
-                  ),
+                  h("th", { scope: "row" }, playerName(entry.player, { link: true })),
                   h(
                     "td",
                     {},
                     entry.rating.ordinal.toFixed(1),
-                    entry.rating.provisional ? h("span", { class: "badge" }, "provisional") : null,
+                    anchor
+                      ? h(
+                          "span",
+                          { class: "badge", title: "A house CPU level: its rating never moves" },
+                          "fixed",
+                        )
+                      : entry.rating.provisional
+                        ? h("span", { class: "badge" }, "provisional")
+                        : null,
                   ),
-                  h("td", {}, String(entry.rating.games)),
-                ),
-              ),
+                  h("td", {}, anchor ? "–" : String(entry.rating.games)),
+                );
+              }),
             ),
           ),
         )
-      : h("p", { testid: "leaderboard" }, "Nobody is rated yet: play a ranked game."),
+      : h("p", { testid: "leaderboard", "data-pool": pool }, empty),
     h(
       "p",
       { class: "row" },
       page.previous
-        ? h(
-            "a",
-            { class: "button", href: `/leaderboard?offset=${Math.max(0, offset - PAGE)}` },
-            "Previous",
-          )
+        ? h("a", { class: "button", href: at(Math.max(0, offset - PAGE)) }, "Previous")
         : null,
-      page.next
-        ? h("a", { class: "button", href: `/leaderboard?offset=${offset + PAGE}` }, "Next")
-        : null,
-      h("span", { class: "muted" }, `${page.count} players`),
+      page.next ? h("a", { class: "button", href: at(offset + PAGE) }, "Next") : null,
+      h(
+        "span",
+        { class: "muted" },
+        `${page.count} ${pool === "bots" ? "on the ladder" : "players"}`,
+      ),
     ),
   );
   return null;

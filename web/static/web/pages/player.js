@@ -11,6 +11,7 @@ import { createStore, mount } from "../store.js";
 import { allPages, api } from "../transport/rest.js";
 import { session } from "../transport/session.js";
 import { ordinal } from "../views/card-table.js";
+import { playerName } from "../views/player-name.js";
 import { ratingChart } from "../views/rating-chart.js";
 import { seasonBadges, seasonStanding } from "../views/season-badges.js";
 
@@ -44,9 +45,12 @@ export async function playerPage(root, [playerId], app) {
     h(
       "h1",
       {},
-      player.display_name,
+      playerName(player),
       player.is_guest ? h("span", { class: "badge" }, "guest") : null,
     ),
+    player.bot_description
+      ? h("p", { class: "bot-description", testid: "bot-description" }, player.bot_description)
+      : null,
     await socialActions(player),
     h(
       "dl",
@@ -192,7 +196,11 @@ export function reduce(state, action) {
 
 function gameRow(game) {
   const delta = game.rating_after && game.rating_after.ordinal - game.rating_before.ordinal;
-  const others = game.seat_names.join(", ");
+  // Each seat's player (a bot's with its badge), else its name (`"CPU (hard)"`).
+  const others = game.seat_names.map((name, seat) => [
+    seat ? ", " : "",
+    game.players?.[seat] ? playerName(game.players[seat]) : name,
+  ]);
   return h(
     "tr",
     { "data-game": game.id },

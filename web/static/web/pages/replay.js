@@ -8,7 +8,14 @@ import { verifyRecord } from "../fair-deal.js";
 import { recordRounds } from "../record.js";
 import { createStore, mount } from "../store.js";
 import { allPages, api } from "../transport/rest.js";
-import { cards, cardsBelow, roundResult, seatName, wildBlock } from "../views/card-table.js";
+import {
+  cards,
+  cardsBelow,
+  roundResult,
+  seatLabel,
+  seatName,
+  wildBlock,
+} from "../views/card-table.js";
 import { fairSeat, fairVerdict, hexValue } from "../views/fair-deal.js";
 
 export async function replayPage(root, [gameId], app) {
@@ -168,7 +175,7 @@ function replayView(place, { game, results, dispatch }) {
           h(
             "div",
             { class: "seat-name" },
-            seatName(seat),
+            seatLabel(seat, { link: true }),
             frame.out.includes(seat.seat) ? h("span", { class: "badge out" }, "out") : null,
           ),
           frame.hands[seat.seat].length

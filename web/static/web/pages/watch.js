@@ -2,7 +2,7 @@
 
 import { h, replace, when } from "../dom.js";
 import { api } from "../transport/rest.js";
-import { seatName } from "../views/card-table.js";
+import { seatLabel } from "../views/card-table.js";
 
 export async function watchPage(root, _params, app) {
   app.title("Watch");
@@ -29,7 +29,11 @@ export async function watchPage(root, _params, app) {
                 h(
                   "span",
                   {},
-                  game.seats.map((seat) => `${seatName(seat)} (${seat.score})`).join(" · "),
+                  game.seats.map((seat, n) => [
+                    n ? " · " : "",
+                    seatLabel(seat),
+                    ` (${seat.score})`,
+                  ]),
                 ),
                 h(
                   "span",

@@ -9,6 +9,7 @@ import { createStore, mount } from "../store.js";
 import { meFeed } from "../transport/me-feed.js";
 import { api } from "../transport/rest.js";
 import { session } from "../transport/session.js";
+import { playerName } from "../views/player-name.js";
 
 // How long a challenge that ended stays shown, with what became of it.
 const ENDED_MS = 8000;
@@ -169,8 +170,8 @@ function challengeView(challenge, error) {
       "p",
       {},
       outgoing
-        ? ["You challenged ", h("strong", {}, other.display_name), ` to ${table}.`]
-        : [h("strong", {}, other.display_name), ` challenges you to ${table}.`],
+        ? ["You challenged ", h("strong", {}, playerName(other)), ` to ${table}.`]
+        : [h("strong", {}, playerName(other)), ` challenges you to ${table}.`],
     ),
     open
       ? h(

@@ -3,6 +3,7 @@
 
 import { cardFace, cardName, isJoker, rankName } from "../cards.js";
 import { h } from "../dom.js";
+import { playerName } from "./player-name.js";
 
 /** A card as a `<span>` (or a `<button>` when `onclick` is given), named for screen readers. */
 export function card(code, { onclick, pressed, takeable, key, label, disabled } = {}) {
@@ -56,6 +57,13 @@ export function seatName(seat) {
     : `CPU ${seat.seat + 1}`;
 }
 
+/** A seat's name as elements: its player's (in a `<bdi>`, a bot's with its BOT badge, linked to
+ *  the profile when `link`), or the CPU's. `seatName` is the same as plain text. */
+export function seatLabel(seat, { link = false } = {}) {
+  if (seat?.player) return playerName(seat.player, { link });
+  return seatName(seat);
+}
+
 /** The result of a round: hands shown, points, exact-score drops and totals. `before` holds
  *  the totals before the round when the client knows them (the drops are shown then). */
 export function roundResult(last, seats, before) {
@@ -102,7 +110,7 @@ export function roundResult(last, seats, before) {
             h(
               "th",
               { scope: "row" },
-              seatName(seat),
+              seatLabel(seat),
               seat.seat === last.caller ? h("span", { class: "badge" }, "called") : null,
             ),
             h("td", {}, hand ? [cards(hand), ` = ${last.hand_totals[seat.seat]}`] : "out"),
@@ -143,7 +151,7 @@ export function standings(game, deltas) {
           "li",
           { "data-seat": seat, "data-place": place },
           h("span", { class: "place" }, ordinal(place)),
-          h("span", { class: "name" }, seatName(s)),
+          h("span", { class: "name" }, seatLabel(s)),
           h("span", { class: "score" }, `${s.score} points`),
           delta === undefined
             ? null

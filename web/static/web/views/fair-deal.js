@@ -2,7 +2,7 @@
 // and the replay viewer show them.
 
 import { h } from "../dom.js";
-import { seatName } from "./card-table.js";
+import { seatLabel } from "./card-table.js";
 
 /** A long hex value shortened (unless `full`), the whole of it in its title and
  *  `data-value`. */
@@ -44,7 +44,7 @@ export function fairSeat(seat, entry, { full = false } = {}) {
   return h(
     "li",
     { testid: "fair-seat", "data-seat": entry.seat, class: full ? "full" : null },
-    h("span", { class: "seat-name" }, seat ? seatName(seat) : `Seat ${entry.seat}`),
+    h("span", { class: "seat-name" }, seat ? seatLabel(seat) : `Seat ${entry.seat}`),
     h("span", {}, "commitment ", hex(entry.commitment, "fair-commitment")),
     h(
       "span",

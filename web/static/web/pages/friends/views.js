@@ -3,10 +3,10 @@
 
 import { errorLine, h, when } from "../../dom.js";
 import { personButton as button, presenceView, relationButtons } from "../../social/friends.js";
+import { playerName } from "../../views/player-name.js";
 import { sortedFriends } from "./store.js";
 
-const nameLink = (player) =>
-  h("a", { href: `/players/${player.id}`, class: "name" }, player.display_name);
+const nameLink = (player) => playerName(player, { link: true, attrs: { class: "name" } });
 
 export const errorView = (state) => errorLine(state.error);
 

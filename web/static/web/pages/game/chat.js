@@ -9,6 +9,7 @@
 import { h } from "../../dom.js";
 import { createStore, mount } from "../../store.js";
 import { api } from "../../transport/rest.js";
+import { playerName } from "../../views/player-name.js";
 
 let phrasesRead = null;
 /** The fixed phrases, by id (read once). */
@@ -225,7 +226,7 @@ function messageView(message, { me, known, reported, report }) {
       "data-phrase": phrase ? message.phrase : null,
       class: own ? "own" : null,
     },
-    h("span", { class: "who" }, own ? "You" : message.player.display_name),
+    h("span", { class: "who" }, own ? "You" : playerName(message.player)),
     " ",
     h("span", { class: phrase ? "said phrase" : "said" }, text),
     " ",

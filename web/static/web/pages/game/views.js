@@ -9,6 +9,7 @@ import {
   cards,
   cardsBelow,
   roundResult,
+  seatLabel,
   seatName,
   standings,
   wildBlock,
@@ -128,12 +129,7 @@ function seatView(game, seat) {
       testid: `seat-${seat.seat}`,
       "data-seat": seat.seat,
     },
-    h(
-      "div",
-      { class: "seat-name" },
-      seat.player ? h("a", { href: `/players/${seat.player.id}` }, seatName(seat)) : seatName(seat),
-      badges,
-    ),
+    h("div", { class: "seat-name" }, seatLabel(seat, { link: true }), badges),
     game.status === "waiting"
       ? null
       : h(
@@ -368,7 +364,7 @@ function spiedView({ game }) {
         h(
           "li",
           { "data-seat": seat },
-          h("span", { class: "seat-name" }, seatName(game.seats[Number(seat)])),
+          h("span", { class: "seat-name" }, seatLabel(game.seats[Number(seat)])),
           " ",
           codes.length ? cards(codes) : h("span", { class: "muted" }, "none of those cards left"),
         ),

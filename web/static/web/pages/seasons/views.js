@@ -2,6 +2,7 @@
 // and its leaderboard a page at a time. Functions of the state (store.js).
 
 import { h, scrolling } from "../../dom.js";
+import { playerName } from "../../views/player-name.js";
 import { chosen } from "./store.js";
 
 export const PAGE = 50;
@@ -112,7 +113,7 @@ export function boardView(state) {
             h(
               "th",
               { scope: "row" },
-              h("a", { href: `/players/${entry.player.id}` }, entry.player.display_name),
+              playerName(entry.player, { link: true }),
               entry.player.id === me ? h("span", { class: "badge you" }, "you") : null,
             ),
             h("td", {}, entry.rating.ordinal.toFixed(1)),

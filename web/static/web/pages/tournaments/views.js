@@ -3,6 +3,7 @@
 // Functions of the state (store.js) and of what the pages read.
 
 import { errorLine, h, scrolling } from "../../dom.js";
+import { playerName } from "../../views/player-name.js";
 import { countdownTarget, mine, rows } from "./store.js";
 
 export const SIZES = [2, 3, 4, 5];
@@ -434,7 +435,7 @@ export function standingsView(state) {
             h(
               "th",
               { scope: "row" },
-              h("a", { href: `/players/${row.player.id}` }, row.player.display_name),
+              playerName(row.player, { link: true }),
               // A word, not an emoji: it reads the same without an emoji font.
               row.on_fire
                 ? h(
