@@ -16,6 +16,7 @@ The game's rooms (the chat app, above games) reach the socket through the game's
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -44,6 +45,7 @@ CLOSE_INVALID = 4400
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 KEEPALIVE: KeepaliveMessage = {"type": "keepalive"}
+KEEPALIVE_TEXT = json.dumps(KEEPALIVE)  # encoded once: every silent socket sends it
 PONG: PongMessage = {"type": "pong"}
 
 
@@ -84,7 +86,7 @@ class ListeningConsumer(DirectDispatch, PlayerConsumer):
         await super().websocket_disconnect(message)
 
     async def keepalive(self) -> None:
-        await self.send_json(KEEPALIVE)
+        await self.send(text_data=KEEPALIVE_TEXT)
 
     async def idle_close(self) -> None:
         await self.close(code=CLOSE_IDLE)
