@@ -276,6 +276,8 @@ SPECTACULAR_SETTINGS = {
         "CpuLevelEnum": [level.value for level in Level],
         # games.models.Pool: a ticket's, a game's and the leaderboard's pools.
         "PoolEnum": ["ranked", "bots"],
+        # An action's `type`, in `POST .../actions/` and in `GET .../legal-moves/` alike.
+        "ActionInputTypeEnum": ["play", "yaniv"],
     },
     "POSTPROCESSING_HOOKS": [
         "config.socket_messages.add_socket_messages",  # before the enums are named
@@ -459,6 +461,10 @@ YANIV_CHALLENGES_PER_HOUR = env.int("YANIV_CHALLENGES_PER_HOUR", default=30)
 # third of it); a web process that dies leaves its players online at most this long, plus
 # beat's sweep interval.
 YANIV_PRESENCE_TTL_SECONDS = env.int("YANIV_PRESENCE_TTL_SECONDS", default=60)
+# Listening sockets (core/heartbeat.py): the server sends a keep-alive after this many seconds
+# without a message, and closes (4408) a socket whose client sent no frame for IDLE seconds.
+YANIV_WS_KEEPALIVE_SECONDS = env.float("YANIV_WS_KEEPALIVE_SECONDS", default=20.0)
+YANIV_WS_IDLE_SECONDS = env.float("YANIV_WS_IDLE_SECONDS", default=60.0)
 # Chat (docs/api.md, Chat): free text needs this many finished games; at most FLOOD_MESSAGES
 # messages in FLOOD_SECONDS a player; the word list (one word a line) refused in free text; and
 # how long messages (and reports, and ended mutes) are kept.

@@ -189,3 +189,30 @@ async def test_a_change_while_a_socket_reads_its_first_board_still_reaches_it(
         assert then["ends_at"] == ended[0].ends_at.isoformat()
     finally:
         await socket.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_standings_socket_keeps_alive_like_every_listener(settings) -> None:
+    """Keep-alives, pongs and the idle close (docs/api.md, Staying in sync)."""
+    settings.YANIV_WS_KEEPALIVE_SECONDS = 0.1
+    settings.YANIV_WS_IDLE_SECONDS = 0.5
+    players = await database_sync_to_async(PlayerFactory.create_batch)(2)
+    raw = await database_sync_to_async(auth_token_issue)(player=players[0])
+    tournament_id = await database_sync_to_async(_arena_of)(players)
+    socket = WebsocketCommunicator(
+        application,
+        f"/ws/v1/tournaments/{tournament_id}/",
+        headers=[(b"authorization", f"Bearer {raw}".encode())],
+    )
+    assert (await socket.connect())[0]
+    try:
+        assert (await socket.receive_json_from(timeout=5))["type"] == "standings"
+        assert await socket.receive_json_from(timeout=5) == {"type": "keepalive"}
+        await socket.send_json_to({"type": "ping"})
+        messages = [await socket.receive_json_from(timeout=5) for _ in range(2)]
+        assert {"type": "pong"} in messages  # beside, perhaps, another keep-alive
+        while (message := await socket.receive_output(timeout=5))["type"] == "websocket.send":
+            assert message["text"] == '{"type": "keepalive"}'
+        assert message == {"type": "websocket.close", "code": 4408}
+    finally:
+        await socket.disconnect()
