@@ -4,13 +4,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import importlib.util
 import resource
 import sys
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import InvalidHandshake, InvalidURI
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 CONNECT_TIMEOUT = 30.0
 
@@ -50,7 +52,37 @@ async def open_socket(
     *,
     timeout: float = CONNECT_TIMEOUT,
 ) -> ClientConnection:
-    """`path` (`/ws/v1/me/`, `/ws/v1/games/{id}/`) opened with a fresh ticket. No client
-    pings: browsers send none (the server pings, every 20 s). Raises one of OPEN_ERRORS."""
+    """`path` (`/ws/v1/me/`, `/ws/v1/games/{id}/`) opened with a fresh ticket, and kept alive
+    as the web client keeps its sockets (`keep_alive`). Raises one of OPEN_ERRORS."""
     url = f"{ws_url}{path}?ticket={await ticket(http, headers)}"
-    return await connect(url, ping_interval=None, open_timeout=timeout)
+    socket = await connect(url, ping_interval=None, open_timeout=timeout)
+    keep_alive(socket)
+    return socket
+
+
+# What every client sends (docs/api.md, Staying in sync): a socket that sends nothing for 60 s
+# is closed (4408). The protocol's own pings never reach the server's code: these are frames.
+PING = '{"type": "ping"}'
+PING_SECONDS = 20.0
+# The pings' tasks, held until their socket closes (the loop keeps only weak references).
+_PINGING: set[asyncio.Task[None]] = set()
+
+
+def keep_alive(socket: ClientConnection) -> None:
+    """Ping `socket` every PING_SECONDS until it closes, as the web client does."""
+
+    async def ping() -> None:
+        with contextlib.suppress(ConnectionClosed):
+            while True:
+                await asyncio.sleep(PING_SECONDS)
+                await socket.send(PING)
+
+    # Its first send after the socket closed ends it (within PING_SECONDS).
+    task = asyncio.get_running_loop().create_task(ping())
+    _PINGING.add(task)
+    task.add_done_callback(_PINGING.discard)
+
+
+def is_game(message: dict[str, object]) -> bool:
+    """A game socket's `game` message (not a keep-alive, pong or room's message)."""
+    return message.get("type") == "game"

@@ -39,6 +39,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from bench._server import Server, abort_games, cpu_seconds, serving, setup_django
+from bench._sockets import is_game, keep_alive
 from games.engine.cards import VALUE
 
 # Idle connections are dropped by the client before uvicorn's keep-alive timeout (5 s) can
@@ -135,6 +136,7 @@ class Player:
     async def play_on_socket(self, game_id: str, stop: float, *, resume: bool) -> None:
         ws_url = self.url.replace("http", "ws", 1) + f"/ws/v1/games/{game_id}/"
         async with connect(ws_url, additional_headers=self.headers) as socket:
+            keep_alive(socket)
             if not resume:
                 await socket.recv()  # the waiting table
                 url = f"/api/v1/games/{game_id}/start/"
@@ -144,6 +146,8 @@ class Player:
             while time.monotonic() < stop:
                 try:
                     message = json.loads(await asyncio.wait_for(socket.recv(), 5))
+                    if not is_game(message):
+                        continue  # a keep-alive's pong
                     await self.pushed(game_id, message)
                     game = message["game"]
                 except TimeoutError:

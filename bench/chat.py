@@ -72,7 +72,7 @@ from bench._server import (
     serving,
     setup_django,
 )
-from bench._sockets import OPEN_ERRORS, open_socket, raise_open_files, ticket
+from bench._sockets import OPEN_ERRORS, keep_alive, open_socket, raise_open_files, ticket
 from bench.api_moves import KEEPALIVE, LIMITS, percentiles
 
 ENV = {**LIMITS, "YANIV_CHAT_MIN_GAMES": "0"}
@@ -584,6 +584,7 @@ async def presence_event(
     if socket is None:
         url = f"{load.ws_url}/ws/v1/me/?ticket={fresh}"
         socket = await connect(url, ping_interval=None, open_timeout=30)
+        keep_alive(socket)
     else:
         await socket.close()
         socket = None

@@ -56,6 +56,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from bench._server import abort_games, running_server, setup_django
+from bench._sockets import is_game, keep_alive
 from bench.api_moves import KEEPALIVE, guest, move_for
 
 RULES = {"ending": "first_over_100", "call_limit": 15, "values": "faces_high"}
@@ -97,6 +98,7 @@ class Client:
         while not done.is_set():
             try:
                 async with connect(ws_url, additional_headers=self.headers) as socket:
+                    keep_alive(socket)
                     while not done.is_set():
                         try:
                             raw = await asyncio.wait_for(socket.recv(), 1)
@@ -128,10 +130,14 @@ class Client:
     async def play_on_socket(self, game_id: str) -> None:
         ws_url = self.url.replace("http", "ws", 1) + f"/ws/v1/games/{game_id}/"
         async with connect(ws_url, additional_headers=self.headers) as socket:
+            keep_alive(socket)
             acted_at = -1
             while True:
                 try:
-                    game = json.loads(await asyncio.wait_for(socket.recv(), 5))["game"]
+                    message = json.loads(await asyncio.wait_for(socket.recv(), 5))
+                    if not is_game(message):
+                        continue  # a keep-alive's pong
+                    game = message["game"]
                 except TimeoutError:
                     url = f"/api/v1/games/{game_id}/"
                     game = (await self.http.get(url, headers=self.headers)).json()
