@@ -51,7 +51,7 @@ from core.public import (
 from core.schema import paginated
 from core.throttles import PlayerRateThrottle
 from games.engine.cpu import Level
-from games.models import Seat
+from games.models import Pool, Seat
 from games.selectors import player_active_game_id, seat_name
 from matchmaking.apis import TicketSerializer
 from matchmaking.selectors import TicketData
@@ -479,6 +479,10 @@ class PlayerGameSerializer(serializers.Serializer[Seat]):
 
     id = serializers.UUIDField(source="game.id")
     ranked = serializers.BooleanField(source="game.ranked")
+    pool = serializers.SerializerMethodField(
+        help_text="As the `game` object's: a ranked game's pool, `\"ranked\"` (the human "
+        "queue's, an arena's) or `\"bots\"` (the bot ladder's); null for a private game."
+    )
     finished_at = serializers.DateTimeField(source="game.finished_at")
     players = serializers.SerializerMethodField(
         help_text="Per seat, in seat order: the seat's `player`, or null for a CPU seat."
@@ -509,6 +513,11 @@ class PlayerGameSerializer(serializers.Serializer[Seat]):
             None if other.player is None else dict(player_data(other.player))
             for other in seat.game.seats.all()
         ]
+
+    @extend_schema_field(serializers.ChoiceField(choices=Pool.values, allow_null=True))
+    def get_pool(self, seat: Seat) -> str | None:
+        game = seat.game
+        return Pool(game.pool).value if game.ranked and game.pool else None
 
     @extend_schema_field(serializers.ListField(child=serializers.CharField()))
     def get_seat_names(self, seat: Seat) -> list[str]:

@@ -43,7 +43,7 @@ class PlayerData(TypedDict):
         int,
         Doc(
             "Rated games the player still needs in the current season to be placed on its "
-            "leaderboard (0: placed)."
+            "leaderboard (0: placed; always 0 for a bot, which stands outside seasons)."
         ),
     ]
 
@@ -110,7 +110,11 @@ def player_data(player: Player, now: datetime | None = None) -> PlayerData:
 
 
 def placement_games_left(player: Player) -> int:
-    """How many more rated games place the player in the current season (0: placed)."""
+    """How many more rated games place the player in the current season (0: placed). A bot
+    stands outside seasons (docs/api.md, Seasons): nothing to place, so 0, as a client that
+    hides a 0 shows nothing."""
+    if player.is_bot:
+        return 0
     try:
         played = player.rating.season_games
     except ObjectDoesNotExist:
@@ -147,7 +151,8 @@ class PlayerSerializer(serializers.Serializer[Player]):
     placement_games_left = serializers.IntegerField(
         read_only=True,
         help_text="Rated games still needed in the current season to be placed on its "
-        "leaderboard (docs/api.md, Seasons); 0 once placed.",
+        "leaderboard (docs/api.md, Seasons); 0 once placed, and always 0 for a bot (bots "
+        "stand outside seasons).",
     )
 
     def to_representation(self, instance: Player) -> dict[str, Any]:

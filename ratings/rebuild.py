@@ -17,7 +17,7 @@ from uuid import UUID
 from ratings.payloads import aged_from
 from ratings.rating import Skill, rate, reset
 from ratings.results import GameResult, SeasonStart, SeatResult
-from ratings.selectors import HistoryKey, stored_changes, stored_ratings
+from ratings.selectors import HistoryKey, bot_ids, stored_changes, stored_ratings
 
 # Floats round-trip through PostgreSQL exactly, and the replay does the same arithmetic in the
 # same order, so any difference at all is a real one; this only absorbs a last-bit wobble.
@@ -41,7 +41,8 @@ class Replayed:
 
 @dataclass(frozen=True, slots=True)
 class ResetReplayed:
-    """One season's reset: every player rated by then (by id), before and after."""
+    """One season's reset: every player rated by then (by id; not the bots), before and
+    after."""
 
     start: SeasonStart
     players: list[UUID]
@@ -55,8 +56,10 @@ class Replay:
     calibrated start), keeping every player's rating, aged between their games as the live
     path ages it (ratings/services.py), and resetting every rated player's at each season's
     start (before the games that end at that very instant: they are the new season's). A fixed
-    seat (the bots' ladder's CPU anchor) plays at its start, and is never kept."""
+    seat (the bots' ladder's CPU anchor) plays at its start, and is never kept. The `bots`
+    stand outside seasons: no reset touches them, and none of their games is a season's."""
 
+    bots: frozenset[UUID] = frozenset()
     skills: dict[UUID, Skill] = field(default_factory=dict)
     games: dict[UUID, int] = field(default_factory=dict)
     last_game_at: dict[UUID, datetime] = field(default_factory=dict)
@@ -90,14 +93,17 @@ class Replay:
                     continue
                 self.skills[seat.player_id] = skill
                 self.games[seat.player_id] = self.games.get(seat.player_id, 0) + 1
-                self.season_games[seat.player_id] = self.season_games.get(seat.player_id, 0) + 1
+                in_season = int(seat.player_id not in self.bots)  # a bot's: no season's
+                self.season_games[seat.player_id] = (
+                    self.season_games.get(seat.player_id, 0) + in_season
+                )
                 self.last_game_at[seat.player_id] = result.finished_at
             yield Replayed(result, before, after)
         for start in resets:
             yield self._reset(start)
 
     def _reset(self, start: SeasonStart) -> ResetReplayed:
-        players = sorted(self.skills)
+        players = sorted(player_id for player_id in self.skills if player_id not in self.bots)
         before = [self.skills[player_id] for player_id in players]
         after = [reset(skill, start.bump) for skill in before]
         for player_id, skill in zip(players, after, strict=True):
@@ -162,7 +168,7 @@ def compare(
     the current ratings, not the history.
     """
     result = Comparison()
-    replay = Replay()
+    replay = Replay(bots=bot_ids())
     stored = iter(stored_changes())
     row = next(stored, None)
     for entry in replay.run(games, starts, progress):

@@ -70,8 +70,18 @@ def banned_players(now: datetime) -> QuerySet[Player]:
 
 def bot_players() -> QuerySet[Player]:
     """The bot accounts: the people's boards never list them (their ratings are the bots'
-    pool's)."""
+    pool's), and they stand outside seasons (no reset, no season's games: docs/api.md,
+    Seasons)."""
     return Player.objects.filter(is_bot=True)
+
+
+def bot_ids(player_ids: Iterable[UUID] | None = None) -> frozenset[UUID]:
+    """The ids of the bots among `player_ids` (of every bot without them): whose ratings a
+    season's reset leaves alone and whose rated games are no season's."""
+    bots = bot_players()
+    if player_ids is not None:
+        bots = bots.filter(pk__in=list(player_ids))
+    return frozenset(bots.values_list("pk", flat=True))
 
 
 def _listed(now: datetime, *, bots: bool = False) -> QuerySet[Rating]:

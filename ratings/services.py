@@ -23,6 +23,7 @@ from ratings.payloads import RatedData, aged_from, shown_skill
 from ratings.rating import DEFAULT, Skill, rate, reset
 from ratings.rebuild import Replay, ResetReplayed, replayed_rows
 from ratings.results import FixedSeats, GameResult, SeasonStart, SeatResult, no_fixed_seats
+from ratings.selectors import bot_ids
 
 _BATCH = 10_000
 
@@ -64,6 +65,7 @@ def game_ratings_apply(
     if _history_after(ids, result.finished_at, result.game_id, starts):
         return _apply_in_place(result, starts, fixed_seats)
     current = {rating.player_id: rating for rating in Rating.objects.filter(player_id__in=ids)}
+    bots = bot_ids(ids)
     at = result.finished_at
     before = [
         seat.start if seat.fixed else _prior(current.get(seat.player_id), seat.start, at)
@@ -76,8 +78,8 @@ def game_ratings_apply(
             seat.player_id,
             skill,
             (row.games if row else 0) + 1,
-            # No reset after the game, so it is the current season's.
-            (row.season_games if row else 0) + 1,
+            # No reset after the game, so it is the current season's (a bot's is no season's).
+            (row.season_games if row else 0) + int(seat.player_id not in bots),
             # The latest end of a rated game, even when a game that ended earlier is rated later.
             max(row.last_game_at, result.finished_at) if row else result.finished_at,
         )
@@ -324,13 +326,15 @@ def _rate_again(
 
 def _replay_reset(start: SeasonStart, states: dict[UUID, _State]) -> None:
     """A season's reset again, for the touched players: rewritten for those rated by then,
-    removed for any no longer rated then (their only game before it was voided)."""
+    removed for any no longer rated then (their only game before it was voided). Never a
+    bot's: bots stand outside seasons."""
     RatingChange.objects.filter(
         kind=ChangeKind.SEASON_RESET, season=start.season, player_id__in=list(states)
     ).delete()
+    bots = bot_ids(states)
     rows = []
     for player_id, state in states.items():
-        if not state.rated:
+        if not state.rated or player_id in bots:
             continue
         new = reset(state.skill, start.bump)
         rows.append(_reset_row(player_id, start, state.skill, new))
@@ -355,11 +359,12 @@ def _games_after(at: datetime, game_id: UUID) -> Iterable[list[RatingChange]]:
 
 def _store_states(states: dict[UUID, _State], starts: Sequence[SeasonStart]) -> None:
     """Store the touched players' ratings as a replay left them, their counts of rated games
-    (all, and since the latest season's start) counted from the history."""
+    (all, and since the latest season's start: none for a bot) counted from the history."""
     season_start = max((start.at for start in starts), default=None)
     in_season = Q() if season_start is None else Q(at__gte=season_start)
+    bots = bot_ids(states)
     counts = {
-        row["player_id"]: (row["games"], row["season_games"])
+        row["player_id"]: (row["games"], 0 if row["player_id"] in bots else row["season_games"])
         for row in RatingChange.objects.filter(player_id__in=list(states), kind=ChangeKind.GAME)
         .values("player_id")
         .annotate(games=Count("id"), season_games=Count("id", filter=in_season))
@@ -381,7 +386,8 @@ def ratings_season_reset(*, start: SeasonStart) -> int:
     """The soft reset of a season's opening (docs/api.md, Seasons): every rated player's
     sigma becomes `min(25/3, sqrt(sigma^2 + bump^2))`, mu kept, each a `season_reset` entry of
     their history at the season's start; their season's games start again from 0. How many
-    ratings it reset.
+    ratings it reset. Bots' ratings are left alone: they stand outside seasons (their ladder
+    has none).
 
     The caller (games/services/rating.py) first rates every game that ended before the start
     and no game after it, so the reset comes last in the history; anything after it is
@@ -402,15 +408,17 @@ def ratings_season_reset(*, start: SeasonStart) -> int:
         )
     table, changes = Rating._meta.db_table, RatingChange._meta.db_table
     columns = ", ".join(_CHANGE_COLUMNS)
+    # Every rating but a bot's (bots stand outside seasons).
+    people = f"player_id NOT IN (SELECT id FROM {Player._meta.db_table} WHERE is_bot)"  # noqa: S608
     with connection.cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {changes} ({columns}) SELECT player_id, NULL, NULL, NULL, %s, "  # noqa: S608
-            f"mu, sigma, mu, {sigma}, %s, %s FROM {table}",
+            f"mu, sigma, mu, {sigma}, %s, %s FROM {table} WHERE {people}",
             [start.at, *params, ChangeKind.SEASON_RESET, start.season],
         )
         cursor.execute(
             f"UPDATE {table} SET sigma = {sigma}, ordinal = mu - 3 * {sigma}, "  # noqa: S608
-            "season_games = 0",
+            f"season_games = 0 WHERE {people}",
             [*params, *params],
         )
         count: int = cursor.rowcount
@@ -434,11 +442,12 @@ def ratings_rebuild(
     progress: Callable[[int], None] | None = None,
 ) -> Replay:
     """Replace every rating change and rating by a replay of these games (every rated game,
-    in the order they ended: games/services/rating.py's `rated_results`) and seasons' resets."""
+    in the order they ended: games/services/rating.py's `rated_results`) and seasons' resets
+    (which pass the bots by)."""
     ratings_lock()
     RatingChange.objects.all().delete()
     Rating.objects.all().delete()
-    replay = Replay()
+    replay = Replay(bots=bot_ids())
     batch: list[tuple[object, ...]] = []
     for entry in replay.run(games, starts, progress):
         if isinstance(entry, ResetReplayed):

@@ -77,7 +77,10 @@ def player_seasons(
     player: Player, current: Season, now: datetime | None = None
 ) -> list[PlayerSeason]:
     """The seasons the player played a rated game in, newest first: the current one as it
-    stands now, the finished ones as they were frozen."""
+    stands now, the finished ones as they were frozen. None for a bot: bots stand outside
+    seasons (their ladder games are no season's)."""
+    if player.is_bot:
+        return []
     now = now or timezone.now()
     rows: list[PlayerSeason] = []
     rating = Rating.objects.filter(player=player).first()

@@ -54,7 +54,8 @@ def season_current(*, now: datetime | None = None, since: datetime | None = None
 
 def season_close(season: Season, *, now: datetime) -> Season:
     """Close the current `season` at its `ends_at` (past): freeze its standings, open the next,
-    and reset every rated player's sigma at its start. The next season, which the caller
+    and reset every rated player's sigma at its start (not a bot's: bots stand outside
+    seasons). The next season, which the caller
     (games/services/rating.py `seasons_roll_over`, under the ratings lock, every game of the
     season rated) gets back."""
     ratings_lock()

@@ -105,6 +105,7 @@ def test_a_cpu_seat_in_match_history_is_a_null_player(schema) -> None:
     cpu_seat = {
         "id": GAME.split("/")[-2],
         "ranked": True,
+        "pool": "ranked",  # added by issue 31 (docs/api.md, Match history)
         "finished_at": NOW,
         "place": 1,
         # Added by issue 17 (docs/api.md, Match history).

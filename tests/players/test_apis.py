@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from games.models import Game
+from games.models import Game, Pool
 from games.services.rating import game_rate
 from ratings.models import Rating
 from ratings.payloads import player_data
@@ -96,6 +96,7 @@ def test_a_players_games_newest_first_with_every_seat(client_for, players, make_
     assert first == {
         "id": str(newer.pk),
         "ranked": False,
+        "pool": None,
         "finished_at": ended(newer),
         "players": [player_data(c), None, player_data(a)],
         "place": 2,
@@ -110,6 +111,27 @@ def test_a_players_games_newest_first_with_every_seat(client_for, players, make_
     assert [player["id"] for player in second["players"]] == [str(a.pk), str(b.pk)]
     # The players are shown with their ratings now.
     assert second["players"][1]["rating"]["games"] == 1
+
+
+def test_each_game_says_its_pool_as_the_game_object_does(client_for, players, make_game) -> None:
+    """`pool`: "ranked" for the people's ranked games, "bots" for the bots' ladder's, null for
+    a private table (docs/api.md, Match history), as `GET /games/{id}/` says it."""
+    bot, other = (PlayerFactory.create(registered=True, is_bot=True) for _ in range(2))
+    person = players[1]
+    client = client_for(person)
+    ladder = rated(make_game, [(bot, 1), (other, 2)], pool=Pool.BOTS)
+    people = rated(make_game, [(person, 1), (players[2], 2)], pool=Pool.RANKED)
+    private = make_game([(person, 1), (bot, 2)], ranked=False)
+
+    pools = {
+        game["id"]: game["pool"]
+        for player in (person, bot)
+        for game in client.get(f"/api/v1/players/{player.pk}/games/").json()["results"]
+    }
+
+    assert pools == {str(ladder.pk): "bots", str(people.pk): "ranked", str(private.pk): None}
+    for game in (ladder, people, private):
+        assert client.get(f"/api/v1/games/{game.pk}/").json()["pool"] == pools[str(game.pk)]
 
 
 def test_a_players_games_are_paginated(client, players, make_game) -> None:

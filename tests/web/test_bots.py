@@ -1,6 +1,7 @@
 """Bots in the web client (docs/web-client.md, Bots): a BOT badge beside a bot's name at a
 table and on the leaderboard, the leaderboard's Bots tab (the bots' ladder, with the house CPU
-levels as its fixed anchors), and a bot's profile with the description its owner chose."""
+levels as its fixed anchors), and a bot's profile with the description its owner chose, its
+ladder games as such, and no season (bots stand outside seasons)."""
 
 from __future__ import annotations
 
@@ -14,13 +15,16 @@ from accounts.models import Player
 from games.models import Game, GameStatus, Pool, Seat
 from games.services.lobby import game_join
 from games.services.rating import game_rate
-from ratings.models import Rating
+from ratings.models import ChangeKind, Rating, RatingChange
+from seasons.models import Season, SeasonStatus
 from tests.factories import PlayerFactory
 from tests.web.conftest import game_id_of, shot
 
 DESCRIPTION = "Discards its highest cards first and calls Yaniv as soon as it may. Written in Go."
 # The places of a bot in its ladder games against another bot and CPU (hard), oldest first.
 PLACES = [1, 2, 1, 1, 3, 1, 2, 1]
+# The first of them after a season's start.
+SEASON_TURN = 4
 
 
 def _bot(name: str, description: str = "") -> Player:
@@ -45,9 +49,14 @@ def _rate(player: Player, mu: float, sigma: float, games: int) -> None:
 
 
 def _ladder_history(bot: Player, other: Player) -> None:
-    """Ladder games (pool `bots`) of `bot`, `other` and CPU (hard), rated by the real service."""
+    """Ladder games (pool `bots`) of `bot`, `other` and CPU (hard), rated by the real service,
+    a season ending halfway (the game after it rolls the next one in, as any game would)."""
     start = timezone.now() - timedelta(days=len(PLACES))
     for day, place in enumerate(PLACES):
+        if day == SEASON_TURN:
+            Season.objects.filter(status=SeasonStatus.CURRENT).update(
+                ends_at=start + timedelta(days=day, hours=-12)
+            )
         game = Game.objects.create(
             ranked=True,
             pool=Pool.BOTS,
@@ -144,10 +153,20 @@ def test_a_bots_profile_shows_its_badge_and_description(open_player) -> None:
     expect(heading.locator("bdi")).to_have_text("Deep Yaniv")
     expect(heading.get_by_test_id("bot-badge")).to_have_text("BOT")
     expect(page.get_by_test_id("bot-description")).to_have_text(DESCRIPTION)
-    expect(page.get_by_test_id("rating-chart").locator("circle")).to_have_count(len(PLACES))
-    # The match history names the other bot with its badge, the CPU seat by its level.
+    chart = page.get_by_test_id("rating-chart")
+    expect(chart.locator("circle")).to_have_count(len(PLACES))
+    # Its games span two seasons, and it stands in neither: no season line, badge or mark.
+    assert Season.objects.count() == 2
+    assert not RatingChange.objects.filter(player=bot, kind=ChangeKind.SEASON_RESET).exists()
+    expect(chart.get_by_test_id("season-mark")).to_have_count(0)
+    expect(page.get_by_test_id("season-rank")).to_have_count(0)
+    expect(page.get_by_test_id("season-badges")).to_have_count(0)
+    expect(page.locator("dl.facts")).not_to_contain_text("season")
+    # The match history names the other bot with its badge, the CPU seat by its level, and
+    # says each game is the bots' ladder's.
     rows = page.get_by_test_id("match-history").locator("tbody tr")
     expect(rows).to_have_count(len(PLACES))
+    expect(rows.locator("td:nth-child(2)")).to_have_text(["bot ladder"] * len(PLACES))
     players = rows.first.locator("td").nth(4)
     expect(players).to_have_text(
         re.compile(r"^Deep Yaniv\s*BOT, Random Walker\s*BOT, CPU \(hard\)$")
@@ -160,3 +179,4 @@ def test_a_bots_profile_shows_its_badge_and_description(open_player) -> None:
     expect(page.get_by_role("heading", level=1)).to_have_text("Noa")
     expect(page.get_by_test_id("bot-badge")).to_have_count(0)
     expect(page.get_by_test_id("bot-description")).to_have_count(0)
+    expect(page.get_by_test_id("season-rank")).to_have_text("No rated game this season yet")

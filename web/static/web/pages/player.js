@@ -1,8 +1,8 @@
 // `/players/<id>`: rating, the current season's live rank, a badge per season played (its
 // tier), the chart of the rating history with the seasons' starts, and the match history with
 // each game's place and rating change (each game's `rating_before` and `rating_after`), a page
-// at a time. The profile and the chart are drawn once; the match history is a store of the
-// pages read.
+// at a time. A bot stands outside seasons: its profile has no season rank, badge or mark. The
+// profile and the chart are drawn once; the match history is a store of the pages read.
 
 import { errorLine, h, replace, scrolling, when } from "../dom.js";
 import { sendChallenge } from "../social/challenges.js";
@@ -75,13 +75,15 @@ export async function playerPage(root, [playerId], app) {
       h("dd", {}, `${rating.mu.toFixed(2)} / ${rating.sigma.toFixed(2)}`),
       h("dt", {}, "Rated games"),
       h("dd", {}, String(rating.games)),
-      h("dt", {}, "This season"),
-      h("dd", { testid: "season-rank" }, currentSeason(seasons)),
+      player.is_bot
+        ? null
+        : [h("dt", {}, "This season"), h("dd", { testid: "season-rank" }, currentSeason(seasons))],
     ),
     seasonBadges(seasons),
     h("h2", {}, "Rating history"),
     ratingChart(history, {
       seasons: Object.fromEntries(seasons.map((row) => [row.season.number, row.season])),
+      marked: !player.is_bot,
     }),
     h("h2", {}, "Match history"),
     scrolling(
@@ -205,7 +207,7 @@ function gameRow(game) {
     "tr",
     { "data-game": game.id },
     h("td", {}, when(game.finished_at)),
-    h("td", {}, game.ranked ? "ranked" : "private"),
+    h("td", {}, tableKind(game)),
     h("td", {}, ordinal(game.place)),
     h(
       "td",
@@ -221,6 +223,13 @@ function gameRow(game) {
     h("td", {}, others),
     h("td", {}, h("a", { href: `/replay/${game.id}` }, "replay")),
   );
+}
+
+/** The match history's Table column: a bots' ladder game (`pool` "bots"), a ranked game of
+ *  people, or a private table. */
+function tableKind(game) {
+  if (game.pool === "bots") return "bot ladder";
+  return game.ranked ? "ranked" : "private";
 }
 
 function moreView({ next, count }, readGames) {

@@ -10,8 +10,9 @@ const PAD = { left: 44, right: 12, top: 12, bottom: 28 };
  *  "season_reset": sigma widened, no game) is a vertical mark, the line running through its
  *  rating. Where the season changes between two games with no reset listed, the mark falls
  *  between them. `seasons`: {number: season} for the marks' names and dates (else "Season n").
+ *  `marked`: false draws no season marks (a bot's chart: bots stand outside seasons).
  *  Drawn in a box of about the screen's width, so that its labels stay readable on a phone. */
-export function ratingChart(entries, { seasons = {} } = {}) {
+export function ratingChart(entries, { seasons = {}, marked = true } = {}) {
   const narrow = matchMedia("(max-width: 600px)").matches;
   const W = narrow ? 360 : 640;
   const H = narrow ? 200 : 220;
@@ -30,7 +31,7 @@ export function ratingChart(entries, { seasons = {} } = {}) {
   const pad = (high - low) * 0.08;
   low -= pad;
   high += pad;
-  const marks = seasonMarks(entries);
+  const marks = marked ? seasonMarks(entries) : [];
   // The marks' names above the plot, clear of the line.
   const top = marks.length ? PAD.top + 16 : PAD.top;
   const x = (i) =>
