@@ -46,10 +46,11 @@ class MeConsumer(ListeningConsumer):
         # Listening before the hello is read: a change between the two comes after it.
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await self.send_json(await database_sync_to_async(hello_message)(player))
-        # After the accept: the client has its socket whatever this costs.
+        # After the accept (the client has its socket whatever this costs), before the hello:
+        # a client that heard its hello is counted online.
         await sync_to_async(self._opened, thread_sensitive=False)()
         self._presence = asyncio.create_task(self._keep_present())
+        await self.send_json(await database_sync_to_async(hello_message)(player))
 
     async def _keep_present(self) -> None:
         while True:

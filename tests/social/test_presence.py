@@ -50,6 +50,8 @@ async def me_socket(player: Player) -> WebsocketCommunicator:
     )
     connected, _ = await socket.connect()
     assert connected
+    # Open once it says hello (the socket counts its player online before that).
+    assert (await socket.receive_json_from(timeout=10))["type"] == "hello"
     return socket
 
 
