@@ -37,7 +37,7 @@ from games.payloads import (
     TurnData,
     YouData,
 )
-from ratings.cpu import cpu_display_name, cpu_start
+from ratings.cpu import cpu_anchor, cpu_display_name, cpu_start
 from ratings.models import Rating
 from ratings.payloads import PlayerData, RatingData
 from ratings.results import GameResult, SeatResult
@@ -296,7 +296,8 @@ def rated_results() -> Iterator[GameResult]:
             game.seats.append(SeatResult(player_id, number, place))
         elif level in cpus:  # rated: its level's player exists
             fixed = pool == Pool.BOTS
-            game.seats.append(SeatResult(cpus[level], number, place, cpu_start(level), fixed))
+            start = cpu_anchor(level) if fixed else cpu_start(level)
+            game.seats.append(SeatResult(cpus[level], number, place, start, fixed))
     if game is not None:
         yield game
 
@@ -314,7 +315,7 @@ def fixed_seats(game_id: UUID) -> list[SeatResult]:
     ).exclude(cpu_level="")
     cpus = cpu_player_ids()
     return [
-        SeatResult(cpus[seat.cpu_level], seat.seat, seat.place, cpu_start(seat.cpu_level), True)
+        SeatResult(cpus[seat.cpu_level], seat.seat, seat.place, cpu_anchor(seat.cpu_level), True)
         for seat in rows.order_by("seat")
         if seat.place is not None and seat.cpu_level in cpus
     ]

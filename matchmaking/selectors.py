@@ -16,7 +16,7 @@ from games.engine.cpu import Level
 from games.models import Pool, Seat
 from matchmaking import pairing
 from matchmaking.models import Ticket, TicketStatus
-from ratings.cpu import cpu_start
+from ratings.cpu import cpu_anchor, cpu_start
 from ratings.selectors import cpu_ratings, player_ratings
 from social.selectors import blocked_pairs
 
@@ -117,8 +117,10 @@ def queue(*, now: datetime) -> Queue:
 def cpu_fill_ratings(pool: Pool = Pool.RANKED) -> dict[str, float]:
     """Each CPU level's ordinal, as the pairing fills seats with them: in the human queue its
     (aged) rating there (a level not rated yet: its calibrated start); on the bots' ladder its
-    fixed anchor, the calibrated start."""
-    rated = cpu_ratings() if pool == Pool.RANKED else {}
+    fixed anchor (ratings/cpu.py `cpu_anchor`)."""
+    if pool == Pool.BOTS:
+        return {level.value: cpu_anchor(level.value).ordinal for level in Level}
+    rated = cpu_ratings()
     return {level.value: rated.get(level.value, cpu_start(level.value).ordinal) for level in Level}
 
 

@@ -30,6 +30,18 @@ def cpu_start(level: str) -> Skill:
     return _starts().get(level, DEFAULT)
 
 
+# A level's anchor on the bots' ladder (docs/api.md, The bot ladder): its calibrated mu, held at
+# the sigma an established bot reaches (some 1.5 to 2 after a few hundred ladder games), not its
+# start's wide one: an anchor is a known yardstick, and the bots' board ranks by ordinal, which
+# a start's sigma of 5 would put 9 points below any established bot of the same strength.
+ANCHOR_SIGMA = 2.0
+
+
+def cpu_anchor(level: str) -> Skill:
+    """A level's fixed skill on the bots' ladder: never stored, never moved."""
+    return Skill(cpu_start(level).mu, ANCHOR_SIGMA)
+
+
 def cpu_starts_write(starts: dict[str, Skill]) -> None:
     """Store calibrated starting skills (calibrate_cpus)."""
     data = {level: [round(skill.mu, 4), round(skill.sigma, 4)] for level, skill in starts.items()}

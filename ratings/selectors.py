@@ -27,7 +27,7 @@ from django.db.models.functions import Coalesce, Greatest, Least, Sqrt, TruncDat
 from django.utils import timezone
 
 from accounts.models import Player
-from ratings.cpu import cpu_start
+from ratings.cpu import cpu_anchor
 from ratings.models import Rating, RatingChange
 from ratings.payloads import PlayerData, RatingData, player_data, player_rating, shown_skill
 from ratings.rating import DEFAULT
@@ -212,7 +212,7 @@ class SeasonLeaderboard(Leaderboard):
 class BotsLeaderboard(Leaderboard):
     """The bots' ladder (docs/api.md, Leaderboard): the listed bots (`_listed`'s rules) by aged
     ordinal, and among them the CPU levels at their fixed anchors (ratings/cpu.py
-    `cpu_start`), always listed, ranked together.
+    `cpu_anchor`), always listed, ranked together.
 
     An anchor is a CPU level's player with an unsaved `Rating` of its anchor (never aged: its
     last game is `now`), so that a page's rows are all alike and `player_data` shows the anchor
@@ -224,7 +224,7 @@ class BotsLeaderboard(Leaderboard):
         anchors = []
         for player in cpus:
             assert player.cpu_level is not None
-            skill = cpu_start(player.cpu_level)
+            skill = cpu_anchor(player.cpu_level)
             anchors.append(
                 Rating(
                     player=player,

@@ -26,6 +26,8 @@ from tests.factories import PlayerFactory
 pytestmark = pytest.mark.django_db
 
 HARD, EXPERT = Skill(27.0, 4.0), Skill(31.0, 4.0)
+# On the bots' ladder the levels stand at their mu, held at the anchors' sigma (ratings/cpu.py).
+HARD_ANCHOR, EXPERT_ANCHOR = Skill(27.0, cpu.ANCHOR_SIGMA), Skill(31.0, cpu.ANCHOR_SIGMA)
 
 Who = Player | str  # a player, or a CPU seat's level
 Make = Callable[..., Game]
@@ -75,7 +77,7 @@ def test_a_ladder_game_rates_its_bots_against_the_anchors(bots, ranked) -> None:
 
     assert game_rate(game_id=game.pk) is True
 
-    after = rate([DEFAULT, EXPERT, DEFAULT, HARD], [2, 1, 3, 4])
+    after = rate([DEFAULT, EXPERT_ANCHOR, DEFAULT, HARD_ANCHOR], [2, 1, 3, 4])
     assert skill_of(a) == after[0]
     assert skill_of(b) == after[2]
     assert set(RatingChange.objects.filter(game=game).values_list("player", flat=True)) == {
@@ -94,10 +96,10 @@ def test_a_ladder_game_rates_its_bots_against_the_anchors(bots, ranked) -> None:
 def test_one_bot_among_cpus_is_rated(bots, ranked) -> None:
     a = bots[0]
     game_rate(game_id=ranked([("hard", 1), (a, 2)]).pk)
-    assert skill_of(a) == rate([HARD, DEFAULT], [1, 2])[1]
+    assert skill_of(a) == rate([HARD_ANCHOR, DEFAULT], [1, 2])[1]
     # Again: the anchor has not moved, the bot has.
     game_rate(game_id=ranked([("hard", 1), (a, 2)]).pk)
-    assert skill_of(a) == rate([HARD, rate([HARD, DEFAULT], [1, 2])[1]], [1, 2])[1]
+    assert skill_of(a) == rate([HARD_ANCHOR, rate([HARD_ANCHOR, DEFAULT], [1, 2])[1]], [1, 2])[1]
     assert Rating.objects.get(player=a).games == 2
     assert replay_equal()
 
@@ -123,7 +125,7 @@ def test_the_levels_people_ratings_do_not_move_on_the_ladder(players, bots, rank
     # The bot rated against the anchor, not the level's rating among people.
     skill = DEFAULT
     for _ in range(3):
-        skill = rate([skill, HARD], [2, 1])[0]
+        skill = rate([skill, HARD_ANCHOR], [2, 1])[0]
     assert skill_of(bots[0]) == skill
     # A game of people with the level afterwards starts from its people's rating.
     game_rate(game_id=ranked([(person, 2), ("hard", 1)], Pool.RANKED).pk)
@@ -165,7 +167,7 @@ def test_a_void_replays_later_ladder_games_with_their_anchors(bots, ranked) -> N
     game_void(game_id=voided.pk, reason="a bug in the bot")
     assert game_unrate(game_id=voided.pk) is True
 
-    assert skill_of(a) == rate([EXPERT, DEFAULT, HARD], [1, 2, 3])[1]
+    assert skill_of(a) == rate([EXPERT_ANCHOR, DEFAULT, HARD_ANCHOR], [1, 2, 3])[1]
     assert not Rating.objects.filter(player=b).exists()
     assert replay_equal()
 
@@ -187,7 +189,7 @@ def test_a_ladder_game_rated_out_of_order_is_put_in_its_place(bots, ranked) -> N
     game_ratings_apply(result=result(earlier), fixed_seats=fixed_seats)
 
     a_first = rate([DEFAULT, DEFAULT], [2, 1])[0]
-    assert skill_of(a) == rate([HARD, a_first], [1, 2])[1]
+    assert skill_of(a) == rate([HARD_ANCHOR, a_first], [1, 2])[1]
     assert replay_equal()
 
 
@@ -196,8 +198,8 @@ def test_fixed_seats_are_a_ladder_games_cpu_seats(bots, ranked) -> None:
     game_rate(game_id=game.pk)
     cpus = {p.cpu_level: p.pk for p in Player.objects.filter(cpu_level__isnull=False)}
     assert fixed_seats(game.pk) == [
-        SeatResult(cpus["expert"], 1, 1, EXPERT, True),
-        SeatResult(cpus["hard"], 2, 3, HARD, True),
+        SeatResult(cpus["expert"], 1, 1, EXPERT_ANCHOR, True),
+        SeatResult(cpus["hard"], 2, 3, HARD_ANCHOR, True),
     ]
     people = ranked([(bots[1], 1), ("hard", 2)], Pool.RANKED)
     assert fixed_seats(people.pk) == []

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from accounts.models import Player
 from games.engine.cpu import Level
-from ratings.cpu import cpu_start
+from ratings.cpu import cpu_anchor
 from ratings.models import Rating
 from ratings.selectors import SeasonLeaderboard
 from ratings.services import cpu_players
@@ -20,8 +20,9 @@ from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
 
-# The anchors' ordinals (ratings/cpu_start.json): easy 5.72, medium 7.80, hard 12.50, expert 13.50.
-ANCHORS = {level.value: cpu_start(level.value).ordinal for level in Level}
+# The anchors' ordinals (ratings/cpu.py cpu_anchor): easy 14.72, medium 16.80, hard 21.50,
+# expert 22.50.
+ANCHORS = {level.value: cpu_anchor(level.value).ordinal for level in Level}
 
 
 def bot(**fields: Any) -> Player:
@@ -56,14 +57,14 @@ def names(body: dict[str, Any]) -> list[str]:
 
 def test_the_bots_board_ranks_bots_among_the_cpu_anchors(api_client) -> None:
     top, middle, low = bot(display_name="Top"), bot(display_name="Middle"), bot(display_name="Low")
-    rate_as(top, 20.0)
-    rate_as(middle, 10.0)
-    rate_as(low, 1.0)
+    rate_as(top, 30.0)
+    rate_as(middle, 19.0)
+    rate_as(low, 10.0)
     person = PlayerFactory.create(display_name="Person")
-    rate_as(person, 30.0)  # people are not on the bots' ladder
+    rate_as(person, 40.0)  # people are not on the bots' ladder
     # A level's people's rating (its human pool's) is not what the ladder shows.
     hard = cpu_players(["hard"])["hard"]
-    rate_as(hard, 40.0)
+    rate_as(hard, 45.0)
 
     body = board(api_client)
 
@@ -77,7 +78,7 @@ def test_the_bots_board_ranks_bots_among_the_cpu_anchors(api_client) -> None:
     assert expert["player"]["is_cpu"] is True
     assert expert["player"]["is_bot"] is False
     assert expert["player"]["id"] == str(Player.objects.get(cpu_level="expert").pk)
-    anchor = cpu_start("expert")
+    anchor = cpu_anchor("expert")
     assert expert["player"]["rating"] == {
         "mu": anchor.mu,
         "sigma": anchor.sigma,
@@ -88,7 +89,7 @@ def test_the_bots_board_ranks_bots_among_the_cpu_anchors(api_client) -> None:
     assert expert["rating"] == expert["player"]["rating"]
     assert rows["CPU (hard)"]["player"]["rating"]["ordinal"] == ANCHORS["hard"]
     assert rows["Top"]["player"]["is_bot"] is True
-    assert rows["Top"]["player"]["rating"]["ordinal"] == 20.0
+    assert rows["Top"]["player"]["rating"]["ordinal"] == 30.0
 
 
 def test_the_people_board_never_lists_a_bot(api_client) -> None:
@@ -120,9 +121,9 @@ def test_the_listing_rules_apply_to_bots_not_anchors(api_client, settings) -> No
 
 
 def test_pages_of_the_bots_board_make_up_the_whole(api_client) -> None:
-    for index, ordinal in enumerate((30.0, 13.0, 12.4, 9.0, 8.0, 7.0, 6.0, 3.0)):
+    for index, ordinal in enumerate((30.0, 22.0, 21.4, 18.0, 17.0, 16.0, 15.0, 12.0)):
         rate_as(bot(display_name=f"Bot {index}"), ordinal)
-    expert = cpu_start("expert")
+    expert = cpu_anchor("expert")
     rate_as(bot(display_name="Bot 8"), expert.ordinal, sigma=expert.sigma)
     whole = board(api_client, "?pool=bots&limit=200")
     assert whole["count"] == 13
