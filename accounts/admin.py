@@ -20,8 +20,14 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.models import AuthToken, Offence, Player, QueueBan, StaffAction
-from accounts.services import player_ban, player_erase, player_unban, queue_ban_lift
+from accounts.models import AuthToken, BotToken, Offence, Player, QueueBan, StaffAction
+from accounts.services import (
+    bot_tokens_revoke_all,
+    player_ban,
+    player_erase,
+    player_unban,
+    queue_ban_lift,
+)
 from accounts.usernames import username_key
 from core.admin import ReadOnlyAdmin
 
@@ -101,10 +107,23 @@ class AuthTokenInline(admin.TabularInline[AuthToken, Player]):
         return False
 
 
+class BotTokenInline(admin.TabularInline[BotToken, Player]):
+    """A bot's tokens; deleting one revokes it. Only metadata: never the token's hash."""
+
+    model = BotToken
+    fields = ("name", "created_at", "last_used_at")
+    readonly_fields = fields
+    extra = 0
+    verbose_name = "bot token"
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin[Player]):
-    list_display = ("display_name", "username", "id", "is_guest", "is_staff", "banned")
-    list_filter = ("is_guest", BannedFilter, "is_staff")
+    list_display = ("display_name", "username", "id", "is_guest", "is_bot", "is_staff", "banned")
+    list_filter = ("is_guest", "is_bot", BannedFilter, "is_staff")
     search_fields = ("username", "display_name")
     search_help_text = "Username, display name, or a player id."
     ordering = ("-date_joined",)
@@ -112,6 +131,7 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
         "id",
         "username",
         "is_guest",
+        "is_bot",
         "date_joined",
         "last_login",
         "erased_at",
@@ -122,13 +142,15 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
         "audit",
     )
     filter_horizontal = ("groups",)
-    inlines = (AuthTokenInline,)
-    actions = ("ban", "unban", "erase")
+    inlines = (AuthTokenInline, BotTokenInline)
+    actions = ("ban", "unban", "erase", "revoke_bot_tokens")
 
     def get_fieldsets(self, request: HttpRequest, obj: Player | None = None) -> Any:
         fieldsets: list[tuple[str | None, dict[str, Any]]] = [
             (None, {"fields": ("id", "username", "display_name", "is_guest", "erased_at")}),
             *self.extra_fieldsets,
+            # A bot's description is its owner's words on a public page: staff may edit it.
+            ("Bot", {"fields": ("is_bot", "bot_description")}),
             ("Dates", {"fields": ("date_joined", "last_login")}),
             # Read-only: bans go through the actions, so that subscribers hear of them.
             ("Ban", {"fields": ("banned_at", "banned_until", "ban_reason", "banned_by")}),
@@ -206,6 +228,19 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
     def erase(self, request: HttpRequest, queryset: QuerySet[Player]) -> TemplateResponse | None:
         return self._with_reason(
             request, queryset.exclude(is_staff=True), "erase", "Erase", player_erase
+        )
+
+    @admin.action(description="Revoke the tokens of selected bots…", permissions=["change"])
+    def revoke_bot_tokens(
+        self, request: HttpRequest, queryset: QuerySet[Player]
+    ) -> TemplateResponse | None:
+        # To suspend a bot, ban it: its tokens are refused while the ban lasts, and kept.
+        return self._with_reason(
+            request,
+            queryset.filter(is_bot=True),
+            "revoke_bot_tokens",
+            "Revoke bot tokens",
+            bot_tokens_revoke_all,
         )
 
     def _with_reason(

@@ -9,9 +9,9 @@ from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 from rest_framework.request import Request
 
-from accounts.models import AuthToken, Player
-from accounts.selectors import auth_token_get
-from accounts.services import auth_token_touch
+from accounts.models import AuthToken, BotToken, Player
+from accounts.selectors import auth_token_get, bot_token_get
+from accounts.services import auth_token_touch, bot_token_touch
 
 KEYWORD = "Bearer"
 
@@ -36,9 +36,20 @@ def bearer_token(header: bytes) -> str | None:
         ) from error
 
 
-def token_authenticate(raw: str) -> AuthToken:
-    """The live token `raw` names, its expiry slid forward; refuses unknown, expired and
-    deactivated (401 `invalid_token`) and banned players (403 `banned`)."""
+def token_authenticate(raw: str) -> AuthToken | BotToken:
+    """The live token `raw` names (a login's, its expiry slid forward, or a bot's: docs/bots.md);
+    refuses unknown, expired, revoked and deactivated (401 `invalid_token`) and banned players
+    (403 `banned`)."""
+    if raw.startswith(BotToken.PREFIX):
+        bot_token = bot_token_get(raw=raw)
+        if bot_token is None or not bot_token.player.is_active:
+            raise exceptions.AuthenticationFailed(
+                "The bot token is not valid or was revoked.", code="invalid_token"
+            )
+        if bot_token.player.is_banned:
+            raise exceptions.PermissionDenied(bot_token.player.ban_message, code="banned")
+        bot_token_touch(token=bot_token)
+        return bot_token
     token = auth_token_get(raw=raw)
     if token is None or not token.player.is_active:
         raise exceptions.AuthenticationFailed(
@@ -59,7 +70,7 @@ def request_player(request: Request) -> Player:
 
 
 class BearerTokenAuthentication(BaseAuthentication):
-    def authenticate(self, request: Request) -> tuple[Player, AuthToken] | None:
+    def authenticate(self, request: Request) -> tuple[Player, AuthToken | BotToken] | None:
         raw = bearer_token(get_authorization_header(request))
         if raw is None:
             return None
@@ -79,5 +90,6 @@ class BearerTokenScheme(OpenApiAuthenticationExtension):  # type: ignore[no-unty
         return {
             "type": "http",
             "scheme": "bearer",
-            "description": "A token from `POST /auth/guest/` or `POST /auth/login/`.",
+            "description": "A token from `POST /auth/guest/` or `POST /auth/login/`, or a bot "
+            "token (`POST /bot/tokens/`, docs/bots.md).",
         }

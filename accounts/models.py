@@ -148,6 +148,7 @@ class StaffActionKind(models.TextChoices):
     ERASE = "erase"
     CHAT_DELETE = "chat_delete"
     CHAT_MUTE = "chat_mute"
+    BOT_TOKENS_REVOKE = "bot_revoke", "revoke a bot's tokens"
 
 
 class StaffAction(models.Model):
@@ -216,6 +217,10 @@ class BotToken(models.Model):
     @classmethod
     def new_raw(cls) -> str:
         return cls.PREFIX + secrets.token_urlsafe(32)
+
+    @staticmethod
+    def hash(raw: str) -> str:
+        return hashlib.sha256(raw.encode()).hexdigest()
 
 
 class OffenceKind(models.TextChoices):

@@ -10,11 +10,12 @@ from django.db.models import Max, QuerySet
 from django.db.models.functions import Lower
 from django.utils import timezone
 
-from accounts.models import AuthToken, Offence, Player, QueueBan
+from accounts.models import AuthToken, BotToken, Offence, Player, QueueBan
 from accounts.usernames import username_key
 from core.perf.sql import Columns, fetch, query
 
 _TOKEN, _PLAYER = Columns(AuthToken, "t"), Columns(Player, "p")
+_BOT_TOKEN = Columns(BotToken, "b")
 # Every authenticated request runs this (core/perf/sql.py: why in SQL).
 _TOKEN_SQL = query(
     "SELECT {t.select}, {p.select} FROM {t.table} JOIN {p.table} ON p.id = t.player_id"
@@ -23,6 +24,13 @@ _TOKEN_SQL = query(
     p=_PLAYER,
 )
 
+# A bot's requests run this one (bot tokens never expire: they are revoked).
+_BOT_TOKEN_SQL = query(
+    "SELECT {b.select}, {p.select} FROM {b.table} JOIN {p.table} ON p.id = b.player_id"
+    " WHERE b.key_hash = %s",
+    b=_BOT_TOKEN,
+    p=_PLAYER,
+)
 
 # Every websocket opened with a ticket runs one of these (bench.capacity: the ORM's query took
 # 2.4 ms of a web process's CPU, these 0.5).
@@ -52,6 +60,22 @@ def auth_token_get(*, raw: str) -> AuthToken | None:
         AuthToken.player.field.set_cached_value(token, player)
         return token  # type: ignore[no-any-return]
     return None
+
+
+def bot_token_get(*, raw: str) -> BotToken | None:
+    """The bot token with this value, with its player, or None."""
+    for token, player in fetch(_BOT_TOKEN_SQL, [BotToken.hash(raw)], _BOT_TOKEN, _PLAYER):
+        BotToken.player.field.set_cached_value(token, player)
+        return token  # type: ignore[no-any-return]
+    return None
+
+
+def bot_player_get(*, player_id: str, token_id: str) -> Player | None:
+    """The active bot with this id while it holds this bot token, or None (a websocket
+    ticket issued with a bot token lives no longer than the token)."""
+    return Player.objects.filter(
+        pk=player_id, is_active=True, is_bot=True, bot_tokens__pk=token_id
+    ).first()
 
 
 def player_get_by_username(*, username: str) -> Player | None:

@@ -1,5 +1,5 @@
-"""Writes: guests, registration, login, tokens, websocket tickets, bans, erasure and the
-staff audit log."""
+"""Writes: guests, registration, login, tokens, bot accounts and their tokens, websocket
+tickets, bans, erasure and the staff audit log."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from accounts.locks import player_lock, seed_pairs_lock
 from accounts.models import (
     SEED_BYTES,
     AuthToken,
+    BotToken,
     ChallengesFrom,
     ChatShown,
     Offence,
@@ -30,7 +31,12 @@ from accounts.models import (
     StaffAction,
     StaffActionKind,
 )
-from accounts.selectors import active_player_get, offences_since, player_get_by_username
+from accounts.selectors import (
+    active_player_get,
+    bot_player_get,
+    offences_since,
+    player_get_by_username,
+)
 from accounts.signals import player_banned, player_erased, player_presence_changed
 from core.errors import ApplicationError
 from core.redis import get_redis
@@ -96,6 +102,95 @@ def auth_token_revoke(*, token: AuthToken) -> None:
     AuthToken.objects.filter(pk=token.pk).delete()
 
 
+# Bot accounts and their tokens (docs/bots.md) -----------------------------------------------
+
+BOT_TOKENS_MAX = 20
+
+
+def player_make_bot(*, player: Player, description: str = "") -> tuple[Player, BotToken, str]:
+    """The registered account, locked by the caller (`player_lock`) and found eligible by it
+    (it never finished a game: players/services.py asks games), becomes a bot for good: its
+    login tokens are revoked (a bot signs in with bot tokens only) and its first bot token,
+    "default", is made; anyone may challenge it. Returns the bot, the token and its value."""
+    if player.is_guest:
+        raise ApplicationError("guest", "Register first: a bot is a registered account.", 403)
+    if player.is_bot:
+        raise ApplicationError("not_eligible", "This account is already a bot.", 409)
+    if player.is_staff:
+        raise ApplicationError("not_eligible", "A staff account cannot become a bot.", 409)
+    player.is_bot = True
+    player.bot_description = description
+    player.challenges_from = ChallengesFrom.EVERYONE
+    player.save(update_fields=["is_bot", "bot_description", "challenges_from"])
+    AuthToken.objects.filter(player=player).delete()
+    token, raw = bot_token_create(player=player, name="default")
+    return player, token, raw
+
+
+def _not_bot() -> ApplicationError:
+    return ApplicationError(
+        "not_bot", "Only a bot account has this (POST /api/v1/bot/upgrade/).", 409
+    )
+
+
+@transaction.atomic
+def bot_token_create(*, player: Player, name: str) -> tuple[BotToken, str]:
+    """A new token of the bot; the raw value exists only in this return value."""
+    player = player_lock(player.pk)  # counts and creates in one order with a revocation
+    if not player.is_bot:
+        raise _not_bot()
+    if BotToken.objects.filter(player=player).count() >= BOT_TOKENS_MAX:
+        raise ApplicationError(
+            "too_many_tokens",
+            f"A bot holds at most {BOT_TOKENS_MAX} tokens: revoke one first.",
+            409,
+        )
+    raw = BotToken.new_raw()
+    token = BotToken.objects.create(player=player, name=name, key_hash=BotToken.hash(raw))
+    return token, raw
+
+
+@transaction.atomic
+def bot_token_revoke(*, player: Player, token_id: int) -> None:
+    """Revoke one of the bot's tokens; never its last (409 `last_token`: make a new one
+    first), so that a bot cannot lock itself out."""
+    player = player_lock(player.pk)
+    if not player.is_bot:
+        raise _not_bot()
+    tokens = BotToken.objects.filter(player=player)
+    if not tokens.filter(pk=token_id).exists():
+        raise ApplicationError("not_found", "No such bot token.", 404)
+    if tokens.count() == 1:
+        raise ApplicationError(
+            "last_token",
+            "This is the bot's last token: make a new one before revoking it.",
+            409,
+        )
+    tokens.filter(pk=token_id).delete()
+
+
+def bot_token_touch(*, token: BotToken) -> None:
+    """When the token was last used, written at most once per ACCOUNTS_TOKEN_TOUCH_SECONDS."""
+    now = timezone.now()
+    touch = timedelta(seconds=settings.ACCOUNTS_TOKEN_TOUCH_SECONDS)
+    if token.last_used_at is not None and now - token.last_used_at < touch:
+        return
+    token.last_used_at = now
+    BotToken.objects.filter(pk=token.pk).update(last_used_at=now)
+
+
+@transaction.atomic
+def bot_tokens_revoke_all(*, player: Player, by: Player | None = None, reason: str = "") -> int:
+    """Staff: revoke every token of the bot (the admin's action), in the audit log; how many
+    there were. The bot is locked out until its owner asks staff (a ban suspends it instead,
+    its tokens kept)."""
+    deleted, _ = BotToken.objects.filter(player=player).delete()
+    staff_action_record(
+        action=StaffActionKind.BOT_TOKENS_REVOKE, actor=by, reason=reason, player=player
+    )
+    return deleted
+
+
 def auth_tokens_purge_expired() -> int:
     deleted, _ = AuthToken.objects.filter(expires_at__lte=timezone.now()).delete()
     return deleted
@@ -156,6 +251,13 @@ def player_login(*, username: str, password: str, user_agent: str = "") -> tuple
         raise ApplicationError("invalid_credentials", "Wrong username or password.")
     if player.is_banned:
         raise ApplicationError("banned", player.ban_message, status=403)
+    if player.is_bot:
+        raise ApplicationError(
+            "bot",
+            "This account is a bot: it signs in with its bot tokens, not a password "
+            "(docs/bots.md).",
+            status=403,
+        )
     player.last_login = timezone.now()
     player.save(update_fields=["last_login"])
     return player, auth_token_issue(player=player, user_agent=user_agent)
@@ -169,6 +271,7 @@ def player_update(
     appear_offline: bool | None = None,
     chat: ChatShown | None = None,
     challenges_from: ChallengesFrom | None = None,
+    bot_description: str | None = None,
 ) -> Player:
     """What `PATCH /me/` changes; a change of `appear_offline` is told to the player's friends
     after the commit (`player_presence_changed`). `chat` applies to the messages sent from now
@@ -183,6 +286,13 @@ def player_update(
     if challenges_from is not None:
         player.challenges_from = challenges_from
         fields.append("challenges_from")
+    if bot_description is not None:
+        if not player.is_bot:
+            raise ApplicationError(
+                "not_bot", "Only a bot has a description (POST /api/v1/bot/upgrade/).", 409
+            )
+        player.bot_description = bot_description
+        fields.append("bot_description")
     if appear_offline is not None and appear_offline != player.appear_offline:
         player.appear_offline = appear_offline
         fields.append("appear_offline")
@@ -290,6 +400,7 @@ def player_erase(*, player: Player, by: Player | None = None, reason: str = "") 
         ]
     )  # fmt: skip
     AuthToken.objects.filter(player=player).delete()
+    BotToken.objects.filter(player=player).delete()
     staff_action_record(
         action=StaffActionKind.ERASE,
         actor=by,
@@ -303,14 +414,21 @@ def player_erase(*, player: Player, by: Player | None = None, reason: str = "") 
     return player
 
 
-def ws_ticket_issue(*, player: Player, token: AuthToken | None = None) -> tuple[str, datetime]:
+def ws_ticket_issue(
+    *, player: Player, token: AuthToken | BotToken | None = None
+) -> tuple[str, datetime]:
     """A single-use ticket for opening a websocket (tokens never go in URLs). One issued with
     a `token` (as the API issues them) lives no longer than that token: after a logout, or
-    the session's revocation in the admin, it is refused."""
+    the session's (or bot token's) revocation, it is refused."""
     raw = secrets.token_urlsafe(32)
     seconds = settings.ACCOUNTS_WS_TICKET_SECONDS
     expires_at = timezone.now() + timedelta(seconds=seconds)
-    value = str(player.pk) if token is None else f"{player.pk} {token.pk}"
+    if token is None:
+        value = str(player.pk)
+    elif isinstance(token, BotToken):
+        value = f"{player.pk} bot:{token.pk}"
+    else:
+        value = f"{player.pk} {token.pk}"
     get_redis().set(_WS_TICKET_KEY.format(AuthToken.hash(raw)), value, ex=seconds)
     return raw, expires_at
 
@@ -321,7 +439,10 @@ def ws_ticket_redeem(*, ticket: str) -> Player | None:
     value = get_redis().getdel(_WS_TICKET_KEY.format(AuthToken.hash(ticket)))
     if not value:
         return None
-    player_id, _, token_id = str(value).partition(" ")  # "player" or "player token"
+    # "player", "player token" or "player bot:token"
+    player_id, _, token_id = str(value).partition(" ")
+    if token_id.startswith("bot:"):
+        return bot_player_get(player_id=player_id, token_id=token_id.removeprefix("bot:"))
     return active_player_get(player_id=player_id, token_id=token_id or None)
 
 

@@ -94,7 +94,7 @@ async def make_bot(http: httpx.AsyncClient, name: str) -> Bot:
     if upgraded.status_code != 200:
         raise RuntimeError(f"upgrade {name}: {upgraded.status_code} {upgraded.text}")
     body = upgraded.json()
-    return Bot(name, body["player"]["id"], body["token"])
+    return Bot(name, body["player"]["id"], body["token"]["token"])
 
 
 async def make_bots(url: str, prefix: str, count: int) -> list[Bot]:

@@ -23,9 +23,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.authentication import request_player
-from accounts.models import AuthToken, ChallengesFrom, ChatShown, Player
+from accounts.models import AuthToken, BotToken, ChallengesFrom, ChatShown, Player
 from accounts.services import (
     auth_token_revoke,
+    bot_token_create,
+    bot_token_revoke,
     client_seed_set,
     guest_create,
     player_erase,
@@ -50,12 +52,15 @@ from core.throttles import PlayerRateThrottle
 from games.models import Seat
 from games.selectors import player_active_game_id, seat_name
 from players.selectors import (
+    bot_tokens,
     me_data,
     player_games,
     player_get,
     player_rating_changes,
     players_named,
+    profile_data,
 )
+from players.services import bot_upgrade
 from ratings.models import Rating, RatingChange
 from ratings.payloads import PlayerSerializer, RatingSerializer, player_data
 from ratings.rating import Skill
@@ -122,6 +127,9 @@ class MeSerializer(PlayerSerializer):
         read_only=True,
         help_text="Who may challenge the caller (`PATCH /me/` sets it).",
     )
+    bot_description = serializers.CharField(
+        read_only=True, help_text="A bot's description, as its profile shows it ('' if none)."
+    )
     fairness = MeFairnessSerializer(
         read_only=True,
         help_text="The caller's current seed pair (docs/fairness.md §1): the commitment to "
@@ -187,6 +195,25 @@ class MeUpdateInputSerializer(serializers.Serializer[dict[str, Any]]):
         help_text='Who may challenge you to a private table: "everyone" (but players you '
         'block), "friends" (the default) or "nobody" (docs/api.md, Challenges).',
     )
+    bot_description = serializers.CharField(
+        max_length=500,
+        allow_blank=True,
+        required=False,
+        help_text="Bots only (else 409 `not_bot`): what the bot's profile says of it.",
+    )
+
+
+class ProfileSerializer(PlayerSerializer):
+    """`GET /players/{id}/`: the `player`, and what a bot's owner says of it."""
+
+    bot_description = serializers.CharField(
+        allow_null=True,
+        read_only=True,
+        help_text="A bot's description, chosen by its owner (docs/bots.md); null for others.",
+    )
+
+    def to_representation(self, instance: Player) -> dict[str, Any]:
+        return dict(profile_data(instance))
 
 
 class WsTicketOutputSerializer(serializers.Serializer[dict[str, Any]]):
@@ -252,12 +279,19 @@ class LoginApi(APIView):
 
 class LogoutApi(APIView):
     @extend_schema(
-        operation_id="auth_logout", request=None, responses={204: None, **error_responses(401, 403)}
+        operation_id="auth_logout",
+        description="Revokes the token used. A bot's logout revokes its bot token (never its "
+        "last: 409 `last_token`).",
+        request=None,
+        responses={204: None, **error_responses(401, 403, 409)},
     )
     def post(self, request: Request) -> Response:
         token = request.auth
-        assert isinstance(token, AuthToken)  # the only authentication class yields one
-        auth_token_revoke(token=token)
+        if isinstance(token, BotToken):  # a bot's logout revokes the token it used
+            bot_token_revoke(player=request_player(request), token_id=token.pk)
+        else:
+            assert isinstance(token, AuthToken)  # the authentication class yields one of two
+            auth_token_revoke(token=token)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -310,10 +344,114 @@ class WsTicketApi(APIView):
     )
     def post(self, request: Request) -> Response:
         token = request.auth
-        assert isinstance(token, AuthToken)  # the only authentication class yields one
+        assert isinstance(token, AuthToken | BotToken)  # what the authentication class yields
         ticket, expires_at = ws_ticket_issue(player=request_player(request), token=token)
         output = WsTicketOutputSerializer({"ticket": ticket, "expires_at": expires_at})
         return Response(output.data, status=status.HTTP_201_CREATED)
+
+
+# Bots (docs/bots.md) -----------------------------------------------------------------------
+
+
+class BotUpgradeInputSerializer(serializers.Serializer[dict[str, Any]]):
+    description = serializers.CharField(
+        max_length=500,
+        allow_blank=True,
+        required=False,
+        default="",
+        help_text="What the bot's profile says of it (`PATCH /me/` changes it later).",
+    )
+
+
+class BotTokenSerializer(serializers.Serializer[BotToken]):
+    id = serializers.IntegerField(read_only=True)
+    name = serializers.CharField(read_only=True)
+    created_at = serializers.DateTimeField(read_only=True)
+    last_used_at = serializers.DateTimeField(
+        read_only=True, allow_null=True, help_text="To the minute; null until first used."
+    )
+
+
+class BotTokenCreatedSerializer(serializers.Serializer[dict[str, Any]]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    token = serializers.CharField(
+        help_text="The token itself, shown this once: send it as `Authorization: Bearer`."
+    )
+    created_at = serializers.DateTimeField()
+
+
+class BotUpgradeOutputSerializer(serializers.Serializer[dict[str, Any]]):
+    player = MeSerializer()
+    token = BotTokenCreatedSerializer(help_text="The bot's first token, named `default`.")
+
+
+class BotTokenInputSerializer(serializers.Serializer[dict[str, Any]]):
+    name = serializers.CharField(max_length=64, help_text="Your name for it: 1 to 64 characters.")
+
+
+def _token_created(token: BotToken, raw: str) -> dict[str, Any]:
+    return {"id": token.pk, "name": token.name, "token": raw, "created_at": token.created_at}
+
+
+class BotUpgradeApi(APIView):
+    @extend_schema(
+        operation_id="bot_upgrade",
+        description="The caller's registered account, which never finished a game, becomes a "
+        "bot for good: its login tokens stop working, and the answer holds its first bot token.",
+        request=BotUpgradeInputSerializer,
+        responses={200: BotUpgradeOutputSerializer, **error_responses(400, 401, 403, 409)},
+    )
+    def post(self, request: Request) -> Response:
+        data = BotUpgradeInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        player, token, raw = bot_upgrade(
+            player=request_player(request), description=data.validated_data["description"]
+        )
+        output = {"player": player, "token": _token_created(token, raw)}
+        return Response(BotUpgradeOutputSerializer(output).data)
+
+
+class BotTokensApi(APIView):
+    @extend_schema(
+        operation_id="bot_tokens_list",
+        parameters=PAGE_PARAMETERS,
+        responses={
+            200: paginated(BotTokenSerializer(many=True), "BotToken"),
+            **error_responses(401, 403, 409),
+        },
+    )
+    def get(self, request: Request) -> Response:
+        paginator = Pagination()
+        page = paginator.paginate_queryset(bot_tokens(request_player(request)), request, view=self)
+        assert page is not None
+        rows = [BotTokenSerializer(token).data for token in page]
+        return paginator.get_paginated_response(rows)
+
+    @extend_schema(
+        operation_id="bot_tokens_create",
+        request=BotTokenInputSerializer,
+        responses={201: BotTokenCreatedSerializer, **error_responses(400, 401, 403, 409)},
+    )
+    def post(self, request: Request) -> Response:
+        data = BotTokenInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        token, raw = bot_token_create(
+            player=request_player(request), name=data.validated_data["name"]
+        )
+        output = BotTokenCreatedSerializer(_token_created(token, raw))
+        return Response(output.data, status=status.HTTP_201_CREATED)
+
+
+class BotTokenDetailApi(APIView):
+    @extend_schema(
+        operation_id="bot_tokens_revoke",
+        request=None,
+        responses={204: None, **error_responses(401, 403, 404, 409)},
+    )
+    def delete(self, request: Request, token_id: int) -> Response:
+        bot_token_revoke(player=request_player(request), token_id=token_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 # Players and ratings -----------------------------------------------------------------------
@@ -446,10 +584,10 @@ class PlayerDetailApi(PublicReadApi):
     @extend_schema(
         operation_id="players_get",
         parameters=[IF_NONE_MATCH, ETAG],
-        responses={200: PlayerSerializer, **NOT_MODIFIED, **error_responses(401, 403, 404)},
+        responses={200: ProfileSerializer, **NOT_MODIFIED, **error_responses(401, 403, 404)},
     )
     def get(self, request: Request, player_id: UUID) -> Response:
-        return Response(PlayerSerializer(player_get(player_id)).data)
+        return Response(ProfileSerializer(player_get(player_id)).data)
 
 
 class PlayerGamesApi(PublicReadApi):

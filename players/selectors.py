@@ -10,7 +10,7 @@ from uuid import UUID
 from django.core.exceptions import ValidationError
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 
-from accounts.models import Player
+from accounts.models import BotToken, Player
 from accounts.selectors import queue_ban_until
 from accounts.services import seed_pair_get
 from core.errors import ApplicationError
@@ -28,6 +28,10 @@ class MeFairnessData(TypedDict):
     client_seed: str
 
 
+class ProfileData(PlayerData):
+    bot_description: str | None
+
+
 class MeData(PlayerData):
     active_game: str | None
     ticket: TicketData | None
@@ -35,6 +39,7 @@ class MeData(PlayerData):
     appear_offline: bool
     chat: Literal["all", "phrases", "off"]
     challenges_from: Literal["everyone", "friends", "nobody"]
+    bot_description: str
     fairness: MeFairnessData
 
 
@@ -52,8 +57,26 @@ def me_data(player: Player) -> MeData:
         "appear_offline": player.appear_offline,
         "chat": player.chat,  # type: ignore[typeddict-item]
         "challenges_from": player.challenges_from,  # type: ignore[typeddict-item]
+        "bot_description": player.bot_description,
         "fairness": {"commitment": pair.commitment, "client_seed": pair.client_seed},
     }
+
+
+def profile_data(player: Player) -> ProfileData:
+    """What `GET /players/{id}/` answers: the `player`, and a bot's description."""
+    return {
+        **player_data(player),
+        "bot_description": player.bot_description if player.is_bot else None,
+    }
+
+
+def bot_tokens(player: Player) -> QuerySet[BotToken]:
+    """The bot's tokens, the oldest first; 403 `not_bot` for a player who is not a bot."""
+    if not player.is_bot:
+        raise ApplicationError(
+            "not_bot", "Only a bot account has this (POST /api/v1/bot/upgrade/).", 409
+        )
+    return BotToken.objects.filter(player=player).order_by("created_at", "pk")
 
 
 def player_get(player_id: UUID | str) -> Player:

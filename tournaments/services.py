@@ -147,6 +147,10 @@ def _require_free(tournament: Tournament, player: Player) -> None:
 
 
 def _require_eligible(tournament: Tournament, player: Player) -> None:
+    if player.is_bot:  # arenas seat ranked tables of people; bots have their ladder
+        raise ApplicationError(
+            "not_eligible", "Bots play the bot ladder, not tournaments (docs/bots.md).", 403
+        )
     if queue_ban_until(player.pk) is not None:
         raise ApplicationError("not_eligible", "You are banned from ranked play for now.", 403)
     if tournament.min_rated_games:

@@ -7,43 +7,61 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('accounts', '0010_seed_pair'),
-        ('auth', '0012_alter_user_first_name_max_length'),
+        ("accounts", "0010_seed_pair"),
+        ("auth", "0012_alter_user_first_name_max_length"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='BotToken',
+            name="BotToken",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=64)),
-                ('key_hash', models.CharField(editable=False, max_length=64, unique=True)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now, editable=False)),
-                ('last_used_at', models.DateTimeField(blank=True, null=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=64)),
+                ("key_hash", models.CharField(editable=False, max_length=64, unique=True)),
+                (
+                    "created_at",
+                    models.DateTimeField(default=django.utils.timezone.now, editable=False),
+                ),
+                ("last_used_at", models.DateTimeField(blank=True, null=True)),
             ],
             options={
-                'ordering': ['created_at', 'id'],
+                "ordering": ["created_at", "id"],
             },
         ),
         migrations.AddField(
-            model_name='player',
-            name='bot_description',
+            model_name="player",
+            name="bot_description",
             field=models.CharField(blank=True, max_length=500),
         ),
         migrations.AddField(
-            model_name='player',
-            name='is_bot',
+            model_name="player",
+            name="is_bot",
             field=models.BooleanField(default=False),
         ),
         migrations.AddConstraint(
-            model_name='player',
-            constraint=models.CheckConstraint(condition=models.Q(('is_bot', False), models.Q(('is_guest', False), ('is_staff', False)), _connector='OR'), name='player_bot_registered_not_staff'),
+            model_name="player",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("is_bot", False),
+                    models.Q(("is_guest", False), ("is_staff", False)),
+                    _connector="OR",
+                ),
+                name="player_bot_registered_not_staff",
+            ),
         ),
         migrations.AddField(
-            model_name='bottoken',
-            name='player',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='bot_tokens', to=settings.AUTH_USER_MODEL),
+            model_name="bottoken",
+            name="player",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="bot_tokens",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
     ]

@@ -84,7 +84,11 @@ def guest_client(client_for: Callable[[Player], APIClient], guest: Player) -> AP
 def _own_secrets(body: Any) -> set[str]:
     if not isinstance(body, dict):
         return set()
-    return {value for key in ("token", "ticket") if isinstance(value := body.get(key), str)}
+    own = {value for key in ("token", "ticket") if isinstance(value := body.get(key), str)}
+    nested = body.get("token")  # a bot's upgrade: {"player", "token": {"token", ...}}
+    if isinstance(nested, dict) and isinstance(nested.get("token"), str):
+        own.add(nested["token"])
+    return own
 
 
 @pytest.fixture(autouse=True)

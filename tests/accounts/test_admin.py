@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from accounts.models import AuthToken, Player, StaffAction
+from accounts.models import AuthToken, BotToken, Player, StaffAction
 from accounts.signals import player_banned
 from tests.factories import PlayerFactory
 
@@ -139,3 +139,64 @@ def test_change_page_shows_sessions_but_never_a_token_hash(
 
 def test_players_are_not_added_in_the_admin(admin_client) -> None:
     assert admin_client.get(f"{CHANGELIST}add/").status_code == 403
+
+
+def _bot(name: str = "Robo") -> tuple[Player, list[BotToken]]:
+    bot = PlayerFactory.create(registered=True, display_name=name, is_bot=True)
+    tokens = [
+        BotToken.objects.create(player=bot, name=label, key_hash=BotToken.hash(label * 8))
+        for label in ("default", "laptop")
+    ]
+    return bot, tokens
+
+
+def test_bots_are_filtered_and_their_tokens_shown_without_hashes(admin_client, players) -> None:
+    bot, tokens = _bot()
+    listed = admin_client.get(CHANGELIST, {"is_bot__exact": "1"})
+    assert "Robo" in listed.text
+    assert _listed(listed) == set()
+
+    page = admin_client.get(f"{CHANGELIST}{bot.pk}/change/")
+    assert page.status_code == 200
+    assert "laptop" in page.text
+    assert all(token.key_hash not in page.text for token in tokens)
+
+
+def test_staff_revoke_a_bots_tokens_with_a_reason(admin_client, staff, players) -> None:
+    bot, _ = _bot()
+    human = players["dana"]
+    selection = {"action": "revoke_bot_tokens", "_selected_action": [str(bot.pk), str(human.pk)]}
+
+    form = admin_client.post(CHANGELIST, selection)
+    assert form.status_code == 200
+    assert 'name="reason"' in form.text
+    assert BotToken.objects.filter(player=bot).count() == 2
+
+    response = admin_client.post(
+        CHANGELIST, {**selection, "apply": "Revoke bot tokens", "reason": "Token leaked."}
+    )
+    assert response.status_code == 302
+    assert not BotToken.objects.filter(player=bot).exists()
+    logged = StaffAction.objects.get(action="bot_revoke")
+    assert (logged.actor, logged.player, logged.reason) == (staff, bot, "Token leaked.")
+    assert not StaffAction.objects.filter(player=human).exists()  # not a bot: left alone
+
+
+def test_a_ban_suspends_a_bot_and_keeps_its_tokens(admin_client, api_client) -> None:
+    bot, _ = _bot()
+    raw = BotToken.new_raw()
+    BotToken.objects.create(player=bot, name="live", key_hash=BotToken.hash(raw))
+    api_client.credentials(HTTP_AUTHORIZATION=f"Bearer {raw}")
+    assert api_client.get("/api/v1/me/").status_code == 200
+    admin_client.post(
+        CHANGELIST,
+        {
+            "action": "ban",
+            "_selected_action": [str(bot.pk)],
+            "apply": "Ban",
+            "reason": "Stalls games.",
+        },
+    )
+    response = api_client.get("/api/v1/me/")
+    assert (response.status_code, response.json()["code"]) == (403, "banned")
+    assert BotToken.objects.filter(player=bot).count() == 3

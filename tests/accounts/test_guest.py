@@ -28,6 +28,7 @@ def test_guest_without_a_name_gets_a_generated_one(api_client) -> None:
     assert set(player) == {
         "id",
         "display_name",
+        "is_bot",
         "is_guest",
         "is_cpu",
         "rating",

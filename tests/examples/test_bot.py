@@ -124,7 +124,7 @@ def bot_token(name: str) -> str:
     assert registered.status_code == 200, registered.content
     upgraded = client.post("/api/v1/bot/upgrade/", {"description": "the reference bot"})
     assert upgraded.status_code == 200, upgraded.content
-    return str(upgraded.json()["token"])
+    return str(upgraded.json()["token"]["token"])
 
 
 def test_the_reference_bot_plays_a_ladder_game(live: str, tmp_path: Path) -> None:

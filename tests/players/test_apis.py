@@ -68,6 +68,7 @@ def test_a_player_is_public_with_their_rating(client, players, make_game) -> Non
         "display_name": a.display_name,
         "is_guest": True,
         "is_cpu": False,
+        "is_bot": False,
         "rating": {
             "mu": winner.mu,
             "sigma": winner.sigma,
@@ -76,6 +77,7 @@ def test_a_player_is_public_with_their_rating(client, players, make_game) -> Non
             "provisional": True,
         },
         "placement_games_left": 9,  # YANIV_SEASON_PLACEMENT_GAMES (10) less the one
+        "bot_description": None,
     }
 
 

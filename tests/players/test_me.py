@@ -25,6 +25,7 @@ def test_me_is_the_player_plus_what_it_is_doing(guest_client, guest) -> None:
         "display_name": guest.display_name,
         "is_guest": True,
         "is_cpu": False,
+        "is_bot": False,
         "rating": player_rating(guest),
         "placement_games_left": 10,
         "active_game": None,
@@ -33,6 +34,7 @@ def test_me_is_the_player_plus_what_it_is_doing(guest_client, guest) -> None:
         "appear_offline": False,
         "chat": "all",
         "challenges_from": "friends",
+        "bot_description": "",
         "fairness": {"commitment": pair.commitment, "client_seed": pair.client_seed},
     }
 
@@ -68,6 +70,7 @@ def test_rename(guest_client, guest) -> None:
     assert response.json() == {
         "id": str(guest.pk),
         "display_name": "Noa",
+        "is_bot": False,
         "is_guest": True,
         "is_cpu": False,
         "rating": player_rating(guest),

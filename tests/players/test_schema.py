@@ -17,6 +17,9 @@ ENDPOINTS = {
     "/api/v1/auth/logout/": {"post": "204"},
     "/api/v1/auth/ws-ticket/": {"post": "201"},
     "/api/v1/me/": {"get": "200", "patch": "200"},
+    "/api/v1/bot/upgrade/": {"post": "200"},
+    "/api/v1/bot/tokens/": {"get": "200", "post": "201"},
+    "/api/v1/bot/tokens/{token_id}/": {"delete": "204"},
 }
 OPEN = {"/api/v1/auth/guest/", "/api/v1/auth/login/"}
 
@@ -47,7 +50,8 @@ def test_bearer_auth_is_described(generated) -> None:
     assert schema["components"]["securitySchemes"]["bearerAuth"] == {
         "type": "http",
         "scheme": "bearer",
-        "description": "A token from `POST /auth/guest/` or `POST /auth/login/`.",
+        "description": "A token from `POST /auth/guest/` or `POST /auth/login/`, or a bot "
+        "token (`POST /bot/tokens/`, docs/bots.md).",
     }
 
 
@@ -72,6 +76,7 @@ def test_the_player_object_matches_the_contract(generated) -> None:
     assert set(player["properties"]) == {
         "id",
         "display_name",
+        "is_bot",
         "is_guest",
         "is_cpu",
         "rating",
@@ -88,5 +93,6 @@ def test_the_player_object_matches_the_contract(generated) -> None:
         "appear_offline",
         "chat",
         "challenges_from",
+        "bot_description",
         "fairness",
     }

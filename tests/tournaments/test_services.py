@@ -15,6 +15,7 @@ from games.models import Game, GameStatus, Seat
 from games.services.staff import game_void
 from ratings.models import Rating
 from social.services import block_create
+from tests.factories import PlayerFactory
 from tests.games.test_rating_concurrency import at_once
 from tournaments import tasks
 from tournaments.models import Participant, Tournament, TournamentStatus
@@ -89,6 +90,13 @@ def test_joining_and_its_refusals(players, settings) -> None:
         player=c, mu=25, sigma=5, ordinal=10, games=5, last_game_at=timezone.now()
     )
     tournament_join(tournament_id=picky.pk, player=c)
+
+
+def test_bots_do_not_join_tournaments(players) -> None:
+    bot = PlayerFactory.create(registered=True, is_bot=True)
+    with pytest.raises(ApplicationError) as refused:
+        tournament_join(tournament_id=arena(min_rated_games=0).pk, player=bot)
+    assert (refused.value.code, refused.value.status) == ("not_eligible", 403)
 
 
 def test_withdraw_before_the_start_only(players) -> None:
