@@ -9,6 +9,7 @@ from typing import Any
 from django.urls import re_path
 
 from games.routing import websocket_urlpatterns as games_routes
+from players.routing import websocket_urlpatterns as players_routes
 from tournaments.routing import websocket_urlpatterns as tournaments_routes
 
 Scope = MutableMapping[str, Any]
@@ -34,4 +35,9 @@ async def not_found(scope: Scope, receive: Receive, send: Send) -> None:
 
 # Last: matches every path. (django-stubs types a route's target as a Django view; Channels'
 # router takes any ASGI application.)
-websocket_urlpatterns = [*games_routes, *tournaments_routes, re_path(r"", not_found)]  # type: ignore[arg-type]
+websocket_urlpatterns = [
+    *games_routes,
+    *players_routes,
+    *tournaments_routes,
+    re_path(r"", not_found),  # type: ignore[arg-type]
+]

@@ -270,7 +270,11 @@ SPECTACULAR_SETTINGS = {
     # One name for the CPU levels (games.engine.cpu.Level), a request's `level` or a seat's
     # `cpu_level`. The values, not the enum's path: as a path its members' names would be the
     # labels, which the fields' choices (value, value) do not match.
-    "ENUM_NAME_OVERRIDES": {"CpuLevelEnum": [level.value for level in Level]},
+    "ENUM_NAME_OVERRIDES": {
+        "CpuLevelEnum": [level.value for level in Level],
+        # An action's `type`, in `POST .../actions/` and in `GET .../legal-moves/` alike.
+        "ActionInputTypeEnum": ["play", "yaniv"],
+    },
     "POSTPROCESSING_HOOKS": [
         "config.socket_messages.add_socket_messages",  # before the enums are named
         "drf_spectacular.hooks.postprocess_schema_enums",
@@ -448,6 +452,10 @@ YANIV_CHALLENGES_PER_HOUR = env.int("YANIV_CHALLENGES_PER_HOUR", default=30)
 # third of it); a web process that dies leaves its players online at most this long, plus
 # beat's sweep interval.
 YANIV_PRESENCE_TTL_SECONDS = env.int("YANIV_PRESENCE_TTL_SECONDS", default=60)
+# Listening sockets (core/heartbeat.py): the server sends a keep-alive after this many seconds
+# without a message, and closes (4408) a socket whose client sent no frame for IDLE seconds.
+YANIV_WS_KEEPALIVE_SECONDS = env.float("YANIV_WS_KEEPALIVE_SECONDS", default=20.0)
+YANIV_WS_IDLE_SECONDS = env.float("YANIV_WS_IDLE_SECONDS", default=60.0)
 # Chat (docs/api.md, Chat): free text needs this many finished games; at most FLOOD_MESSAGES
 # messages in FLOOD_SECONDS a player; the word list (one word a line) refused in free text; and
 # how long messages (and reports, and ended mutes) are kept.

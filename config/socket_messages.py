@@ -18,10 +18,13 @@ from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema
 from chat.apis import ChatDeletedMessageSerializer, ChatMessageMessageSerializer
 from games.apis import (
     GameMessageSerializer,
+    KeepaliveMessageSerializer,
+    PongMessageSerializer,
     SocketErrorMessageSerializer,
     YourTurnMessageSerializer,
 )
 from matchmaking.apis import TicketMessageSerializer
+from players.apis import HelloMessageSerializer
 from social.apis import (
     ChallengeMessageSerializer,
     FriendMessageSerializer,
@@ -29,6 +32,9 @@ from social.apis import (
     PresenceMessageSerializer,
 )
 from tournaments.apis import StandingsMessageSerializer, TournamentGameMessageSerializer
+
+# What every listening socket sends besides its own messages (core/heartbeat.py).
+LISTENING = {"keepalive": KeepaliveMessageSerializer, "pong": PongMessageSerializer}
 
 # Each socket's messages, by the value of their `type`.
 SOCKETS = [
@@ -39,12 +45,14 @@ SOCKETS = [
             "chat": ChatMessageMessageSerializer,
             "chat_deleted": ChatDeletedMessageSerializer,
             "error": SocketErrorMessageSerializer,
+            **LISTENING,
         },
         resource_type_field_name="type",
     ),
     PolymorphicProxySerializer(
         component_name="MeSocketMessage",
         serializers={
+            "hello": HelloMessageSerializer,
             "ticket": TicketMessageSerializer,
             "your_turn": YourTurnMessageSerializer,
             "tournament_game": TournamentGameMessageSerializer,
@@ -53,6 +61,7 @@ SOCKETS = [
             "friend": FriendMessageSerializer,
             "presence": PresenceMessageSerializer,
             "error": SocketErrorMessageSerializer,
+            **LISTENING,
         },
         resource_type_field_name="type",
     ),
@@ -61,6 +70,7 @@ SOCKETS = [
         serializers={
             "standings": StandingsMessageSerializer,
             "error": SocketErrorMessageSerializer,
+            **LISTENING,
         },
         resource_type_field_name="type",
     ),

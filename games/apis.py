@@ -32,6 +32,9 @@ from games.payloads import (
     EventData,
     GameData,
     GameMessage,
+    KeepaliveMessage,
+    LegalMovesData,
+    PongMessage,
     RecordData,
     RematchData,
     RulesCatalogData,
@@ -43,6 +46,7 @@ from games.projection import (
     game_events,
     game_payload,
     game_state,
+    legal_moves_payload,
     may_view,
     rules_catalog,
     viewer_seat,
@@ -65,10 +69,13 @@ PAYLOADS = PayloadSerializers({PlayerData: PlayerSerializer})
 GameSerializer = PAYLOADS.of(GameData)
 EventSerializer = PAYLOADS.of(EventData)
 RecordSerializer = PAYLOADS.of(RecordData)
+LegalMovesSerializer = PAYLOADS.of(LegalMovesData)
 # The sockets' messages (games/consumers.py), listed in the schema by config/socket_messages.py.
 GameMessageSerializer = PAYLOADS.of(GameMessage)
 YourTurnMessageSerializer = PAYLOADS.of(YourTurnMessage)
 SocketErrorMessageSerializer = PAYLOADS.of(SocketErrorMessage)
+KeepaliveMessageSerializer = PAYLOADS.of(KeepaliveMessage)
+PongMessageSerializer = PAYLOADS.of(PongMessage)
 
 
 def _game_response(locked: LockedGame, player: Player, code: int = 200) -> Response:
@@ -332,6 +339,34 @@ class GameActionApi(APIView):
         finally:
             metrics.MOVE_DURATION.observe(time.perf_counter() - start)
         return _game_response(locked, player)
+
+
+class GameLegalMovesApi(APIView):
+    @extend_schema(
+        operation_id="games_legal_moves",
+        description="Every move the caller's seat may make now, each the body `POST "
+        ".../actions/` takes (add `seq`), from the engine that judges them: none listed is "
+        "refused, none missing is accepted (two laid orders the rules do not tell apart are "
+        "listed once). For the seat in turn only: 409 `not_your_turn` otherwise (`not_active` "
+        "before the start or after the end, `left` after leaving); 404 at a game without "
+        "the caller's seat.",
+        responses={200: LegalMovesSerializer, **error_responses(401, 404, 409)},
+    )
+    def get(self, request: Request, game_id: UUID) -> Response:
+        player = request_player(request)
+        game = Game.objects.filter(pk=game_id).first()
+        seats = [] if game is None else game_seats(game)
+        seat = viewer_seat(seats, player)
+        if game is None or seat is None:
+            raise _no_game()
+        state = game_state(game)
+        if game.status != GameStatus.ACTIVE or state is None:
+            raise ApplicationError("not_active", f"This game is {game.status}, not active.", 409)
+        if seats[seat].left:
+            raise ApplicationError("left", "You left this game; the CPU plays your seat.", 409)
+        if state.turn != seat:
+            raise ApplicationError("not_your_turn", "It is not your turn.", 409)
+        return Response(legal_moves_payload(game, state, seat))
 
 
 class EventPagination(LimitOffsetPagination):

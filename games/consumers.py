@@ -1,9 +1,13 @@
-"""Websockets (docs/api.md, Realtime): one game's changes, and a player's own notifications.
+"""Websockets (docs/api.md, Realtime): one game's changes, and what every listening socket
+shares (the player's own socket, players/consumers.py, and a tournament's are listeners too).
 
 A game socket joins its viewer's group (games/notify.py): every change arrives there already
 projected for that viewer, and is forwarded as is. Only when a message shows that one was
 missed (or a change was announced without its content) does the socket read the events it
-lacks, and project them itself, through the same projection as REST.
+lacks, and project them itself, through the same projection as REST. A socket opened with
+`?after=SEQ` first sends the events after that seq the same way, read from the database once
+it listens: what happens meanwhile comes live, after them, and what they hold is not sent again
+(`last_event_id`).
 
 The game's rooms (the chat app, above games) reach the socket through the game's group as a
 `room.message`, forwarded as is, but only to the room's readers (`room_message`).
@@ -12,57 +16,86 @@ The game's rooms (the chat app, above games) reach the socket through the game's
 from __future__ import annotations
 
 import asyncio
-import logging
 from typing import Any
-from uuid import UUID
+from urllib.parse import parse_qs
 
-from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
-from redis import RedisError
 
 from accounts.models import Player
-from accounts.signals import player_presence_changed
 from accounts.ws_auth import PlayerConsumer, ws_require_player
-from core import metrics, presence
+from core import metrics
 from core.errors import ApplicationError
+from core.heartbeat import CLOSE_IDLE, heartbeat
 from core.perf.channels import DirectDispatch
-from core.sockets import game_group, player_group, viewer_group
+from core.sockets import game_group, viewer_group
 from games.models import Event, Game
-from games.payloads import GameData, GameMessage, game_message, socket_error_message
+from games.payloads import (
+    GameMessage,
+    KeepaliveMessage,
+    PongMessage,
+    game_message,
+    socket_error_message,
+)
 from games.projection import events_shown, game_payload, game_state, may_view, viewer_seat
 from games.selectors import game_seats
 from games.services import play
 
-logger = logging.getLogger(__name__)
-
+CLOSE_INVALID = 4400
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
+KEEPALIVE: KeepaliveMessage = {"type": "keepalive"}
+PONG: PongMessage = {"type": "pong"}
 
 
 class ListeningConsumer(DirectDispatch, PlayerConsumer):
     """A socket that only listens (a game's, the player's, a tournament's): its handlers run
     without Channels' thread hop before each message (core/perf/channels.py); those that read
-    the database go through `database_sync_to_async`."""
+    the database go through `database_sync_to_async`. While open it is in the process's
+    heartbeat (core/heartbeat.py): a keep-alive after a silence, a close (4408) when its client
+    has sent nothing for too long, and a `pong` for a client's `ping`."""
 
     _counted = False
+    heard_at = 0.0  # when the client last sent a frame (the event loop's clock)
+    sent_at = 0.0  # when this socket last sent a message
 
     async def accept(self, subprotocol: str | None = None, headers: Any = None) -> None:
         await super().accept(subprotocol, headers)
         if not self._counted:
             self._counted = True
             metrics.OPEN_WEBSOCKETS.inc()
+            self.heard_at = self.sent_at = asyncio.get_running_loop().time()
+            heartbeat().add(self)
+
+    async def send(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool = False
+    ) -> None:
+        self.sent_at = asyncio.get_running_loop().time()
+        await super().send(text_data, bytes_data, close)
+
+    async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
+        heartbeat().discard(self)
+        await super().close(code, reason)
 
     async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        heartbeat().discard(self)
         if self._counted:
             self._counted = False
             metrics.OPEN_WEBSOCKETS.dec()
         await super().websocket_disconnect(message)
 
+    async def keepalive(self) -> None:
+        await self.send_json(KEEPALIVE)
+
+    async def idle_close(self) -> None:
+        await self.close(code=CLOSE_IDLE)
+
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
     ) -> None:
         """Channels raises on a frame that is not JSON text, and the exception kills the socket
-        (1006, a traceback in the log); a client's bad frame is answered instead."""
+        (1006, a traceback in the log); a client's bad frame is answered instead. Any frame
+        keeps the socket open."""
+        self.heard_at = asyncio.get_running_loop().time()
         if text_data is None:
             await self.send_error("invalid", "Frames must be JSON text, not binary.")
             return
@@ -77,6 +110,9 @@ class ListeningConsumer(DirectDispatch, PlayerConsumer):
         await self.receive_json(content, **kwargs)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if isinstance(content, dict) and content.get("type") == "ping":
+            await self.send_json(PONG)
+            return
         # Moves go through REST (one validated, idempotent path); the sockets only listen.
         await self.send_error("read_only", "Send actions with POST .../actions/.")
 
@@ -97,6 +133,13 @@ class GameConsumer(ListeningConsumer):
             return
         self.player = player
         self.game_id = str(self.scope["url_route"]["kwargs"]["game_id"])
+        try:
+            after = _after(self.scope)
+        except ValueError:
+            await self.accept()
+            await self.send_error("invalid", "`after` must be an integer >= 0 (a seq).")
+            await self.close(code=CLOSE_INVALID)
+            return
         refusal = await database_sync_to_async(self._admit)()
         await self.accept()
         if refusal is not None:
@@ -104,8 +147,8 @@ class GameConsumer(ListeningConsumer):
             return
         for group in self.groups:
             await self.channel_layer.group_add(group, self.channel_name)
-        snapshot = await database_sync_to_async(self._snapshot)()
-        await self.send_json(game_message(None, snapshot))
+        for message in await database_sync_to_async(self._first)(after):
+            await self.send_json(message)
 
     def _admit(self) -> int | None:
         game = Game.objects.filter(pk=self.game_id).first()
@@ -123,12 +166,21 @@ class GameConsumer(ListeningConsumer):
         self.groups = (game_group(self.game_id), viewer)
         return None
 
-    def _snapshot(self) -> GameData:
+    def _first(self, after: int | None) -> list[GameMessage]:
+        """What a socket sends on connect, once it listens to its groups: each event after seq
+        `after` the viewer sees (through the projection), with the game as it is now; or the
+        game alone (no `after`, or nothing missed). The events are read before the game: a
+        change committed between the two reads comes live after these, so none is lost."""
+        events = Event.objects.filter(game_id=self.game_id).order_by("id")
+        missed = [] if after is None else list(events.filter(seq__gt=after))
+        last = missed[-1].id if missed else events.values_list("id", flat=True).last()
+        self.last_event_id = last or 0
         game = Game.objects.get(pk=self.game_id)
         seats = game_seats(game)
-        last = Event.objects.filter(game=game).order_by("-id").values_list("id", flat=True)
-        self.last_event_id = last.first() or 0
-        return game_payload(game, game_state(game), seats, viewer_seat(seats, self.player))
+        seat = viewer_seat(seats, self.player)
+        current = game_payload(game, game_state(game), seats, seat)
+        shown = events_shown(missed, seat)
+        return [game_message(event, current) for event in shown] or [game_message(None, current)]
 
     def _changes(self) -> list[GameMessage]:
         game = Game.objects.get(pk=self.game_id)
@@ -177,69 +229,12 @@ class GameConsumer(ListeningConsumer):
             await self.channel_layer.group_discard(group, self.channel_name)
 
 
-class MeConsumer(ListeningConsumer):
-    """`ws /ws/v1/me/`: ticket changes, `your_turn` and friends' news, for the connected player
-    only. Each open me socket makes its player online (core/presence.py): it counts itself when
-    it opens, renews that while open and takes it back when it closes; when that turns the
-    player on- or offline, `player_presence_changed` tells whoever cares (social tells the
-    friends, in a task: the socket never waits for that)."""
-
-    group: str
-    player_id: UUID
-    _presence: asyncio.Task[None] | None = None
-    _gone = False
-
-    async def connect(self) -> None:
-        player = await ws_require_player(self)
-        if player is None:
-            return
-        self.player_id = player.pk
-        self.group = player_group(player.pk)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
-        # After the accept: the client has its socket whatever this costs.
-        await sync_to_async(self._opened, thread_sensitive=False)()
-        self._presence = asyncio.create_task(self._keep_present())
-
-    async def _keep_present(self) -> None:
-        while True:
-            await asyncio.sleep(presence.refresh_seconds())
-            await sync_to_async(self._opened, thread_sensitive=False)()
-
-    def _opened(self) -> None:
-        if self._gone:
-            return  # a renewal that raced the close: counting it again would outlive the socket
-        try:
-            changed = presence.socket_opened(self.player_id, self.channel_name)
-        except RedisError:
-            logger.warning("presence of %s not counted: Redis unavailable", self.player_id)
-            return
-        if changed:
-            _presence_changed(self.player_id)
-
-    def _closed(self) -> None:
-        try:
-            changed = presence.socket_closed(self.player_id, self.channel_name)
-        except RedisError:
-            logger.warning("presence of %s not uncounted: Redis unavailable", self.player_id)
-            return
-        if changed:
-            _presence_changed(self.player_id)
-
-    async def me_message(self, message: dict[str, Any]) -> None:
-        await self.send_json(message["message"])
-
-    async def disconnect(self, code: int) -> None:
-        self._gone = True
-        if self._presence is not None:
-            self._presence.cancel()
-            self._presence = None
-            await sync_to_async(self._closed, thread_sensitive=False)()
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-
-
-def _presence_changed(player_id: UUID) -> None:
-    for receiver, result in player_presence_changed.send_robust(sender=Player, player_id=player_id):
-        if isinstance(result, Exception):
-            logger.error("presence receiver %r failed for %s", receiver, player_id, exc_info=result)
+def _after(scope: dict[str, Any]) -> int | None:
+    """The connection's `?after=` (a seq, >= 0), or None; ValueError for anything else."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
+    if "after" not in query:
+        return None
+    after = query["after"][0]
+    if not (after.isascii() and after.isdigit()):
+        raise ValueError(after)
+    return int(after)

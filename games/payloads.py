@@ -321,11 +321,47 @@ class YourTurnMessage(TypedDict):
 
 
 class SocketErrorMessage(TypedDict):
-    """Either socket: the answer to a frame you sent (the sockets only listen)."""
+    """Any socket: the answer to a frame it cannot take (the sockets only listen), or why it
+    closes (`invalid`: an `after` that is not a seq, before a close with 4400)."""
 
     type: Literal["error"]
     code: str
     detail: str
+
+
+class MoveData(TypedDict):
+    """One legal move: the body `POST .../actions/` takes, less its `seq`."""
+
+    type: Literal["play", "yaniv"]
+    cards: NotRequired[Annotated[Cards, Doc("`play`: the group to discard, in laid order.")]]
+    draw: NotRequired[Annotated[str, Doc('`play`: `"stock"` or the end card to take.')]]
+
+
+class LegalMovesData(TypedDict):
+    """Every move the seat in turn may make now (`GET .../legal-moves/`)."""
+
+    seq: Annotated[int, Doc("The game's seq they are legal at: send it with the move.")]
+    seat: int
+    moves: Annotated[
+        list[MoveData],
+        Doc(
+            "`yaniv` first when allowed, then each group in every laid order the rules tell"
+            " apart, with each allowed draw."
+        ),
+    ]
+
+
+class KeepaliveMessage(TypedDict):
+    """Every listening socket, after `YANIV_WS_KEEPALIVE_SECONDS` (20) of silence: the link is
+    alive. Needs no answer; a client that hears nothing, not even this, for 60 s reconnects."""
+
+    type: Literal["keepalive"]
+
+
+class PongMessage(TypedDict):
+    """Every listening socket: the answer to a client's `{"type": "ping"}`."""
+
+    type: Literal["pong"]
 
 
 RematchStatus = Literal["none", "offered", "declined", "expired", "started"]

@@ -19,8 +19,9 @@ from django.db.models import Q, QuerySet
 
 from accounts.models import Player
 from games.engine.cpu import DEFAULT_LEVEL, Level
+from games.engine.moves import legal_moves
 from games.engine.rules import PLAYERS_PER_DECK, Preset
-from games.engine.state import GameState
+from games.engine.state import CallYaniv, GameState
 from games.engine.view import view
 from games.game_rules import GameRules
 from games.models import Event, Game, GameStatus, Seat
@@ -28,6 +29,8 @@ from games.payloads import (
     EventData,
     GameData,
     LastRoundData,
+    LegalMovesData,
+    MoveData,
     RulesCatalogData,
     RulesData,
     SeatData,
@@ -110,6 +113,19 @@ def game_payload(
         "voided_at": game.voided_at.isoformat() if game.voided_at else None,
         "void_reason": game.void_reason if game.voided_at else None,
     }
+
+
+def legal_moves_payload(game: Game, state: GameState, seat: int) -> LegalMovesData:
+    """The moves `seat` may make now, from the engine's own list (so that none is refused), each
+    as the body `POST .../actions/` takes, less the `seq`: the game's, beside them. Its own
+    hand is all they show."""
+    moves: list[MoveData] = [
+        {"type": "yaniv"}
+        if isinstance(move, CallYaniv)
+        else {"type": "play", "cards": list(move.cards), "draw": move.draw}
+        for move in legal_moves(state, seat)
+    ]
+    return {"seq": game.seq, "seat": seat, "moves": moves}
 
 
 _RULE_KEYS = frozenset(GameRules().to_dict())

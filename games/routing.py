@@ -1,8 +1,7 @@
 from django.urls import path
 
-from games.consumers import GameConsumer, MeConsumer
+from games.consumers import GameConsumer
 
 websocket_urlpatterns = [
     path("ws/v1/games/<uuid:game_id>/", GameConsumer.as_asgi()),
-    path("ws/v1/me/", MeConsumer.as_asgi()),
 ]

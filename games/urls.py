@@ -11,6 +11,11 @@ urlpatterns = [
     path("games/<uuid:game_id>/cpu/", apis.GameCpuApi.as_view(), name="games-cpu"),
     path("games/<uuid:game_id>/start/", apis.GameStartApi.as_view(), name="games-start"),
     path("games/<uuid:game_id>/actions/", apis.GameActionApi.as_view(), name="games-act"),
+    path(
+        "games/<uuid:game_id>/legal-moves/",
+        apis.GameLegalMovesApi.as_view(),
+        name="games-legal-moves",
+    ),
     path("games/<uuid:game_id>/events/", apis.GameEventsApi.as_view(), name="games-events"),
     path("games/<uuid:game_id>/record/", apis.GameRecordApi.as_view(), name="games-record"),
     path("games/<uuid:game_id>/leave/", apis.GameLeaveApi.as_view(), name="games-leave"),

@@ -39,6 +39,7 @@ from accounts.services import (
 from accounts.throttles import GuestCreateThrottle, LoginIpThrottle, LoginUsernameThrottle
 from accounts.usernames import USERNAME_PATTERN
 from core.errors import ApplicationError, error_responses
+from core.payloads import PayloadSerializers
 from core.public import (
     ETAG,
     IF_NONE_MATCH,
@@ -51,7 +52,10 @@ from core.schema import paginated
 from core.throttles import PlayerRateThrottle
 from games.models import Seat
 from games.selectors import player_active_game_id, seat_name
+from matchmaking.apis import TicketSerializer
+from matchmaking.selectors import TicketData
 from players.selectors import (
+    HelloMessage,
     bot_tokens,
     me_data,
     player_games,
@@ -62,13 +66,18 @@ from players.selectors import (
 )
 from players.services import bot_upgrade
 from ratings.models import Rating, RatingChange
-from ratings.payloads import PlayerSerializer, RatingSerializer, player_data
+from ratings.payloads import PlayerData, PlayerSerializer, RatingSerializer, player_data
 from ratings.rating import Skill
 from ratings.selectors import Leaderboard, leaderboard, player_rating_history, ranked
 from seasons.apis import SCHEMAS as SEASON_SCHEMAS
 from seasons.payloads import PlayerSeasonData, player_season_data
 from seasons.selectors import player_seasons, season_at, season_start_times
 from seasons.services import season_current
+
+# The me socket's first message, for the schema (config/socket_messages.py).
+HelloMessageSerializer = PayloadSerializers(
+    {PlayerData: PlayerSerializer, TicketData: TicketSerializer}
+).of(HelloMessage)
 
 # Accounts ----------------------------------------------------------------------------------
 

@@ -4,9 +4,10 @@ games a player finished."""
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from typing import Annotated, Literal, TypedDict
 from uuid import UUID
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
 
@@ -14,7 +15,7 @@ from accounts.models import BotToken, Player
 from accounts.selectors import queue_ban_until
 from accounts.services import seed_pair_get
 from core.errors import ApplicationError
-from core.payloads import Timestamp
+from core.payloads import Doc, Timestamp, Uuid
 from games.models import Seat
 from games.selectors import player_active_game_id, player_finished_games
 from matchmaking.selectors import TicketData, player_searching_ticket
@@ -43,16 +44,54 @@ class MeData(PlayerData):
     fairness: MeFairnessData
 
 
+class HelloMessage(TypedDict):
+    """`ws /ws/v1/me/`: the first message, what the player is doing as the socket opens (as
+    `GET /me/` says it), and the socket's clock."""
+
+    type: Literal["hello"]
+    player: PlayerData
+    active_game: Annotated[Uuid | None, Doc("Your waiting or active table, or null.")]
+    ticket: Annotated[TicketData | None, Doc("Your searching matchmaking ticket, or null.")]
+    keepalive_seconds: Annotated[
+        float, Doc("A keep-alive comes after this long without another message.")
+    ]
+    idle_seconds: Annotated[
+        float, Doc("The server closes (4408) a socket whose client sent nothing this long.")
+    ]
+
+
+def hello_message(player: Player) -> HelloMessage:
+    return {
+        "type": "hello",
+        "player": player_data(player),
+        **_doing_now(player),
+        "keepalive_seconds": settings.YANIV_WS_KEEPALIVE_SECONDS,
+        "idle_seconds": settings.YANIV_WS_IDLE_SECONDS,
+    }
+
+
+class DoingNow(TypedDict):
+    active_game: str | None
+    ticket: TicketData | None
+
+
+def _doing_now(player: Player) -> DoingNow:
+    """The id of the player's waiting or active table, and their searching ticket."""
+    game = player_active_game_id(player)
+    return {
+        "active_game": None if game is None else str(game),
+        "ticket": player_searching_ticket(player),
+    }
+
+
 def me_data(player: Player) -> MeData:
     """What `GET /me/` answers: the caller's `player`, the id of their waiting or active
     table, and their searching ticket."""
-    game = player_active_game_id(player)
     pair = seed_pair_get(player)
     banned_until = queue_ban_until(player.pk)
     return {
         **player_data(player),
-        "active_game": None if game is None else str(game),
-        "ticket": player_searching_ticket(player),
+        **_doing_now(player),
         "queue_ban_until": None if banned_until is None else banned_until.isoformat(),
         "appear_offline": player.appear_offline,
         "chat": player.chat,  # type: ignore[typeddict-item]

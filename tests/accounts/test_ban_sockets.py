@@ -46,6 +46,7 @@ async def test_a_ban_closes_the_players_game_and_me_sockets_with_4403() -> None:
     assert (await game_socket.receive_json_from(timeout=5))["type"] == "game"
     me_socket = await _open("/ws/v1/me/", guest)
     host_socket = await _open("/ws/v1/me/", host)
+    assert (await host_socket.receive_json_from(timeout=5))["type"] == "hello"
 
     await database_sync_to_async(player_ban)(player=guest.player, reason="Cheating.")
 

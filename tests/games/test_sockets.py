@@ -118,6 +118,7 @@ async def test_me_socket_says_your_turn(make_client) -> None:
     for client in (host, guest):
         sockets[client.player.pk] = _socket("/ws/v1/me/", client)
         assert (await sockets[client.player.pk].connect())[0]
+        assert (await sockets[client.player.pk].receive_json_from(timeout=5))["type"] == "hello"
     started = await database_sync_to_async(host.post)(f"/api/v1/games/{game['id']}/start/")
     turn = started.json()["turn"]["seat"]
     first = (host, guest)[turn]
@@ -147,8 +148,7 @@ async def test_an_unreadable_frame_is_answered_and_the_socket_stays_open(
     path = f"/ws/v1/games/{game['id']}/" if which == "game" else "/ws/v1/me/"
     socket = _socket(path, guest)
     assert (await socket.connect())[0]
-    if which == "game":
-        assert (await socket.receive_json_from(timeout=5))["type"] == "game"
+    assert (await socket.receive_json_from(timeout=5))["type"] == ("game" if which == "game" else "hello")
     data, detail = frame
     await socket.send_input({"type": "websocket.receive", **data})
     assert await socket.receive_json_from(timeout=5) == {

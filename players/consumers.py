@@ -1,0 +1,95 @@
+"""`ws /ws/v1/me/` (docs/api.md, Realtime): the player's own socket. It sits in players, over the
+apps, since its first message tells what `GET /me/` tells (a table in games, a ticket in
+matchmaking); what follows comes from every app through the player's group."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+from uuid import UUID
+
+from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
+from redis import RedisError
+
+from accounts.models import Player
+from accounts.signals import player_presence_changed
+from accounts.ws_auth import ws_require_player
+from core import presence
+from core.sockets import player_group
+from games.consumers import ListeningConsumer
+from players.selectors import hello_message
+
+logger = logging.getLogger(__name__)
+
+
+class MeConsumer(ListeningConsumer):
+    """`ws /ws/v1/me/`: first a `hello` (what the player is doing now), then ticket changes,
+    `your_turn` and friends' news, for the connected player only. Each open me socket makes its
+    player online (core/presence.py): it counts itself when it opens, renews that while open
+    and takes it back when it closes; when that turns the player on- or offline,
+    `player_presence_changed` tells whoever cares (social tells the friends, in a task: the
+    socket never waits for that)."""
+
+    group: str
+    player_id: UUID
+    _presence: asyncio.Task[None] | None = None
+    _gone = False
+
+    async def connect(self) -> None:
+        player = await ws_require_player(self)
+        if player is None:
+            return
+        self.player_id = player.pk
+        self.group = player_group(player.pk)
+        # Listening before the hello is read: a change between the two comes after it.
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send_json(await database_sync_to_async(hello_message)(player))
+        # After the accept: the client has its socket whatever this costs.
+        await sync_to_async(self._opened, thread_sensitive=False)()
+        self._presence = asyncio.create_task(self._keep_present())
+
+    async def _keep_present(self) -> None:
+        while True:
+            await asyncio.sleep(presence.refresh_seconds())
+            await sync_to_async(self._opened, thread_sensitive=False)()
+
+    def _opened(self) -> None:
+        if self._gone:
+            return  # a renewal that raced the close: counting it again would outlive the socket
+        try:
+            changed = presence.socket_opened(self.player_id, self.channel_name)
+        except RedisError:
+            logger.warning("presence of %s not counted: Redis unavailable", self.player_id)
+            return
+        if changed:
+            _presence_changed(self.player_id)
+
+    def _closed(self) -> None:
+        try:
+            changed = presence.socket_closed(self.player_id, self.channel_name)
+        except RedisError:
+            logger.warning("presence of %s not uncounted: Redis unavailable", self.player_id)
+            return
+        if changed:
+            _presence_changed(self.player_id)
+
+    async def me_message(self, message: dict[str, Any]) -> None:
+        await self.send_json(message["message"])
+
+    async def disconnect(self, code: int) -> None:
+        self._gone = True
+        if self._presence is not None:
+            self._presence.cancel()
+            self._presence = None
+            await sync_to_async(self._closed, thread_sensitive=False)()
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+
+def _presence_changed(player_id: UUID) -> None:
+    for receiver, result in player_presence_changed.send_robust(sender=Player, player_id=player_id):
+        if isinstance(result, Exception):
+            logger.error("presence receiver %r failed for %s", receiver, player_id, exc_info=result)
