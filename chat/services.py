@@ -4,7 +4,6 @@ erased account's messages. Pushes leave after the commit (chat/notify.py)."""
 
 from __future__ import annotations
 
-import math
 from datetime import datetime, timedelta
 from uuid import UUID
 
@@ -20,7 +19,7 @@ from chat.locks import author_lock, message_lock
 from chat.models import ChatMessage, ChatMute, ChatReport, Room
 from chat.phrases import PHRASES
 from chat.text import blocklist, listed_word, text_problem
-from core.errors import ApplicationError
+from core.errors import ApplicationError, ThrottledError
 from social.selectors import blocked_between
 
 
@@ -58,26 +57,22 @@ def _checked_text(text: str) -> str:
 
 def _require_no_flood(player_id: UUID, text: str, phrase: str) -> None:
     """At most YANIV_CHAT_FLOOD_MESSAGES in YANIV_CHAT_FLOOD_SECONDS, and never the same message
-    three times in a row (429 `flood`)."""
+    three times in a row (429 `throttled`, scope `chat_flood`)."""
     now, window = timezone.now(), settings.YANIV_CHAT_FLOOD_SECONDS
     limit = settings.YANIV_CHAT_FLOOD_MESSAGES
     latest = selectors.latest_sent(player_id, max(limit, 2))
     sent = [at for at, _, _ in latest if at > now - timedelta(seconds=window)]
     if len(sent) >= limit:
         wait = sent[limit - 1] + timedelta(seconds=window) - now  # the limit-th latest's end
-        raise ApplicationError(
-            "flood",
+        raise ThrottledError(
+            "chat_flood",
+            wait.total_seconds(),
             f"At most {limit} messages in {window} seconds: wait a moment.",
-            429,
-            retry_after=math.ceil(wait.total_seconds()),
         )
     said = [(text_, phrase_) for _, text_, phrase_ in latest[:2]]
     if len(said) == 2 and all(one == (text, phrase) for one in said):
-        raise ApplicationError(
-            "flood",
-            "You said that twice in a row already: say something else.",
-            429,
-            retry_after=window,
+        raise ThrottledError(
+            "chat_flood", window, "You said that twice in a row already: say something else."
         )
 
 

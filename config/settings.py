@@ -248,6 +248,8 @@ REST_FRAMEWORK: dict[str, Any] = {
         "public": env.str("THROTTLE_RATE_PUBLIC", default="120/min"),
         # Arena tournaments a player may create.
         "tournament_create": env.str("THROTTLE_RATE_TOURNAMENT_CREATE", default="10/hour"),
+        # A bot's moves (POST .../actions/), beside the general limit; humans have none.
+        "bot_moves": env.str("THROTTLE_RATE_BOT_MOVES", default="300/min"),
     },
     # The client address is REMOTE_ADDR, never X-Forwarded-For (core.throttles.client_ip):
     # config/asgi.py sets it from that header only for requests of FORWARDED_ALLOW_IPS.

@@ -1,8 +1,9 @@
 """The one application error type, and the one place that turns errors into HTTP answers.
 
 Services raise `ApplicationError` (no HTTP knowledge beyond a suggested status); DRF's own
-exceptions (validation, authentication, throttling...) are reshaped here too, so that every 4xx
-body has at least `detail` (human text) and `code` (a stable, machine-readable string). A Redis
+exceptions (validation, authentication...) are reshaped here too, so that every 4xx body has
+at least `detail` (human text) and `code` (a stable, machine-readable string). Every 429, of
+every limit, is a `ThrottledError` (the throttles raise it themselves: core/throttles.py). A Redis
 or broker that does not answer is a 503 `unavailable` with `Retry-After`, from wherever in the
 request it was called (throttles, tickets, idempotency keys, a task queued in the request).
 """
@@ -48,11 +49,27 @@ class ApplicationError(Exception):
         self.detail = detail
         self.status = status
         self.extra: dict[str, Any] = dict(extra or {})
-        # Seconds, sent as `Retry-After` (every 429 has one: a limit of the service's own).
+        # Seconds, sent as `Retry-After` (every 429 has one: ThrottledError).
         self.retry_after = retry_after
 
     def body(self) -> dict[str, Any]:
         return {**self.extra, "detail": self.detail, "code": self.code}
+
+
+class ThrottledError(ApplicationError):
+    """The one 429, whatever the limit: `Retry-After` and `{"detail", "code": "throttled",
+    "scope", "retry_after"}`, `scope` naming the limit and `retry_after` the header's seconds
+    (`wait` rounded up, at least 1)."""
+
+    def __init__(self, scope: str, wait: float, detail: str | None = None) -> None:
+        seconds = max(1, math.ceil(wait))
+        super().__init__(
+            "throttled",
+            detail or f"Too many requests ({scope}): try again in {seconds} seconds.",
+            429,
+            extra={"scope": scope, "retry_after": seconds},
+            retry_after=seconds,
+        )
 
 
 class ErrorData(TypedDict):
@@ -68,6 +85,12 @@ class ErrorData(TypedDict):
     ]
     until: NotRequired[Annotated[Timestamp, Doc("With `queue_banned`: when the ban ends.")]]
     game_id: NotRequired[Annotated[Uuid, Doc("With `rematch_started`: the new game.")]]
+    scope: NotRequired[
+        Annotated[str, Doc("With `throttled`: the limit reached (`player`, `chat_flood`...).")]
+    ]
+    retry_after: NotRequired[
+        Annotated[int, Doc("With `throttled`: seconds to wait, as the `Retry-After` header.")]
+    ]
 
 
 ErrorSerializer = PayloadSerializers().of(ErrorData)
@@ -165,11 +188,6 @@ def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | 
     auth_header = getattr(exc, "auth_header", None)
     if auth_header:
         headers["WWW-Authenticate"] = auth_header
-    if isinstance(exc, exceptions.Throttled):
-        # Retry-After is promised on every 429; a wait DRF could not compute is at least 1 s.
-        wait = getattr(exc, "wait", None)
-        headers["Retry-After"] = str(max(1, math.ceil(wait or 0)))
-
     if isinstance(exc, exceptions.ValidationError):
         body = _validation_body(exc)
     else:

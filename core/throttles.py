@@ -8,6 +8,10 @@ DRF's throttle keeps each client's request times as a list in the cache, read an
 whole at every request: two round trips and a pickled list (up to a rate's worth of times),
 and two requests at once can both pass. Here the same sliding window is one Redis sorted set,
 checked and updated by one script: one round trip, atomic.
+
+A limit reached raises `ThrottledError` (429 naming the limit's scope) from the throttle
+itself: DRF's own `Throttled` knows the wait, not which limit it was. So the first of a view's
+limits to refuse answers; the ones after it neither count nor check that request.
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ from redis.commands.core import Script
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 from rest_framework.throttling import SimpleRateThrottle
+
+from core.errors import ThrottledError
 
 if TYPE_CHECKING:  # rest_framework.views imports this module (DEFAULT_THROTTLE_CLASSES)
     from rest_framework.views import APIView
@@ -71,7 +77,6 @@ class RateThrottle(SimpleRateThrottle):
 
     # A sorted set; (`_` in place of `:` named DRF's pickled lists, which may still be there.)
     cache_format = CACHE_KEY_PREFIX + "%(scope)s:%(ident)s"
-    _wait = 0.0
     # Whether a request goes unchecked while Redis is down (else the request fails).
     open_without_redis = False
 
@@ -97,11 +102,9 @@ class RateThrottle(SimpleRateThrottle):
                 raise
             logger.warning("rate limit %s not checked: Redis unavailable", self.scope)
             return True
-        self._wait = float(wait)
-        return bool(allowed)
-
-    def wait(self) -> float | None:
-        return self._wait
+        if not allowed:
+            raise ThrottledError(str(self.scope), float(wait))
+        return True
 
 
 class PlayerRateThrottle(RateThrottle):

@@ -23,6 +23,7 @@ from core.errors import ApplicationError, error_responses
 from core.payloads import PayloadSerializers
 from core.public import ETAG, IF_NONE_MATCH, NOT_MODIFIED, PublicReadApi, not_modified, with_etag
 from core.schema import paginated
+from core.throttles import PlayerRateThrottle, RateThrottle
 from games import idempotency
 from games.engine.cpu import DEFAULT_LEVEL, Level
 from games.game_rules import MAX_SEATS
@@ -279,7 +280,21 @@ class ActionInput(serializers.Serializer[dict[str, Any]]):
         return attrs
 
 
+class BotMovesThrottle(RateThrottle):
+    """A bot's moves (THROTTLE_RATE_BOT_MOVES), beside the general limit: a program can play
+    far faster than a person. A human's moves count against the general limit alone."""
+
+    scope = "bot_moves"
+
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
+        if not isinstance(request.user, Player) or not request.user.is_bot:
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": request.user.pk}
+
+
 class GameActionApi(APIView):
+    throttle_classes = (PlayerRateThrottle, BotMovesThrottle)
+
     @extend_schema(
         operation_id="games_act",
         request=ActionInput,

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from accounts.models import ChallengesFrom, Player
 from core import presence
-from core.errors import ApplicationError
+from core.errors import ApplicationError, ThrottledError
 from core.redis import get_redis
 from games.selectors import player_active_game_id
 from games.services.lobby import game_create, game_join, game_start, private_rules
@@ -71,23 +71,23 @@ def _require_room(player: Player, other: Player) -> None:
         )
 
 
-def _require_under_limit(sent: list[datetime], limit: int, window: timedelta, what: str) -> None:
-    """429 `too_many_requests` when `limit` of `sent` (the oldest first) fall in the `window`
-    before now; `Retry-After` says when the oldest of them leaves it."""
-    if len(sent) >= limit:
-        wait = sent[len(sent) - limit] + window - timezone.now()
-        raise ApplicationError(
-            "too_many_requests",
-            f"You sent {limit} {what}: wait before sending more.",
-            429,
-            retry_after=int(wait.total_seconds()) + 1,
-        )
+def _wait_under_limit(sent: list[datetime], limit: int, window: timedelta) -> float | None:
+    """None when fewer than `limit` of `sent` (the oldest first) fall in the `window` before
+    now; else the seconds until the oldest of the last `limit` leaves it."""
+    if len(sent) < limit:
+        return None
+    return (sent[len(sent) - limit] + window - timezone.now()).total_seconds()
 
 
 def _require_request_left(player: Player) -> None:
     limit = settings.YANIV_FRIEND_REQUESTS_PER_DAY
     sent = selectors.requests_sent_since(player.pk, timezone.now() - _DAY)
-    _require_under_limit(sent, limit, _DAY, "friend requests in the last 24 hours")
+    if (wait := _wait_under_limit(sent, limit, _DAY)) is not None:
+        raise ThrottledError(
+            "friend_requests",
+            wait,
+            f"You sent {limit} friend requests in the last 24 hours: wait before sending more.",
+        )
 
 
 @transaction.atomic
@@ -228,7 +228,12 @@ def challenge_create(
         raise ApplicationError("already_challenged", "You challenged this player already.", 409)
     limit = settings.YANIV_CHALLENGES_PER_HOUR
     sent = selectors.challenges_sent_since(player.pk, timezone.now() - _HOUR)
-    _require_under_limit(sent, limit, _HOUR, "challenges in the last hour")
+    if (wait := _wait_under_limit(sent, limit, _HOUR)) is not None:
+        raise ThrottledError(
+            "challenges",
+            wait,
+            f"You sent {limit} challenges in the last hour: wait before sending more.",
+        )
     now = timezone.now()
     challenge = Challenge.objects.create(
         challenger=player,

@@ -155,7 +155,12 @@ def test_throttled_is_429_with_retry_after(api_client, settings) -> None:
 
     assert statuses == [404, 404, 429]
     assert response.status_code == 429
-    assert response.json()["code"] == "throttled"
+    assert response.json() == {
+        "detail": response.json()["detail"],
+        "code": "throttled",
+        "scope": "player",
+        "retry_after": int(response["Retry-After"]),
+    }
     assert 1 <= int(response["Retry-After"]) <= 60
 
 

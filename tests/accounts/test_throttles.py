@@ -14,6 +14,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.test import override_settings
 
+from core.errors import ThrottledError
 from core.redis import get_redis
 from core.throttles import PlayerRateThrottle
 from tests.conftest import clear_throttle_counters
@@ -46,10 +47,10 @@ def rates() -> Iterator[Callable[..., None]]:
         override.disable()
 
 
-def _assert_throttled(response) -> None:
+def _assert_throttled(response, scope: str) -> None:
     assert response.status_code == 429
-    assert response.json()["code"] == "throttled"
-    assert int(response["Retry-After"]) >= 1
+    assert (response.json()["code"], response.json()["scope"]) == ("throttled", scope)
+    assert response.json()["retry_after"] == int(response["Retry-After"]) >= 1
 
 
 def test_guest_creation_is_limited_per_address(api_client, rates) -> None:
@@ -62,9 +63,9 @@ def test_guest_creation_is_limited_per_address(api_client, rates) -> None:
     elsewhere = api_client.post(GUEST, REMOTE_ADDR="10.0.0.2")
 
     assert ok == [201, 201]
-    _assert_throttled(refused)
+    _assert_throttled(refused, "guest_create")
     assert 3000 < int(refused["Retry-After"]) <= 3600
-    _assert_throttled(forged)
+    _assert_throttled(forged, "guest_create")
     assert elsewhere.status_code == 201
 
 
@@ -78,7 +79,7 @@ def test_logins_are_limited_per_address(api_client, rates) -> None:
     elsewhere = api_client.post(LOGIN, {"username": "u4", "password": "x"}, REMOTE_ADDR="10.9.9.9")
 
     assert statuses == [400, 400]
-    _assert_throttled(refused)
+    _assert_throttled(refused, "login_ip")
     assert elsewhere.json()["code"] == "invalid_credentials"
 
 
@@ -101,7 +102,7 @@ def test_logins_are_limited_per_username_from_any_address(api_client, rates) -> 
         LOGIN, {"username": "noa", "password": "x"}, REMOTE_ADDR="10.0.0.3"
     )
 
-    _assert_throttled(refused)
+    _assert_throttled(refused, "login_username")
     assert other_account.json()["code"] == "invalid_credentials"
 
 
@@ -114,7 +115,7 @@ def test_calls_are_limited_per_player(client_for, rates) -> None:
     refused = client.get(ME)
 
     assert statuses == [200, 200, 200]
-    _assert_throttled(refused)
+    _assert_throttled(refused, "player")
     assert client_for(second).get(ME).status_code == 200
 
 
@@ -141,13 +142,13 @@ def test_the_window_slides(client_for, rates) -> None:
         assert client.get(ME).status_code == 200
         clock.shift(10)
         refused = client.get(ME)
-        _assert_throttled(refused)
+        _assert_throttled(refused, "player")
         assert int(refused["Retry-After"]) == 20  # until the first call leaves the window
         clock.shift(21)
         assert client.get(ME).status_code == 200  # the first left; the second is still in
         clock.shift(1)
         refused = client.get(ME)
-        _assert_throttled(refused)
+        _assert_throttled(refused, "player")
         assert int(refused["Retry-After"]) == 28  # the second call leaves at 90 s
 
 
@@ -158,7 +159,10 @@ def test_requests_at_once_never_pass_the_limit(rates) -> None:
     request = SimpleNamespace(user=player)
 
     def attempt(_: int) -> bool:
-        return PlayerRateThrottle().allow_request(request, None)  # type: ignore[arg-type]
+        try:
+            return PlayerRateThrottle().allow_request(request, None)  # type: ignore[arg-type]
+        except ThrottledError:
+            return False
 
     clear_throttle_counters()
     with ThreadPoolExecutor(max_workers=8) as pool:
@@ -197,7 +201,7 @@ def test_spellings_of_a_username_count_in_its_one_bucket(api_client, rates, spel
         LOGIN, {"username": spelling, "password": PASSWORD}, REMOTE_ADDR="10.0.0.3"
     )
 
-    _assert_throttled(refused)
+    _assert_throttled(refused, "login_username")
 
 
 def test_a_dotless_i_is_another_name_not_a_spelling(api_client, rates) -> None:

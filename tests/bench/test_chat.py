@@ -25,7 +25,7 @@ def test_each_message_is_delivered_to_the_other_seats_of_its_table_only() -> Non
     load.sent = [
         Sent("a", 0, "text", 10.0, 0.02, 201, message_id="m1"),
         Sent("f", 1, "phrase", 11.0, 0.02, 201, message_id="m2"),
-        Sent("b", 0, "phrase", 12.0, 0.0, 429, code="flood"),  # refused: nothing to deliver
+        Sent("b", 0, "phrase", 12.0, 0.0, 429, code="throttled"),  # refused: nothing to deliver
     ]
     load.arrivals = {
         "m1": {"b": 10.03, "c": 10.05, "d": 10.04},

@@ -173,7 +173,8 @@ def test_five_messages_in_ten_seconds_then_flood(api, table) -> None:
             assert say(client, game, text=f"message {index}").status_code == 201
             clock.shift(timedelta(seconds=1))
         refused = say(client, game, phrase="oops")
-        assert (refused.status_code, refused.json()["code"]) == (429, "flood")
+        assert (refused.status_code, refused.json()["code"]) == (429, "throttled")
+        assert (refused.json()["scope"], refused.json()["retry_after"]) == ("chat_flood", 5)
         assert refused["Retry-After"] == "5"
         clock.shift(timedelta(seconds=5))
         assert say(client, game, phrase="oops").status_code == 201
@@ -188,7 +189,8 @@ def test_the_same_message_three_times_in_a_row_is_a_flood(api, table) -> None:
             assert say(client, game, text="gg").status_code == 201
             clock.shift(timedelta(seconds=3))
         refused = say(client, game, text="gg")
-        assert (refused.status_code, refused.json()["code"]) == (429, "flood")
+        assert (refused.status_code, refused.json()["code"]) == (429, "throttled")
+        assert refused.json()["scope"] == "chat_flood"
         assert say(client, game, phrase="thanks").status_code == 201
         clock.shift(timedelta(seconds=3))
         assert say(client, game, text="gg").status_code == 201

@@ -292,7 +292,8 @@ def test_thirty_an_hour(friends, registered, client_for, settings) -> None:
             assert client_for(alice).delete(url(made["id"])).status_code == 204
     with time_machine.travel(start + timedelta(minutes=10), tick=False):
         refused = challenge(client_for(alice), others[3])
-        assert (refused.status_code, refused.json()["code"]) == (429, "too_many_requests")
+        assert (refused.status_code, refused.json()["code"]) == (429, "throttled")
+        assert refused.json()["scope"] == "challenges"
         # Withdrawn ones count; the oldest leaves the hour 50 minutes from now.
         assert 50 * 60 <= int(refused["Retry-After"]) <= 50 * 60 + 1
     with time_machine.travel(start + timedelta(minutes=61), tick=False):
@@ -328,3 +329,28 @@ def test_the_search_by_name(registered, client_for) -> None:
         assert (refused.status_code, refused.json()["code"]) == (400, "invalid")
     assert client_for(me).get("/api/v1/players/").status_code == 400
     assert APIClient().get("/api/v1/players/", {"search": "alm"}).status_code == 401
+
+
+def test_a_human_challenges_a_bot_to_an_unrated_table(registered, client_for) -> None:
+    human = registered(display_name="Human")
+    owner = registered(display_name="Robo")
+    upgraded = client_for(owner).post("/api/v1/bot/upgrade/")
+    assert upgraded.status_code == 200
+    bot = APIClient()
+    bot.credentials(HTTP_AUTHORIZATION=f"Bearer {upgraded.json()['token']['token']}")
+
+    made = challenge(client_for(human), owner)  # not friends: a new bot takes anyone's
+    assert made.status_code == 201, made.content
+    assert made.json()["challenged"]["is_bot"] is True
+    accepted = bot.post(url(made.json()["id"], "accept"))
+    assert accepted.status_code == 200, accepted.content
+    game = Game.objects.get(pk=accepted.json()["game_id"])
+    assert (game.status, game.ranked) == (GameStatus.ACTIVE, False)
+
+    # The bot's owner may close its door, as anyone.
+    assert bot.patch("/api/v1/me/", {"challenges_from": "nobody"}, format="json").status_code == 200
+    game.status = GameStatus.FINISHED
+    game.save(update_fields=["status"])
+    Seat.objects.filter(game=game).update(live=False)
+    refused = challenge(client_for(human), owner)
+    assert (refused.status_code, refused.json()["code"]) == (403, "not_allowed")

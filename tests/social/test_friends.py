@@ -165,7 +165,8 @@ def test_at_most_requests_per_day_withdrawn_ones_included(registered, client_for
     client.delete(f"{FRIENDS}{others[0].pk}/")  # withdrawing does not give it back
 
     third = add(client, others[2])
-    assert (third.status_code, third.json()["code"]) == (429, "too_many_requests")
+    assert (third.status_code, third.json()["code"]) == (429, "throttled")
+    assert third.json()["scope"] == "friend_requests"
     assert 0 < int(third["Retry-After"]) <= 24 * 3600
     # Accepting someone's request is not sending one.
     add(client_for(others[2]), alice)

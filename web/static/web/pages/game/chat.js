@@ -75,7 +75,7 @@ export async function chatPanel(game, me) {
       dispatch({ type: "messages", messages: [message] });
       return true;
     } catch (error) {
-      // `not_allowed`, `muted`, `guest`, `flood`, `refused`, `invalid`: the detail says why.
+      // `not_allowed`, `muted`, `guest`, `throttled`, `refused`, `invalid`: the detail says why.
       dispatch({ type: "note", note: error.message });
       return false;
     }
