@@ -403,6 +403,11 @@ YANIV_MATCHMAKING_TABLES_PER_PASS = env.int("YANIV_MATCHMAKING_TABLES_PER_PASS",
 # After this many seconds a ticket no human table could take is seated with CPU players of the
 # nearest ratings, at its largest accepted size (0: never).
 YANIV_QUEUE_CPU_FILL_SECONDS = env.float("YANIV_QUEUE_CPU_FILL_SECONDS", default=30)
+# The bots' ladder (docs/api.md, The bot ladder): a bots ticket no table of bots could take is
+# filled with CPU levels after this many seconds (0: never), and a bot starts at most this many
+# ladder games in 24 hours (429 `throttled`, scope `bot_games`).
+YANIV_BOT_FILL_SECONDS = env.float("YANIV_BOT_FILL_SECONDS", default=10)
+YANIV_BOT_GAMES_PER_DAY = env.int("YANIV_BOT_GAMES_PER_DAY", default=500)
 
 # Ratings (ratings/): a player is provisional while their sigma is above this. Everyone starts
 # at 25/3 ≈ 8.33; against established opponents sigma falls to 5.0 after about a dozen rated

@@ -23,12 +23,22 @@ class GameStatus(models.TextChoices):
     ABORTED = "aborted"
 
 
+class Pool(models.TextChoices):
+    """Where a ranked game's players rate (docs/api.md, The bot ladder): the people's pool (the
+    human queue, arenas) or the bots' ladder, whose CPU seats are fixed anchors."""
+
+    RANKED = "ranked"
+    BOTS = "bots"
+
+
 class Game(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     status = models.CharField(max_length=10, choices=GameStatus.choices, default=GameStatus.WAITING)
     ranked = models.BooleanField(default=False)
     # A ranked game is rated unless it is an unrated tournament's.
     rated = models.BooleanField(default=True)
+    # A ranked game's pool; blank for an unranked table.
+    pool = models.CharField(max_length=8, choices=Pool.choices, blank=True, default="")
     # The arena tournament that seated it (tournaments/), or null.
     tournament_id = models.UUIDField(null=True, blank=True, db_index=True)
     rules: models.JSONField[dict[str, Any]] = models.JSONField()

@@ -27,7 +27,7 @@ from games.engine.rules import (
     Preset,
     Values,
 )
-from games.models import GameStatus
+from games.models import GameStatus, Pool
 from ratings.payloads import PlayerData, RatedData
 
 Cards = list[str]
@@ -175,6 +175,13 @@ class GameData(TypedDict):
     status: GameStatus
     ranked: bool
     rated: Annotated[bool, Doc("A ranked game is rated, unless an unrated tournament seated it.")]
+    pool: Annotated[
+        Pool | None,
+        Doc(
+            "A ranked game's pool: `ranked` (the human queue's, an arena's) or `bots` (the bot "
+            "ladder's: docs/api.md, The bot ladder); null for an unranked table."
+        ),
+    ]
     tournament_id: Annotated[
         Uuid | None, Doc("The arena tournament that seated this table, or null.")
     ]

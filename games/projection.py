@@ -24,7 +24,7 @@ from games.engine.rules import PLAYERS_PER_DECK, Preset
 from games.engine.state import CallYaniv, GameState
 from games.engine.view import view
 from games.game_rules import GameRules
-from games.models import Event, Game, GameStatus, Seat
+from games.models import Event, Game, GameStatus, Pool, Seat
 from games.payloads import (
     EventData,
     GameData,
@@ -88,6 +88,7 @@ def game_payload(
         "status": cast(GameStatus, game.status),  # a value of the field's choices
         "ranked": game.ranked,
         "rated": game.ranked and game.rated,
+        "pool": Pool(game.pool) if game.ranked and game.pool else None,
         "tournament_id": None if game.tournament_id is None else str(game.tournament_id),
         "rules": shown_rules(game.rules),
         "fairness": game.fairness,

@@ -25,7 +25,7 @@ from core.perf.sql import Columns, fetch, query
 from games.engine.fair import VERSION, game_seed
 from games.engine.record import record_from_events
 from games.game_rules import GameRules
-from games.models import Game, GameSeed, GameStatus, Seat
+from games.models import Game, GameSeed, GameStatus, Pool, Seat
 from games.payloads import (
     DiscardData,
     GameData,
@@ -225,10 +225,11 @@ def overdue_game_ids(*, limit: int = 500) -> list[tuple[str, int]]:
 def pending_games_before(
     finished_at: datetime, player_ids: Sequence[UUID], cpu_levels: Sequence[str] = ()
 ) -> list[UUID]:
-    """Finished ranked games of these players (and CPU levels) that ended earlier and are not
-    rated yet."""
+    """Finished ranked games of these players (and CPU levels, outside the bots' ladder, where
+    they are fixed anchors) that ended earlier and are not rated yet."""
     seats = Seat.objects.filter(
-        Q(player_id__in=player_ids) | Q(is_cpu=True, cpu_level__in=cpu_levels),
+        Q(player_id__in=player_ids)
+        | (Q(is_cpu=True, cpu_level__in=cpu_levels) & ~Q(game__pool=Pool.BOTS)),
         game__ranked=True,
         game__rated=True,
         game__status=GameStatus.FINISHED,
@@ -266,7 +267,7 @@ def rated_games() -> QuerySet[Game]:
 
 def rated_results() -> Iterator[GameResult]:
     """The result of every rated game (its rated players, its CPU seats as their levels'
-    players), in the order they are rated."""
+    players: on the bots' ladder, fixed anchors), in the order they are rated."""
     rows = (
         Seat.objects.filter(
             Q(player__isnull=False) | (Q(is_cpu=True) & ~Q(cpu_level="")),
@@ -274,11 +275,15 @@ def rated_results() -> Iterator[GameResult]:
             place__isnull=False,
         )
         .order_by("game__finished_at", "game_id", "seat")
-        .values_list("game_id", "game__finished_at", "player_id", "cpu_level", "seat", "place")
+        .values_list(
+            "game_id", "game__finished_at", "game__pool", "player_id", "cpu_level", "seat", "place"
+        )
     )
     cpus = cpu_player_ids()
     game: GameResult | None = None
-    for game_id, finished_at, player_id, level, number, place in rows.iterator(chunk_size=5000):
+    for game_id, finished_at, pool, player_id, level, number, place in rows.iterator(
+        chunk_size=5000
+    ):
         # The query excludes nulls; the column types cannot say so.
         assert finished_at is not None
         assert place is not None
@@ -290,9 +295,29 @@ def rated_results() -> Iterator[GameResult]:
         if player_id is not None:
             game.seats.append(SeatResult(player_id, number, place))
         elif level in cpus:  # rated: its level's player exists
-            game.seats.append(SeatResult(cpus[level], number, place, cpu_start(level)))
+            fixed = pool == Pool.BOTS
+            game.seats.append(SeatResult(cpus[level], number, place, cpu_start(level), fixed))
     if game is not None:
         yield game
+
+
+def fixed_seats(game_id: UUID) -> list[SeatResult]:
+    """A rated game's fixed seats, in seat order: a ladder game's CPU seats, each its level's
+    anchor (ratings/results.py `FixedSeats`: what a replay of the game needs besides its rating
+    changes)."""
+    rows = Seat.objects.filter(
+        game_id=game_id,
+        game__pool=Pool.BOTS,
+        player__isnull=True,
+        is_cpu=True,
+        place__isnull=False,
+    ).exclude(cpu_level="")
+    cpus = cpu_player_ids()
+    return [
+        SeatResult(cpus[seat.cpu_level], seat.seat, seat.place, cpu_start(seat.cpu_level), True)
+        for seat in rows.order_by("seat")
+        if seat.place is not None and seat.cpu_level in cpus
+    ]
 
 
 # Fair play and match histories (docs/api.md, Fair play; docs/api.md) -------------------------

@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 from accounts.authentication import request_player
 from core.errors import error_responses
 from core.payloads import PayloadSerializers
+from games.models import Pool
 from matchmaking import services
 from matchmaking.models import PLAYER_COUNTS, Ticket, TicketStatus
 from matchmaking.selectors import TicketData, TicketMessage, ticket_data, ticket_get
@@ -33,6 +34,11 @@ class TicketSerializer(serializers.Serializer[Ticket]):
         read_only=True,
         help_text="Seats of the matched game that CPU players filled (0 while searching).",
     )
+    pool = serializers.ChoiceField(
+        choices=Pool.choices,
+        read_only=True,
+        help_text="The human queue (`ranked`) or the bots' ladder (`bots`).",
+    )
 
     def to_representation(self, instance: Ticket) -> dict[str, Any]:
         # The fields above document the shape; ticket_data is the one place that builds it.
@@ -50,6 +56,12 @@ class TicketCreateInput(serializers.Serializer[dict[str, Any]]):
         max_length=len(PLAYER_COUNTS),
         help_text="The table sizes you accept, each once.",
     )
+    pool = serializers.ChoiceField(
+        choices=Pool.choices,
+        default=Pool.RANKED,
+        help_text="`ranked`, the human queue (bots: 409 `bot`), or `bots`, the bots' ladder "
+        "(people: 409 `not_bot`).",
+    )
 
     def validate_player_counts(self, value: list[int]) -> list[int]:
         if len(set(value)) != len(value):
@@ -61,12 +73,17 @@ class TicketCreateApi(APIView):
     @extend_schema(
         operation_id="matchmaking_tickets_create",
         request=TicketCreateInput,
-        responses={201: TicketSerializer, **error_responses(400, 401, 403, 409)},
+        responses={201: TicketSerializer, **error_responses(400, 401, 403, 409, 429)},
     )
     def post(self, request: Request) -> Response:
         data = TicketCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
-        ticket = services.ticket_create(player=request_player(request), **data.validated_data)
+        fields = data.validated_data
+        ticket = services.ticket_create(
+            player=request_player(request),
+            player_counts=fields["player_counts"],
+            pool=Pool(fields["pool"]),
+        )
         return Response(TicketSerializer(ticket).data, status=status.HTTP_201_CREATED)
 
 

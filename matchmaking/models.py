@@ -10,6 +10,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from games.models import Pool
+
 # The table sizes a ranked game can have.
 PLAYER_COUNTS = (2, 3, 4, 5)
 
@@ -39,6 +41,8 @@ class Ticket(models.Model):
     )
     # How many of the game's seats CPU players filled (YANIV_QUEUE_CPU_FILL_SECONDS).
     cpu_seats = models.PositiveSmallIntegerField(default=0)
+    # The human queue, or the bots' ladder (docs/api.md, The bot ladder).
+    pool = models.CharField(max_length=8, choices=Pool.choices, default=Pool.RANKED)
 
     class Meta:
         constraints = [
@@ -52,13 +56,19 @@ class Ticket(models.Model):
                 name="ticket_player_counts_valid",
             ),
         ]
-        # The pass reads the queue, and expires its oldest, every second.
+        # The pass reads the queue, and expires its oldest, every second; a bot's ticket
+        # counts its ladder games of the last day (YANIV_BOT_GAMES_PER_DAY).
         indexes = [
             models.Index(
                 fields=["created_at"],
                 name="ticket_searching_idx",
                 condition=Q(status="searching"),
-            )
+            ),
+            models.Index(
+                fields=["player", "ended_at"],
+                name="ticket_bots_matched_idx",
+                condition=Q(status="matched", pool="bots"),
+            ),
         ]
 
     def __str__(self) -> str:

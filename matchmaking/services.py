@@ -1,6 +1,8 @@
 """Every write to a ticket, and the matchmaking pass that turns tickets into ranked games
 (with CPU players in the seats of a ticket that waited YANIV_QUEUE_CPU_FILL_SECONDS alone),
-never seating together two players of whom one blocks the other (social's blocks).
+never seating together two players of whom one blocks the other (social's blocks). The bots'
+ladder is a pool of its own (docs/api.md, The bot ladder), paired apart from the human queue
+by the same pairing, its tickets filled with CPU levels after YANIV_BOT_FILL_SECONDS.
 
 Ticket changes reach the player's `ws /ws/v1/me/` after the commit that made them
 (docs/architecture.md's house rules); a pass is requested after the commit that queued a ticket, and
@@ -10,6 +12,7 @@ the beat runs one every second.
 from __future__ import annotations
 
 import logging
+import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from uuid import UUID
@@ -27,6 +30,7 @@ from core import metrics
 from core.errors import ApplicationError
 from core.sockets import player_group, send_to_group
 from games.engine.cpu import Level
+from games.models import Pool
 from games.selectors import player_active_game_id
 from games.services.lobby import game_begin_ranked
 from matchmaking import pairing, selectors
@@ -36,6 +40,8 @@ from matchmaking.models import Ticket, TicketStatus
 logger = logging.getLogger(__name__)
 
 TRIGGER_FLAG = "matchmaking:pass-requested"
+# YANIV_BOT_GAMES_PER_DAY's day.
+BOT_GAMES_WINDOW = timedelta(hours=24)
 
 
 def _notify(ticket: Ticket) -> None:
@@ -57,13 +63,21 @@ def request_pass() -> None:
 
 
 @transaction.atomic
-def ticket_create(*, player: Player, player_counts: list[int]) -> Ticket:
+def ticket_create(*, player: Player, player_counts: list[int], pool: Pool = Pool.RANKED) -> Ticket:
+    """Queue the player in a pool: people in the human queue (`ranked`), bots on their ladder
+    (`bots`), never the other way round (docs/api.md, The bot ladder)."""
     # The player's row lock orders this against a ban (player_ban takes it too) and against a
     # second request of the same player: either this ticket commits before the ban, and the
     # ban's receiver cancels it, or the ban is seen here.
     player = player_lock(player.pk)
     if player.is_banned:
         raise ApplicationError("banned", player.ban_message, 403)
+    if player.is_bot and pool != Pool.BOTS:
+        raise ApplicationError(
+            "bot", 'Bots play on their own ladder: ask for the pool "bots".', 409
+        )
+    if not player.is_bot and pool == Pool.BOTS:
+        raise ApplicationError("not_bot", "Only bot accounts play on the bots' ladder.", 409)
     banned_until = queue_ban_until(player.pk)
     if banned_until is not None:
         raise ApplicationError(
@@ -81,11 +95,35 @@ def ticket_create(*, player: Player, player_counts: list[int]) -> Ticket:
         raise ApplicationError(
             "in_game", "You are already at a table: finish or leave it first.", 409
         )
-    ticket = Ticket.objects.create(player=player, player_counts=sorted(set(player_counts)))
+    if pool == Pool.BOTS:
+        _bot_games_allowed(player)
+    ticket = Ticket.objects.create(
+        player=player, player_counts=sorted(set(player_counts)), pool=pool
+    )
     _notify(ticket)
     # robust: a lost request only delays the match to the next beat.
     transaction.on_commit(request_pass, robust=True)
     return ticket
+
+
+def _bot_games_allowed(player: Player) -> None:
+    """429 `throttled` (scope `bot_games`) for a bot that started YANIV_BOT_GAMES_PER_DAY
+    ladder games in the last 24 hours, `retry_after` the seconds until it may queue again:
+    until the oldest of them that keeps it at the limit leaves the 24 hours."""
+    limit: int = settings.YANIV_BOT_GAMES_PER_DAY
+    now = timezone.now()
+    started = selectors.bot_games_since(player, now - BOT_GAMES_WINDOW)
+    if len(started) < limit:
+        return
+    frees = started[len(started) - limit] + BOT_GAMES_WINDOW
+    retry_after = max(1, math.ceil((frees - now).total_seconds()))
+    raise ApplicationError(
+        "throttled",
+        f"A bot plays at most {limit} ladder games in 24 hours: try again in {retry_after} s.",
+        429,
+        extra={"scope": "bot_games", "retry_after": retry_after},
+        retry_after=retry_after,
+    )
 
 
 @transaction.atomic
@@ -173,20 +211,35 @@ def _pass(now: datetime) -> PassResult:
     )
     queue = selectors.queue(now=now)
     waited = {ticket.key: ticket.waited for ticket in queue.tickets}
-    fill = settings.YANIV_QUEUE_CPU_FILL_SECONDS
-    cpus = tuple(selectors.cpu_fill_ratings().items()) if fill > 0 else ()
-    policy = pairing.Policy(cpu_fill_seconds=fill, cpus=cpus)
-    matches = pairing.pair(queue.tickets, policy, apart=queue.apart)
-    matches.sort(key=lambda match: -max(waited[key] for key in match.tickets))
+    # Each pool on its own: a bot and a person never share a table.
+    matches = [
+        (pool, match)
+        for pool, tickets in queue.pools.items()
+        if tickets
+        for match in pairing.pair(tickets, _policy(pool), apart=queue.apart)
+    ]
+    matches.sort(key=lambda entry: -max(waited[key] for key in entry[1].tickets))
     games = []
-    for match in matches[: settings.YANIV_MATCHMAKING_TABLES_PER_PASS]:
-        game_id = _seat(match, now)
+    for pool, match in matches[: settings.YANIV_MATCHMAKING_TABLES_PER_PASS]:
+        game_id = _seat(match, now, pool)
         if game_id is not None:
             games.append(game_id)
     return PassResult(expired=len(expired), games=games)
 
 
-def _seat(match: pairing.Match, now: datetime) -> UUID | None:
+def _policy(pool: Pool) -> pairing.Policy:
+    """A pool's pairing: the human queue's CPU fills after YANIV_QUEUE_CPU_FILL_SECONDS at the
+    levels' ratings, the bots' after YANIV_BOT_FILL_SECONDS at their fixed anchors."""
+    fill: float = (
+        settings.YANIV_QUEUE_CPU_FILL_SECONDS
+        if pool == Pool.RANKED
+        else settings.YANIV_BOT_FILL_SECONDS
+    )
+    cpus = tuple(selectors.cpu_fill_ratings(pool).items()) if fill > 0 else ()
+    return pairing.Policy(cpu_fill_seconds=fill, cpus=cpus)
+
+
+def _seat(match: pairing.Match, now: datetime, pool: Pool) -> UUID | None:
     """The ranked game of one match, its tickets matched to it; None (and nothing written)
     when a ticket or a player changed since the queue was read."""
     try:
@@ -203,6 +256,7 @@ def _seat(match: pairing.Match, now: datetime) -> UUID | None:
             game = game_begin_ranked(
                 players=[ticket.player for ticket in tickets],
                 cpu_levels=[Level(level) for level in match.cpus],
+                pool=pool,
             ).game
             cpu_seats = len(match.cpus)
             Ticket.objects.filter(pk__in=[ticket.pk for ticket in tickets]).update(

@@ -50,6 +50,7 @@ from core.public import (
 )
 from core.schema import paginated
 from core.throttles import PlayerRateThrottle
+from games.engine.cpu import Level
 from games.models import Seat
 from games.selectors import player_active_game_id, seat_name
 from matchmaking.apis import TicketSerializer
@@ -68,7 +69,8 @@ from players.services import bot_upgrade
 from ratings.models import Rating, RatingChange
 from ratings.payloads import PlayerData, PlayerSerializer, RatingSerializer, player_data
 from ratings.rating import Skill
-from ratings.selectors import Leaderboard, leaderboard, player_rating_history, ranked
+from ratings.selectors import POOLS, Leaderboard, leaderboard, player_rating_history, ranked
+from ratings.services import cpu_players
 from seasons.apis import SCHEMAS as SEASON_SCHEMAS
 from seasons.payloads import PlayerSeasonData, player_season_data
 from seasons.selectors import player_seasons, season_at, season_start_times
@@ -671,22 +673,51 @@ class LeaderboardApi(PublicReadApi):
         description="Every eligible player who is not banned, by ordinal, highest first: "
         "at least `YANIV_LEADERBOARD_MIN_GAMES` rated games, one of them in the last "
         "`YANIV_LEADERBOARD_ACTIVE_DAYS` days. Provisional players are listed (their "
-        "`rating.provisional` is true): the ordinal already takes three sigmas off their mu.",
-        parameters=[*PAGE_PARAMETERS, IF_NONE_MATCH, ETAG],
+        "`rating.provisional` is true): the ordinal already takes three sigmas off their mu. "
+        "`pool=ranked` (the default) lists people and CPU levels, never a bot; `pool=bots` "
+        "the bots' ladder: the eligible bots and the four CPU levels at their fixed anchors, "
+        "ranked together.",
+        parameters=[
+            OpenApiParameter(
+                "pool",
+                str,
+                enum=list(POOLS),
+                default="ranked",
+                description="Which pool's board: the people's (`ranked`) or the bots' ladder "
+                "(`bots`); anything else is 400 `invalid`.",
+            ),
+            *PAGE_PARAMETERS,
+            IF_NONE_MATCH,
+            ETAG,
+        ],
         responses={
             200: paginated(LeaderboardEntrySerializer(many=True), "LeaderboardEntry"),
             **NOT_MODIFIED,
-            **error_responses(401, 403),
+            **error_responses(400, 401, 403),
         },
     )
     def get(self, request: Request) -> Response:
+        pool = request.query_params.get("pool", "ranked")
+        if pool not in POOLS:
+            raise ApplicationError("invalid", 'pool must be "ranked" or "bots".')
+        if pool == "bots":
+            _cpu_players_made()
         paginator = Pagination()
-        board = leaderboard()
+        board = leaderboard(pool=pool)
         # Not a QuerySet, but it has what the paginator uses of one: count() and slices.
         rows: Any = board
         page = paginator.paginate_queryset(rows, request, view=self)
         assert page is not None
         return paginator.get_paginated_response(_ranked(board, page, paginator.offset or 0))
+
+
+def _cpu_players_made() -> None:
+    """The bots' board lists every CPU level: make the players of any never rated yet (once
+    per level ever; a read costs a count)."""
+    levels = [level.value for level in Level]
+    if Player.objects.filter(cpu_level__in=levels).count() < len(levels):
+        with transaction.atomic():
+            cpu_players(levels)
 
 
 def _ranked(board: Leaderboard, page: list[Rating], offset: int) -> list[dict[str, Any]]:

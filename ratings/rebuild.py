@@ -16,7 +16,7 @@ from uuid import UUID
 
 from ratings.payloads import aged_from
 from ratings.rating import Skill, rate, reset
-from ratings.results import GameResult, SeasonStart
+from ratings.results import GameResult, SeasonStart, SeatResult
 from ratings.selectors import HistoryKey, stored_changes, stored_ratings
 
 # Floats round-trip through PostgreSQL exactly, and the replay does the same arithmetic in the
@@ -26,11 +26,17 @@ TOLERANCE = 1e-9
 
 @dataclass(frozen=True, slots=True)
 class Replayed:
-    """One rated game: its rated seats with every player's skill before and after."""
+    """One rated game: its seats with every player's skill before and after."""
 
     result: GameResult
     before: list[Skill]
     after: list[Skill]
+
+    def moved(self) -> Iterator[tuple[SeatResult, Skill, Skill]]:
+        """The seats the game rates (not its fixed anchors), with their before and after."""
+        for seat, old, new in zip(self.result.seats, self.before, self.after, strict=True):
+            if not seat.fixed:
+                yield seat, old, new
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +54,8 @@ class Replay:
     """Plays the rated games in order from the players' starts (the defaults, a CPU level's
     calibrated start), keeping every player's rating, aged between their games as the live
     path ages it (ratings/services.py), and resetting every rated player's at each season's
-    start (before the games that end at that very instant: they are the new season's)."""
+    start (before the games that end at that very instant: they are the new season's). A fixed
+    seat (the bots' ladder's CPU anchor) plays at its start, and is never kept."""
 
     skills: dict[UUID, Skill] = field(default_factory=dict)
     games: dict[UUID, int] = field(default_factory=dict)
@@ -70,11 +77,17 @@ class Replay:
             while resets and resets[0].at <= result.finished_at:
                 yield self._reset(resets.pop(0))
             seats = result.seats
-            if len(seats) < 2:
+            if len(seats) < 2 or not result.rated_seats():
                 continue  # rated with nobody to compare against: nothing changed
-            before = [self._prior(seat.player_id, seat.start, result.finished_at) for seat in seats]
+            at = result.finished_at
+            before = [
+                seat.start if seat.fixed else self._prior(seat.player_id, seat.start, at)
+                for seat in seats
+            ]
             after = rate(before, [seat.place for seat in seats])
             for seat, skill in zip(seats, after, strict=True):
+                if seat.fixed:
+                    continue
                 self.skills[seat.player_id] = skill
                 self.games[seat.player_id] = self.games.get(seat.player_id, 0) + 1
                 self.season_games[seat.player_id] = self.season_games.get(seat.player_id, 0) + 1
@@ -129,7 +142,7 @@ def replayed_rows(
     order: ratings/selectors.py `stored_changes`, player id, skill before, skill after)."""
     if isinstance(entry, Replayed):
         rated = entry.result
-        for seat, old, new in zip(rated.seats, entry.before, entry.after, strict=True):
+        for seat, old, new in entry.moved():
             yield (rated.finished_at, 1, rated.game_id, seat.seat), seat.player_id, old, new
     else:
         start = entry.start

@@ -4,6 +4,7 @@ never read or lock a game or season row."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
@@ -14,12 +15,16 @@ from ratings.rating import DEFAULT, Skill
 @dataclass(frozen=True, slots=True)
 class SeatResult:
     """A rated player's seat and final place in one game, and the player's skill before their
-    first rated game (a CPU level's calibrated start: ratings/cpu.py)."""
+    first rated game (a CPU level's calibrated start: ratings/cpu.py).
+
+    A `fixed` seat (a CPU seat of the bots' ladder: docs/api.md, The bot ladder) is an anchor:
+    it rates at `start` in every game, and its own rating is never read, stored or moved."""
 
     player_id: UUID
     seat: int
     place: int
     start: Skill = DEFAULT
+    fixed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +35,19 @@ class GameResult:
     game_id: UUID
     finished_at: datetime
     seats: list[SeatResult]
+
+    def rated_seats(self) -> list[SeatResult]:
+        """The seats whose players' ratings the game moves (not the fixed anchors)."""
+        return [seat for seat in self.seats if not seat.fixed]
+
+
+# A game's fixed seats (its anchors), by game id: what a replay of a stored game needs besides
+# its rating changes, which hold its moving seats only (games/selectors.py `fixed_seats`).
+FixedSeats = Callable[[UUID], list[SeatResult]]
+
+
+def no_fixed_seats(game_id: UUID) -> list[SeatResult]:
+    return []
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,9 +27,14 @@ from django.db.models.functions import Coalesce, Greatest, Least, Sqrt, TruncDat
 from django.utils import timezone
 
 from accounts.models import Player
+from ratings.cpu import cpu_start
 from ratings.models import Rating, RatingChange
 from ratings.payloads import PlayerData, RatingData, player_data, player_rating, shown_skill
 from ratings.rating import DEFAULT
+
+# The leaderboards' pools (docs/api.md, Leaderboard): the people's (`ranked`, the human queue's
+# games) and the bots' ladder (`bots`, where the CPU levels stand as fixed anchors).
+POOLS = ("ranked", "bots")
 
 
 def player_ratings(player_ids: Iterable[UUID | str]) -> dict[UUID, RatingData]:
@@ -63,18 +68,26 @@ def banned_players(now: datetime) -> QuerySet[Player]:
     )
 
 
-def _listed(now: datetime) -> QuerySet[Rating]:
+def bot_players() -> QuerySet[Player]:
+    """The bot accounts: the people's boards never list them (their ratings are the bots'
+    pool's)."""
+    return Player.objects.filter(is_bot=True)
+
+
+def _listed(now: datetime, *, bots: bool = False) -> QuerySet[Rating]:
     """Who the leaderboard lists (after lichess): not banned, at least
     YANIV_LEADERBOARD_MIN_GAMES rated games, one of them in the last
-    YANIV_LEADERBOARD_ACTIVE_DAYS days.
+    YANIV_LEADERBOARD_ACTIVE_DAYS days; people, or with `bots` bots alone.
 
     The last of those is the row's `last_game_at` (the latest of the player's rating changes,
     which recompute_ratings checks), and the banned are the few players left out by id: each
     read of the board then scans rating rows alone, not a join per player."""
     recent = now - timedelta(days=settings.YANIV_LEADERBOARD_ACTIVE_DAYS)
-    return Rating.objects.filter(
+    rows = Rating.objects.filter(
         games__gte=settings.YANIV_LEADERBOARD_MIN_GAMES, last_game_at__gte=recent
     ).exclude(player_id__in=banned_players(now).values("pk"))
+    bot_ids = bot_players().values("pk")
+    return rows.filter(player_id__in=bot_ids) if bots else rows.exclude(player_id__in=bot_ids)
 
 
 def shown_ordinal(today: date) -> ExpressionWrapper[CombinedExpression]:
@@ -177,6 +190,7 @@ class SeasonLeaderboard(Leaderboard):
 
     def listed(self) -> QuerySet[Rating]:
         placed = Rating.objects.filter(season_games__gte=settings.YANIV_SEASON_PLACEMENT_GAMES)
+        placed = placed.exclude(player_id__in=bot_players().values("pk"))
         return placed.exclude(player_id__in=banned_players(self.now).values("pk"))
 
     def ageing_days(self) -> float:
@@ -185,7 +199,84 @@ class SeasonLeaderboard(Leaderboard):
         return (self.now - self.season_start).total_seconds() / 86400 + 1
 
 
-def leaderboard(now: datetime | None = None) -> Leaderboard:
+class BotsLeaderboard(Leaderboard):
+    """The bots' ladder (docs/api.md, Leaderboard): the listed bots (`_listed`'s rules) by aged
+    ordinal, and among them the CPU levels at their fixed anchors (ratings/cpu.py
+    `cpu_start`), always listed, ranked together.
+
+    An anchor is a CPU level's player with an unsaved `Rating` of its anchor (never aged: its
+    last game is `now`), so that a page's rows are all alike and `player_data` shows the anchor
+    as the player's rating. An anchor comes before a bot of the same ordinal. A page costs the
+    bots' board's queries and one count per anchor."""
+
+    def __init__(self, cpus: Iterable[Player], now: datetime | None = None) -> None:
+        super().__init__(now)
+        anchors = []
+        for player in cpus:
+            assert player.cpu_level is not None
+            skill = cpu_start(player.cpu_level)
+            anchors.append(
+                Rating(
+                    player=player,
+                    mu=skill.mu,
+                    sigma=skill.sigma,
+                    ordinal=skill.ordinal,
+                    games=0,
+                    last_game_at=self.now,
+                )
+            )
+        self.anchors = sorted(anchors, key=lambda row: (-row.ordinal, row.player_id))
+        self._anchors_at: list[int] | None = None
+
+    def listed(self) -> QuerySet[Rating]:
+        return _listed(self.now, bots=True)
+
+    def count(self) -> int:
+        return super().count() + len(self.anchors)
+
+    def _bots_above(self, ordinal: float) -> int:
+        return super().rank(ordinal) - 1
+
+    def anchors_at(self) -> list[int]:
+        """Each anchor's index in the whole board: the bots above it, and the anchors."""
+        if self._anchors_at is None:
+            self._anchors_at = [
+                self._bots_above(row.ordinal) + index for index, row in enumerate(self.anchors)
+            ]
+        return self._anchors_at
+
+    def __getitem__(self, page: slice) -> list[Rating]:
+        start, stop = page.start or 0, page.stop
+        at = self.anchors_at()
+        here = [
+            row
+            for row, index in zip(self.anchors, at, strict=True)
+            if index >= start and (stop is None or index < stop)
+        ]
+        first_bot = start - sum(index < start for index in at)
+        last_bot = None if stop is None else first_bot + (stop - start) - len(here)
+        bots = super().__getitem__(slice(first_bot, last_bot))
+        shown = {row.player_id: shown_skill(row, self.now).ordinal for row in bots}
+        rows = [*here, *bots]
+        # Anchors first among equals (their ordinal is exact: they are never aged).
+        rows.sort(
+            key=lambda row: (
+                -shown.get(row.player_id, row.ordinal),
+                row.player_id in shown,
+                row.player_id,
+            )
+        )
+        return rows
+
+    def rank(self, ordinal: float) -> int:
+        return super().rank(ordinal) + sum(row.ordinal > ordinal for row in self.anchors)
+
+
+def leaderboard(now: datetime | None = None, *, pool: str = "ranked") -> Leaderboard:
+    """The leaderboard of a pool (`POOLS`): the bots' needs the CPU levels' players
+    (ratings/services.py `cpu_players` makes any missing)."""
+    if pool == "bots":
+        return BotsLeaderboard(Player.objects.filter(cpu_level__isnull=False), now)
     return Leaderboard(now)
 
 

@@ -22,7 +22,7 @@ from ratings.models import ChangeKind, Rating, RatingChange
 from ratings.payloads import RatedData, aged_from, shown_skill
 from ratings.rating import DEFAULT, Skill, rate, reset
 from ratings.rebuild import Replay, ResetReplayed, replayed_rows
-from ratings.results import GameResult, SeasonStart, SeatResult
+from ratings.results import FixedSeats, GameResult, SeasonStart, SeatResult, no_fixed_seats
 
 _BATCH = 10_000
 
@@ -34,7 +34,10 @@ _BATCH = 10_000
 # back anyway.
 @transaction.atomic(savepoint=False)
 def game_ratings_apply(
-    *, result: GameResult, starts: Sequence[SeasonStart] = ()
+    *,
+    result: GameResult,
+    starts: Sequence[SeasonStart] = (),
+    fixed_seats: FixedSeats = no_fixed_seats,
 ) -> list[RatedData]:
     """Rate one finished game from its players' current ratings: store their new ratings and
     the game's rating changes, and answer what the game's `rated` event lists. With fewer
@@ -48,18 +51,26 @@ def game_ratings_apply(
     A game whose place in the history is not its end (a season opened after it ended, before
     it was rated: a finish that committed just as the season turned) is put where it belongs,
     and what follows it for its players (resets, later games) is replayed, as recompute_ratings
-    would."""
+    would.
+
+    A game's fixed seats (the bots' ladder's CPU anchors: ratings/results.py) rate at their
+    start and are left out of everything stored and answered; `fixed_seats` gives those of any
+    later game such a replay rates again (their rating changes do not hold them)."""
     ratings_lock()
     seats = result.seats
-    if len(seats) < 2:
+    ids = [seat.player_id for seat in result.rated_seats()]
+    if len(seats) < 2 or not ids:
         return []
-    ids = [seat.player_id for seat in seats]
     if _history_after(ids, result.finished_at, result.game_id, starts):
-        return _apply_in_place(result, starts)
+        return _apply_in_place(result, starts, fixed_seats)
     current = {rating.player_id: rating for rating in Rating.objects.filter(player_id__in=ids)}
-    before = [_prior(current.get(seat.player_id), seat.start, result.finished_at) for seat in seats]
-    after = rate(before, [seat.place for seat in seats])
-    played = [current.get(seat.player_id) for seat in seats]
+    at = result.finished_at
+    before = [
+        seat.start if seat.fixed else _prior(current.get(seat.player_id), seat.start, at)
+        for seat in seats
+    ]
+    moved = _moved(result, before, rate(before, [seat.place for seat in seats]))
+    played = [current.get(seat.player_id) for seat, _, _ in moved]
     _store_ratings(
         (
             seat.player_id,
@@ -70,20 +81,27 @@ def game_ratings_apply(
             # The latest end of a rated game, even when a game that ended earlier is rated later.
             max(row.last_game_at, result.finished_at) if row else result.finished_at,
         )
-        for seat, skill, row in zip(seats, after, played, strict=True)
+        for (seat, _, skill), row in zip(moved, played, strict=True)
     )
-    _store_game_changes(result, before, after)
-    return _rated(result, before, after)
+    _store_game_changes(result, moved)
+    return _rated(moved)
 
 
-def _store_game_changes(
-    result: GameResult, before: Sequence[Skill], after: Sequence[Skill]
-) -> None:
+# A rated seat with its skill before and after a game.
+_Moved = tuple[SeatResult, Skill, Skill]
+
+
+def _moved(result: GameResult, before: Sequence[Skill], after: Sequence[Skill]) -> list[_Moved]:
+    """The game's seats that it rates (not the fixed ones), each with its before and after."""
     rows = zip(result.seats, before, after, strict=True)
-    insert_rows(RatingChange, _CHANGE_COLUMNS, [_game_row(result, *row) for row in rows])
+    return [(seat, old, new) for seat, old, new in rows if not seat.fixed]
 
 
-def _rated(result: GameResult, before: Sequence[Skill], after: Sequence[Skill]) -> list[RatedData]:
+def _store_game_changes(result: GameResult, moved: Sequence[_Moved]) -> None:
+    insert_rows(RatingChange, _CHANGE_COLUMNS, [_game_row(result, *row) for row in moved])
+
+
+def _rated(moved: Sequence[_Moved]) -> list[RatedData]:
     return [
         {
             "seat": seat.seat,
@@ -93,7 +111,7 @@ def _rated(result: GameResult, before: Sequence[Skill], after: Sequence[Skill]) 
             "ordinal": new.ordinal,
             "delta": new.ordinal - old.ordinal,
         }
-        for seat, old, new in zip(result.seats, before, after, strict=True)
+        for seat, old, new in moved
     ]
 
 
@@ -143,19 +161,23 @@ def _history_after(
     return RatingChange.objects.filter(_after(at, game_id), player_id__in=player_ids).exists()
 
 
-def _apply_in_place(result: GameResult, starts: Sequence[SeasonStart]) -> list[RatedData]:
+def _apply_in_place(
+    result: GameResult, starts: Sequence[SeasonStart], fixed_seats: FixedSeats
+) -> list[RatedData]:
     at, game_id = result.finished_at, result.game_id
     states = {
         seat.player_id: _state_before(seat.player_id, at, game_id, seat.start)
-        for seat in result.seats
+        for seat in result.rated_seats()
     }
-    before = [states[seat.player_id].prior(at) for seat in result.seats]
-    after = rate(before, [seat.place for seat in result.seats])
-    _store_game_changes(result, before, after)
-    for seat, skill in zip(result.seats, after, strict=True):
+    before = [
+        seat.start if seat.fixed else states[seat.player_id].prior(at) for seat in result.seats
+    ]
+    moved = _moved(result, before, rate(before, [seat.place for seat in result.seats]))
+    _store_game_changes(result, moved)
+    for seat, _, skill in moved:
         states[seat.player_id] = _State(skill, True, at)
-    _replay_after(at, game_id, states, starts)
-    return _rated(result, before, after)
+    _replay_after(at, game_id, states, starts, fixed_seats)
+    return _rated(moved)
 
 
 # The CPU levels' players --------------------------------------------------------------
@@ -180,7 +202,12 @@ def cpu_players(levels: Iterable[str]) -> dict[str, Player]:
 
 
 @transaction.atomic(savepoint=False)
-def game_ratings_undo(*, game_id: UUID, starts: Sequence[SeasonStart] = ()) -> bool:
+def game_ratings_undo(
+    *,
+    game_id: UUID,
+    starts: Sequence[SeasonStart] = (),
+    fixed_seats: FixedSeats = no_fixed_seats,
+) -> bool:
     """Undo the ratings of a voided game, from the rating changes it left. False (nothing
     done) when it has none (never rated, or rolled back already), so running it again does
     nothing. Whether the game is voided is for the caller (games/services/rating.py) to say.
@@ -190,7 +217,8 @@ def game_ratings_undo(*, game_id: UUID, starts: Sequence[SeasonStart] = ()) -> b
     ratings: exactly what the history without the voided game gives (recompute_ratings
     agrees). Games that involve none of the players touched so far keep their stored changes,
     so a recent void replays only a few games. A touched player's prior in a replayed game is
-    aged from their game before it, as when it was first rated.
+    aged from their game before it, as when it was first rated, and its fixed seats (anchors)
+    are `fixed_seats`' at their starts.
     """
     ratings_lock()
     voided = list(RatingChange.objects.filter(game_id=game_id))
@@ -206,7 +234,7 @@ def game_ratings_undo(*, game_id: UUID, starts: Sequence[SeasonStart] = ()) -> b
         for change in voided
     }
     RatingChange.objects.filter(game_id=game_id).delete()
-    _replay_after(at, game_id, states, starts)
+    _replay_after(at, game_id, states, starts, fixed_seats)
     return True
 
 
@@ -239,12 +267,17 @@ def _state_before(player_id: UUID, at: datetime, game_id: UUID, start: Skill) ->
 
 
 def _replay_after(
-    at: datetime, game_id: UUID, states: dict[UUID, _State], starts: Sequence[SeasonStart]
+    at: datetime,
+    game_id: UUID,
+    states: dict[UUID, _State],
+    starts: Sequence[SeasonStart],
+    fixed_seats: FixedSeats,
 ) -> None:
     """Replay the history after the place (at, game id) for the players of `states` (their
     ratings there): every later game with one of them is rated again (its other players join
-    `states` from that game on), every later season's reset recomputed for those rated by then
-    (and removed for a player no longer rated then), and the touched players' ratings stored."""
+    `states` from that game on; its fixed seats, from `fixed_seats`, at their starts), every
+    later season's reset recomputed for those rated by then (and removed for a player no longer
+    rated then), and the touched players' ratings stored."""
     resets = sorted((start for start in starts if start.at > at), key=lambda start: start.at)
     for changes in _games_after(at, game_id):
         while resets and resets[0].at <= changes[0].at:
@@ -257,7 +290,9 @@ def _replay_after(
             else Skill(c.mu_before, c.sigma_before)
             for c in changes
         ]
-        after = rate(before, [change.place or 0 for change in changes])
+        played = changes[0].game_id
+        assert played is not None  # a game's changes (`_games_after`)
+        after = _rate_again(changes, before, fixed_seats(played))
         for change, old, new in zip(changes, before, after, strict=True):
             change.mu_before, change.sigma_before = old.mu, old.sigma
             change.mu, change.sigma = new.mu, new.sigma
@@ -266,6 +301,25 @@ def _replay_after(
     for start in resets:
         _replay_reset(start, states)
     _store_states(states, starts)
+
+
+def _rate_again(
+    changes: list[RatingChange], before: list[Skill], fixed: list[SeatResult]
+) -> list[Skill]:
+    """A stored game rated again from these priors of its rated seats (`changes`, in seat
+    order), with its fixed seats at their starts: the rated seats' new skills, the table in
+    seat order as it was first rated."""
+    if not fixed:
+        return rate(before, [change.place or 0 for change in changes])
+    table = sorted(
+        [
+            (change.seat or 0, skill, change.place or 0, True)
+            for change, skill in zip(changes, before, strict=True)
+        ]
+        + [(seat.seat, seat.start, seat.place, False) for seat in fixed]
+    )
+    after = rate([skill for _, skill, _, _ in table], [place for _, _, place, _ in table])
+    return [skill for (_, _, _, moves), skill in zip(table, after, strict=True) if moves]
 
 
 def _replay_reset(start: SeasonStart, states: dict[UUID, _State]) -> None:
@@ -394,10 +448,7 @@ def ratings_rebuild(
             )
         else:
             result = entry.result
-            batch.extend(
-                _game_row(result, seat, old, new)
-                for seat, old, new in zip(result.seats, entry.before, entry.after, strict=True)
-            )
+            batch.extend(_game_row(result, *row) for row in entry.moved())
         if len(batch) >= _BATCH:
             copy_rows(RatingChange, _CHANGE_COLUMNS, batch)
             batch = []

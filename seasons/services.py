@@ -21,7 +21,7 @@ from core.errors import ApplicationError
 from ratings.locks import ratings_lock
 from ratings.models import Rating, RatingChange
 from ratings.results import SeasonStart
-from ratings.selectors import banned_players, shown_ordinal, shown_sigma
+from ratings.selectors import banned_players, bot_players, shown_ordinal, shown_sigma
 from ratings.services import ratings_season_reset
 from seasons.locks import locked_season
 from seasons.models import Season, SeasonStanding, SeasonStatus
@@ -77,9 +77,10 @@ def season_close(season: Season, *, now: datetime) -> Season:
 
 
 def _freeze(season: Season, end: datetime) -> None:
-    """A standing per player with a rated game in the season: their rating aged to its end,
-    and for the placed (YANIV_SEASON_PLACEMENT_GAMES games, not banned) a rank, standard
-    competition ranking by that ordinal (equal ordinals share it), and a tier.
+    """A standing per player (not a bot: bots rate on their ladder) with a rated game in the
+    season: their rating aged to its end, and for the placed (YANIV_SEASON_PLACEMENT_GAMES
+    games, not banned) a rank, standard competition ranking by that ordinal (equal ordinals
+    share it), and a tier.
 
     One statement: a season's end writes a row per player who played, and through Python that
     is seconds of loading and encoding rows. The ageing is ratings' own SQL (`shown_sigma`,
@@ -87,7 +88,9 @@ def _freeze(season: Season, end: datetime) -> None:
     `tier_cutoffs`', so the board says what the live one would have said at the end."""
     day = end.astimezone(UTC).date()
     banned = banned_players(end).values("pk")
-    played = Rating.objects.filter(season_games__gt=0).annotate(
+    # Bots' ratings are their ladder's, not the season's (docs/api.md, Leaderboard).
+    people = Rating.objects.exclude(player_id__in=bot_players().values("pk"))
+    played = people.filter(season_games__gt=0).annotate(
         placed=ExpressionWrapper(
             Q(season_games__gte=settings.YANIV_SEASON_PLACEMENT_GAMES) & ~Q(player_id__in=banned),
             output_field=BooleanField(),

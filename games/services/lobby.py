@@ -20,7 +20,7 @@ from games.engine.fair import FairDeal
 from games.engine.state import start_game
 from games.game_rules import GameRules
 from games.locks import LockedGame
-from games.models import Game, GameStatus, Seat
+from games.models import Game, GameStatus, Pool, Seat
 from games.projection import viewer_seat
 from games.services import fairness
 from games.services.clock import advance
@@ -148,11 +148,13 @@ def game_begin_ranked(
     rated: bool = True,
     tournament_id: UUID | None = None,
     game_id: UUID | None = None,
+    pool: Pool = Pool.RANKED,
 ) -> LockedGame:
     """A ranked game for a matched table: seats (the players', and CPU seats of these levels)
     in the order of its fair deal's `seats` stream (docs/fairness.md §4), active. The queue's
     rules by default; an arena's table has its tournament's (`rules`), is rated when the
-    tournament is, names it, and has the id its pass gave it (`game_id`).
+    tournament is, names it, and has the id its pass gave it (`game_id`). A game of the bot
+    ladder's `pool` rates its CPU seats as fixed anchors (docs/api.md, The bot ladder).
 
     Called inside the matchmaking (or arena pairing) transaction, which holds its locks.
     """
@@ -162,6 +164,7 @@ def game_begin_ranked(
     game = Game.objects.create(
         id=game_id or uuid4(),
         ranked=True,
+        pool=pool,
         rated=rated,
         tournament_id=tournament_id,
         max_players=len(order),

@@ -20,8 +20,8 @@ from django.utils import timezone
 
 from games import notify
 from games.locks import LockedGame
-from games.models import Game, GameStatus
-from games.selectors import pending_games, pending_games_before
+from games.models import Game, GameStatus, Pool
+from games.selectors import fixed_seats, pending_games, pending_games_before
 from ratings.cpu import cpu_start
 from ratings.locks import ratings_lock
 from ratings.results import GameResult, SeasonStart, SeatResult
@@ -72,7 +72,12 @@ def _ratable(game: Game) -> bool:
 
 def _rate_after_pending(locked: LockedGame, starts: list[SeasonStart]) -> None:
     result = _result(locked)
-    levels = [seat.cpu_level for seat in locked.seats if seat.is_cpu and seat.cpu_level]
+    # A ladder game's CPU seats are fixed anchors: no earlier game of theirs counts first.
+    levels = [
+        seat.cpu_level
+        for seat in locked.seats
+        if seat.is_cpu and seat.cpu_level and locked.game.pool != Pool.BOTS
+    ]
     for earlier in pending_games_before(
         result.finished_at, [seat.player_id for seat in result.seats], levels
     ):
@@ -85,7 +90,8 @@ def _rate_after_pending(locked: LockedGame, starts: list[SeasonStart]) -> None:
 
 def _result(locked: LockedGame) -> GameResult:
     """The game's result as ratings take it: each seat as its player (a seat its player left
-    and the CPU finished still counts for them), a CPU seat as its level's player."""
+    and the CPU finished still counts for them), a CPU seat as its level's player (on the bots'
+    ladder a fixed anchor at the level's calibrated start: docs/api.md, The bot ladder)."""
     finished_at = locked.game.finished_at
     assert finished_at is not None  # _ratable
     cpus = cpu_players(seat.cpu_level for seat in locked.seats if seat.is_cpu and seat.cpu_level)
@@ -97,14 +103,15 @@ def _result(locked: LockedGame) -> GameResult:
             seats.append(SeatResult(seat.player_id, seat.seat, seat.place))
         elif seat.is_cpu and seat.cpu_level:
             cpu = cpus[seat.cpu_level].pk
-            seats.append(SeatResult(cpu, seat.seat, seat.place, cpu_start(seat.cpu_level)))
+            start, fixed = cpu_start(seat.cpu_level), locked.game.pool == Pool.BOTS
+            seats.append(SeatResult(cpu, seat.seat, seat.place, start, fixed))
     return GameResult(locked.game.pk, finished_at, seats)
 
 
 def _rate(locked: LockedGame, result: GameResult, starts: list[SeasonStart]) -> None:
     locked.game.rated_at = timezone.now()
     locked.save("rated_at")
-    ratings = game_ratings_apply(result=result, starts=starts)
+    ratings = game_ratings_apply(result=result, starts=starts, fixed_seats=fixed_seats)
     if not ratings:
         return  # nobody to compare: the game is done with, and nobody's rating moves
     locked.append("rated", ratings=ratings)
@@ -133,7 +140,9 @@ def game_unrate(*, game_id: UUID | str) -> bool:
     locked = LockedGame.try_lock(game_id)
     if locked is None or locked.game.voided_at is None:
         return False
-    return game_ratings_undo(game_id=locked.game.pk, starts=season_starts())
+    return game_ratings_undo(
+        game_id=locked.game.pk, starts=season_starts(), fixed_seats=fixed_seats
+    )
 
 
 # Seasons -----------------------------------------------------------------------------------

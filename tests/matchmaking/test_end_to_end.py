@@ -85,6 +85,7 @@ async def test_the_me_socket_hears_the_ticket_change(passes_requested) -> None:
             "created_at": ticket.created_at.isoformat(),
             "game_id": None,
             "cpu_seats": 0,
+            "pool": "ranked",
         }
         await database_sync_to_async(queue)(other, [2])
         result = await database_sync_to_async(services.matchmaking_pass)()

@@ -70,6 +70,7 @@ def test_four_who_want_four_get_one_ranked_active_game(
                 "created_at": ticket.created_at.isoformat(),
                 "game_id": str(game.pk),
                 "cpu_seats": 0,
+                "pool": "ranked",
             },
         }
 

@@ -46,6 +46,7 @@ def test_queue(client, player, django_capture_on_commit_callbacks, sent, passes_
         "created_at": ticket.created_at.isoformat(),
         "game_id": None,
         "cpu_seats": 0,
+        "pool": "ranked",
     }
     created_at = parse_datetime(body["created_at"])
     assert created_at is not None
