@@ -15,6 +15,7 @@ from config.asgi import application
 from games.models import Game
 from tests.factories import PlayerFactory
 from tournaments import consumers
+from tournaments.models import Tournament
 from tournaments.services import (
     tournament_create,
     tournament_end_now,
@@ -156,3 +157,35 @@ async def test_a_change_is_read_once_for_all_the_sockets_of_a_process(monkeypatc
         for socket in sockets:
             await socket.disconnect()
     assert tournament_id not in consumers.BOARDS.boards  # forgotten with its last socket
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_change_while_a_socket_reads_its_first_board_still_reaches_it(
+    monkeypatch,
+) -> None:
+    players = await database_sync_to_async(PlayerFactory.create_batch)(2)
+    tournament_id = await database_sync_to_async(_arena_of)(players)
+    reading = consumers.read_board
+    ended: list[Tournament] = []
+
+    def read_then_end(key: str):
+        board = reading(key)
+        if not ended:  # staff end it just after the connecting socket read the board
+            ended.append(tournament_end_now(tournament_id=tournament_id))
+        return board
+
+    monkeypatch.setattr(consumers, "read_board", read_then_end)
+    raw = await database_sync_to_async(auth_token_issue)(player=players[0])
+    socket = WebsocketCommunicator(
+        application,
+        f"/ws/v1/tournaments/{tournament_id}/",
+        headers=[(b"authorization", f"Bearer {raw}".encode())],
+    )
+    assert (await socket.connect())[0]
+    try:
+        first = await socket.receive_json_from(timeout=5)
+        assert first["ends_at"] != ended[0].ends_at.isoformat()  # read before the change
+        then = await socket.receive_json_from(timeout=5)
+        assert then["ends_at"] == ended[0].ends_at.isoformat()
+    finally:
+        await socket.disconnect()
