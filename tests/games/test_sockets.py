@@ -148,7 +148,8 @@ async def test_an_unreadable_frame_is_answered_and_the_socket_stays_open(
     path = f"/ws/v1/games/{game['id']}/" if which == "game" else "/ws/v1/me/"
     socket = _socket(path, guest)
     assert (await socket.connect())[0]
-    assert (await socket.receive_json_from(timeout=5))["type"] == ("game" if which == "game" else "hello")
+    first = await socket.receive_json_from(timeout=5)
+    assert first["type"] == ("game" if which == "game" else "hello")
     data, detail = frame
     await socket.send_input({"type": "websocket.receive", **data})
     assert await socket.receive_json_from(timeout=5) == {

@@ -14,8 +14,8 @@ from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
 from core.heartbeat import CLOSE_IDLE, Heartbeat, heartbeat
-from games import consumers
 from games.models import Event
+from games.projection import game_payload
 from tests.games.conftest import Client, play_moves
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -77,13 +77,15 @@ async def test_a_reconnect_with_after_gets_exactly_the_missed_events(make_client
     assert events == missed  # exactly those, in order
     assert all(message["game"] == now for message in messages)  # each with the game as it is
     types = [event["type"] for event in events]
-    assert "round_ended" in types and "round_started" in types
+    assert "round_ended" in types
+    assert "round_started" in types
     # Projected for the guest's seat: what it drew itself, never what the host drew.
     plays = [event for event in events if event["type"] == "played"]
     assert {event["seat"] for event in plays} == {0, 1}
     for event in plays:
         assert ("drawn" in event) == (event["seat"] == 1)
-    assert now["you"]["seat"] == 1 and all("hand" not in seat for seat in now["seats"])
+    assert now["you"]["seat"] == 1
+    assert all("hand" not in seat for seat in now["seats"])
 
     # Then live, from where the catch-up stopped.
     await database_sync_to_async(play_moves)(game_id, clients, 1)
@@ -97,14 +99,13 @@ async def test_a_change_during_the_catch_up_is_sent_once(make_client) -> None:
     """A move committed after the catch-up read its events comes live, once, after them."""
     clients, game_id = await database_sync_to_async(_table)(make_client)
     await database_sync_to_async(play_moves)(game_id, clients, 3)
-    real_payload = consumers.game_payload
-    moved = []
+    moved: list[bool] = []
 
     def move_then_payload(*args: Any) -> Any:
         if not moved:
             moved.append(True)
             play_moves(game_id, clients, 1)  # the catch-up's events are read: this one is not
-        return real_payload(*args)
+        return game_payload(*args)
 
     with mock.patch("games.consumers.game_payload", move_then_payload):
         socket = await _open(clients[0], f"/ws/v1/games/{game_id}/?after=1")
@@ -173,7 +174,8 @@ async def test_sockets_share_one_timer(make_client) -> None:
     beat = heartbeat()
     assert len(beat.sockets) == 3
     task = beat.task
-    assert task is not None and not task.done()
+    assert task is not None
+    assert not task.done()
     for socket in sockets:
         await socket.disconnect()
     assert not beat.sockets

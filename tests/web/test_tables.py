@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
 
 from tests.web.conftest import PHONE, game_id_of, shot
 from tests.web.table import Table
@@ -144,6 +144,8 @@ def test_a_dropped_socket_reconnects_and_the_game_goes_on(open_player) -> None:
     table.wait_for_my_turn()
     expect(page.get_by_text("live", exact=True)).to_be_visible()
     opened = page.evaluate("openedSockets.length")
+    games = len(_game_socket_urls(page))
+    seq = table.seq()
 
     page.evaluate("openedSockets.forEach((socket) => socket.close())")
 
@@ -155,11 +157,69 @@ def test_a_dropped_socket_reconnects_and_the_game_goes_on(open_player) -> None:
         page.wait_for_timeout(100)
     assert page.evaluate("openedSockets.length") > opened
     expect(page.get_by_text("live", exact=True)).to_be_visible()
+    # The new game socket asks for what came after the seq the page shows (docs/api.md).
+    _wait_for_a_new_game_socket(page, games)
+    assert f"after={seq}" in _game_socket_urls(page)[-1]
     # The CPU's answers to the next moves arrive on the new socket.
     for _ in range(2):
         table.play_simple_move()
         if not table.wait_for_my_turn():
             break
+
+
+def _game_socket_urls(page: Page) -> list[str]:
+    urls = page.evaluate("openedSockets.map((socket) => socket.url)")
+    return [url for url in urls if "/ws/v1/games/" in url]
+
+
+def _wait_for_a_new_game_socket(page: Page, opened: int) -> None:
+    """Until the page has opened more than `opened` game sockets (polled, as above)."""
+    for _ in range(100):
+        if len(_game_socket_urls(page)) > opened:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("no new game socket")
+
+
+def test_a_silent_link_is_pinged_then_replaced(open_player) -> None:
+    """The page pings every 20 s (the server closes a socket silent for 60 s); when it has heard
+    nothing for 60 s, not even a keep-alive, it takes the link for dead and opens another,
+    asking for what came after its seq. (The page's clock is Playwright's, 70 s in no time;
+    its sockets go through a relay that can go deaf, as a dead link is.)"""
+    page = open_player("/")
+    page.add_init_script(KEEP_SOCKETS)
+    table = _table_against_the_cpu(page)
+    sent: list[str | bytes] = []
+    deaf = [False]
+
+    def relay(route: WebSocketRoute) -> None:
+        server = route.connect_to_server()
+        server.on_message(lambda message: None if deaf[0] else route.send(message))
+
+        def up(message: str | bytes) -> None:
+            sent.append(message)
+            server.send(message)
+
+        route.on_message(up)
+
+    page.route_web_socket(re.compile("/ws/v1/"), relay)
+    page.clock.install()
+    page.reload()
+    table.wait_for_my_turn()
+    expect(page.get_by_text("live", exact=True)).to_be_visible()
+    opened = len(_game_socket_urls(page))
+    seq = table.seq()
+
+    deaf[0] = True  # the pongs never arrive
+    page.clock.run_for(70_000)  # checked every 5 s: dropped at 65 s, 60 s after the last word
+    deaf[0] = False
+
+    assert sent.count('{"type":"ping"}') >= 2 * 2  # the game's socket and the player's
+    _wait_for_a_new_game_socket(page, opened)
+    assert f"after={seq}" in _game_socket_urls(page)[-1]
+    expect(page.get_by_text("live", exact=True)).to_be_visible()
+    table.play_simple_move()
+    table.wait_for_my_turn()
 
 
 def test_a_move_by_keyboard_alone(open_player) -> None:

@@ -1,18 +1,26 @@
 // The websockets of the public API (docs/api.md, Realtime): each connection opened with a
-// single-use ticket, since a long-lived token never goes in a URL.
+// single-use ticket, since a long-lived token never goes in a URL, and kept alive (docs/api.md,
+// Staying in sync): a ping every 20 s, since the server closes a socket that sent nothing for
+// 60 s, and a new connection when nothing at all (not even the server's keep-alive) came for 60 s.
 
 import { api } from "./rest.js";
 
 const FINAL_CLOSES = new Set([4403, 4404]); // banned / no such game or not yours: no retry
+const PING_MS = 20_000;
+const SILENCE_MS = 60_000;
+const CHECK_MS = 5_000;
 
 /** Keep `ws /ws/v1/<path>` open: a new ticket for each connection, and after a drop a
- *  reconnect with exponential backoff (0.5 s doubling to 15 s, with jitter). `onMessage`
- *  gets each parsed message, `onStatus` "connecting" | "open" | "retrying" | "closed". */
-export function liveSocket(path, { onMessage, onStatus = () => {} }) {
+ *  reconnect with exponential backoff (0.5 s doubling to 15 s, with jitter). `query()` gives
+ *  each connection's other parameters (the game socket's `after`). `onMessage` gets each
+ *  parsed message but the keep-alives, `onStatus` "connecting" | "open" | "retrying" |
+ *  "closed". */
+export function liveSocket(path, { onMessage, onStatus = () => {}, query = () => ({}) }) {
   let socket = null;
   let stopped = false;
   let failures = 0;
   let timer = null;
+  let watch = null;
 
   async function connect() {
     if (stopped) return;
@@ -26,23 +34,42 @@ export function liveSocket(path, { onMessage, onStatus = () => {} }) {
     }
     if (stopped) return;
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const query = `ticket=${encodeURIComponent(ticket)}`;
-    socket = new WebSocket(`${scheme}//${location.host}/ws/v1/${path}?${query}`);
-    socket.addEventListener("open", () => {
+    const params = new URLSearchParams({ ticket, ...query() });
+    const current = new WebSocket(`${scheme}//${location.host}/ws/v1/${path}?${params}`);
+    socket = current;
+    let heard = Date.now();
+    let pinged = Date.now();
+    current.addEventListener("open", () => {
+      if (socket !== current) return;
       failures = 0;
+      heard = pinged = Date.now();
+      watch = setInterval(() => {
+        const now = Date.now();
+        if (now - heard >= SILENCE_MS) {
+          drop(current); // a dead link may take minutes to close: leave it, open another
+          retry();
+        } else if (now - pinged >= PING_MS) {
+          pinged = now;
+          current.send(JSON.stringify({ type: "ping" }));
+        }
+      }, CHECK_MS);
       onStatus("open");
     });
-    socket.addEventListener("message", (message) => {
+    current.addEventListener("message", (message) => {
+      if (socket !== current) return;
+      heard = Date.now();
       let data;
       try {
         data = JSON.parse(message.data);
       } catch {
         return;
       }
+      if (data.type === "keepalive" || data.type === "pong") return;
       onMessage(data);
     });
-    socket.addEventListener("close", (closed) => {
-      socket = null;
+    current.addEventListener("close", (closed) => {
+      if (socket !== current) return;
+      drop(current);
       if (stopped) return;
       if (FINAL_CLOSES.has(closed.code)) {
         stopped = true;
@@ -51,6 +78,14 @@ export function liveSocket(path, { onMessage, onStatus = () => {} }) {
         retry();
       }
     });
+  }
+
+  /** Forget `current` (its events are ignored from now on) and close it. */
+  function drop(current) {
+    if (socket === current) socket = null;
+    clearInterval(watch);
+    watch = null;
+    current.close(1000);
   }
 
   function retry() {
@@ -66,7 +101,7 @@ export function liveSocket(path, { onMessage, onStatus = () => {} }) {
     close() {
       stopped = true;
       clearTimeout(timer);
-      socket?.close(1000);
+      if (socket) drop(socket);
     },
   };
 }
