@@ -276,6 +276,8 @@ SPECTACULAR_SETTINGS = {
         "CpuLevelEnum": [level.value for level in Level],
         # An action's `type`, in `POST .../actions/` and in `GET .../legal-moves/` alike.
         "ActionInputTypeEnum": ["play", "yaniv"],
+        # games.models.Pool: a ticket's, a game's and the leaderboard's pools.
+        "PoolEnum": ["ranked", "bots"],
     },
     "POSTPROCESSING_HOOKS": [
         "config.socket_messages.add_socket_messages",  # before the enums are named

@@ -91,7 +91,7 @@ class GameAdmin(admin.ModelAdmin[Game]):
         "voided",
         "finished_at",
     )
-    list_filter = ("status", "ranked", ("voided_at", admin.EmptyFieldListFilter))
+    list_filter = ("status", "ranked", "pool", ("voided_at", admin.EmptyFieldListFilter))
     search_fields = ("seats__player__username", "seats__player__display_name")
     search_help_text = "A player's name or id, or a game id."
     readonly_fields = (

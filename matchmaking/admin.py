@@ -15,12 +15,16 @@ from matchmaking.models import Ticket
 
 @admin.register(Ticket)
 class TicketAdmin(admin.ModelAdmin[Ticket]):
-    list_display = ("id", "player", "status", "player_counts", "created_at", "wait", "game")
-    list_filter = ("status",)
+    list_display = (
+        "id", "player", "status", "pool", "player_counts", "created_at", "wait", "game",
+    )  # fmt: skip
+    list_filter = ("status", "pool")
     list_select_related = ("player",)
     search_fields = ("id", "player__username", "player__display_name")
     ordering = ("created_at",)
-    readonly_fields = ("id", "player", "status", "player_counts", "created_at", "ended_at", "game")
+    readonly_fields = (
+        "id", "player", "status", "pool", "player_counts", "created_at", "ended_at", "game",
+    )  # fmt: skip
     actions = ("cancel_tickets",)
 
     def has_add_permission(self, request: HttpRequest) -> bool:

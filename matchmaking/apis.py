@@ -35,7 +35,7 @@ class TicketSerializer(serializers.Serializer[Ticket]):
         help_text="Seats of the matched game that CPU players filled (0 while searching).",
     )
     pool = serializers.ChoiceField(
-        choices=Pool.choices,
+        choices=Pool.values,
         read_only=True,
         help_text="The human queue (`ranked`) or the bots' ladder (`bots`).",
     )
@@ -57,7 +57,7 @@ class TicketCreateInput(serializers.Serializer[dict[str, Any]]):
         help_text="The table sizes you accept, each once.",
     )
     pool = serializers.ChoiceField(
-        choices=Pool.choices,
+        choices=Pool.values,
         default=Pool.RANKED,
         help_text="`ranked`, the human queue (bots: 409 `bot`), or `bots`, the bots' ladder "
         "(people: 409 `not_bot`).",

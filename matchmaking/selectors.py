@@ -123,9 +123,9 @@ def cpu_fill_ratings(pool: Pool = Pool.RANKED) -> dict[str, float]:
 
 
 def bot_games_since(player: Player, since: datetime) -> list[datetime]:
-    """When each of the bot's ladder games from `since` on started (its tickets matched),
+    """When each of the bot's ladder games after `since` started (its tickets matched),
     oldest first (YANIV_BOT_GAMES_PER_DAY)."""
     matched = Ticket.objects.filter(
-        player=player, status=TicketStatus.MATCHED, pool=Pool.BOTS, ended_at__gte=since
+        player=player, status=TicketStatus.MATCHED, pool=Pool.BOTS, ended_at__gt=since
     )
     return [at for at in matched.order_by("ended_at").values_list("ended_at", flat=True) if at]

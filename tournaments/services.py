@@ -112,7 +112,10 @@ def _open(tournament_id: UUID | str) -> Tournament:
 def tournament_join(
     *, tournament_id: UUID | str, player: Player, password: str = ""
 ) -> Participant:
-    """Join (before the start or while it runs), or come back after a pause."""
+    """Join (before the start or while it runs), or come back after a pause. Not a bot: an
+    arena's games are people's (docs/api.md, The bot ladder)."""
+    if player.is_bot:
+        raise ApplicationError("bot", "Bots play on their own ladder, not in arenas.", 409)
     tournament = _open(tournament_id)
     if tournament.status not in OPEN:
         raise ApplicationError("not_open", "The tournament is over.", 409)

@@ -79,6 +79,14 @@ def test_bad_tournaments_are_refused(host, fields, code) -> None:
     assert response.json()["code"] == code
 
 
+def test_a_bot_may_not_join_an_arena(host, client_for) -> None:
+    tournament = host.post(URL, body(), format="json").json()
+    bot = client_for(PlayerFactory.create(registered=True, is_bot=True))
+    refused = bot.post(f"{URL}{tournament['id']}/join/", {}, format="json")
+    assert (refused.status_code, refused.json()["code"]) == (409, "bot")
+    assert host.get(f"{URL}{tournament['id']}/").json()["players_count"] == 0
+
+
 def test_join_pause_withdraw_standings_and_games(host, client_for) -> None:
     tournament = host.post(URL, body(password="sesame"), format="json").json()
     base = f"{URL}{tournament['id']}/"
