@@ -48,7 +48,7 @@ from typing import Any
 
 import httpx
 
-from bench._server import ROOT, running_server, setup_django
+from bench._server import ROOT, abort_games, running_server, setup_django
 
 ENV = {
     # Every account is made from 127.0.0.1: guest creation's limit is per address.
@@ -56,7 +56,7 @@ ENV = {
 }
 HARD_FILL_SECONDS = "1"
 LOGS = ROOT / "var" / "bench-bots"
-DRAIN_SECONDS = 180.0  # for the games in play at the end of the crowd's time
+DRAIN_SECONDS = 600.0  # for the games in play at the end of the crowd's time
 PROGRESS_SECONDS = 15.0
 MAKERS = 8  # accounts made at once
 
@@ -192,7 +192,9 @@ def crowd(url: str, args: argparse.Namespace) -> dict[str, Any]:
             now = time.monotonic()
             if args.cut_every and now >= next_cut:
                 next_cut += args.cut_every
-                alive = [bot for bot in bots if running(bot)]
+                # Only a bot that has begun (its log written: its handlers are set; before
+                # them, SIGUSR1 would end the process).
+                alive = [bot for bot in bots if running(bot) and bot.log.stat().st_size]
                 if alive:
                     victim = random.choice(alive)
                     assert victim.process is not None
@@ -225,13 +227,16 @@ def database_check(began: float) -> dict[str, Any]:
     """Every game a bot sat at since `began`: its status, and the turns the clock played."""
     from datetime import UTC, datetime
 
-    from games.models import Event, Game
+    from games.models import Event, Game, Seat
 
     since = datetime.fromtimestamp(began, UTC)
-    games = Game.objects.filter(seats__player__is_bot=True, created_at__gte=since).distinct()
+    seated = Seat.objects.filter(player__is_bot=True, game__created_at__gte=since)
+    games = Game.objects.filter(pk__in=seated.values("game_id"))
     statuses = Counter(games.values_list("status", flat=True))
     away = Event.objects.filter(game__in=games, type="player_away")
+    active = games.filter(status="active").values_list("pk", flat=True)
     return {
+        "active": [str(pk) for pk in active],
         "statuses": dict(statuses),
         "away_games": set(map(str, away.values_list("game_id", flat=True))),
         "away": away.count(),
@@ -253,7 +258,8 @@ def crowd_report(run: dict[str, Any], db: dict[str, Any], args: argparse.Namespa
     refused = Counter(error for line in lines for error in line["errors"])
     logged = log_lines(bots, " ERROR ")
     exits = Counter(bot.process.returncode for bot in bots if bot.process)
-    bad_exits = sum(n for code, n in exits.items() if code not in (0, 1))
+    # A bot killed after the drain is counted once, as late.
+    bad_exits = sum(n for code, n in exits.items() if code not in (0, 1)) - len(run["late"])
     throttled = len(log_lines(bots, ": 429 "))
     errors = len(logged) + bad_exits + len(run["late"])
     unfinished = {s: n for s, n in db["statuses"].items() if s != "finished"}
@@ -302,7 +308,7 @@ def yardstick(url: str, games: int, minutes: float) -> dict[str, Any]:
         start_bot(bot, url, "hard", games)
         print(f"the hard bot: {games} ladder games (at most {minutes:g} min) ...", flush=True)
         deadline = time.monotonic() + minutes * 60
-        last = 0.0
+        last = time.monotonic()
         while running(bot) and time.monotonic() < deadline:
             time.sleep(1)
             if time.monotonic() - last >= 60:
@@ -311,7 +317,15 @@ def yardstick(url: str, games: int, minutes: float) -> dict[str, Any]:
                 place = board_place(url, bot.player_id)
                 print(f"  {time.time() - began:5.0f} s: {done} games; {place}", flush=True)
         late = stop_bots([bot], DRAIN_SECONDS)
-    return {"bot": bot, "late": late, "board": leaderboard(url), "games": games_of([bot])}
+    with httpx.Client(base_url=url, timeout=30) as http:
+        player = http.get(f"/api/v1/players/{bot.player_id}/").json()
+    return {
+        "bot": bot,
+        "late": late,
+        "board": leaderboard(url),
+        "player": player,
+        "games": games_of([bot]),
+    }
 
 
 def leaderboard(url: str) -> list[dict[str, Any]]:
@@ -350,7 +364,13 @@ def yardstick_report(run: dict[str, Any]) -> None:
     )
     print("| rank | player | mu | sigma | ordinal | games |")
     print("|---|---|---|---|---|---|")
-    for row in run["board"]:
+    rows = run["board"]
+    if not any(row["player"]["id"] == bot.player_id for row in rows):
+        # Not listed yet (fewer than YANIV_LEADERBOARD_MIN_GAMES games): shown where its
+        # ordinal would put it, without a rank.
+        rows = [*rows, {"rank": "-", "player": run["player"]}]
+        rows.sort(key=lambda row: -row["player"]["rating"]["ordinal"])
+    for row in rows:
         player = row["player"]
         rating = player["rating"]
         ours = player["id"] == bot.player_id
@@ -377,7 +397,9 @@ def main() -> int:
     if args.bots:
         with running_server(args.port, beat=True, env_extra=ENV) as server:
             run = crowd(server.url, args)
-        crowd_report(run, database_check(run["began"]), args)
+        checked = database_check(run["began"])
+        abort_games(checked["active"])  # a bot killed mid-game: no CPU plays it on later
+        crowd_report(run, checked, args)
     if args.hard_games:
         env = {**ENV, "YANIV_BOT_FILL_SECONDS": HARD_FILL_SECONDS}
         with running_server(args.port, beat=True, env_extra=env) as server:

@@ -12,7 +12,11 @@ Any other answer goes back to the caller, who decides what a 4xx means.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from secrets import SystemRandom
 from typing import Any
 
@@ -24,6 +28,8 @@ jitter = SystemRandom()  # spreads the retries of many bots apart
 
 API = "/api/v1"
 RETRIES = 8  # a dropped connection: tries before giving up (about 4 minutes of backing off)
+PING_SECONDS = 20.0  # how often a socket says it is there
+SILENT_SECONDS = 60.0  # nothing heard for this long (keepalives come every 20 s): a dead socket
 
 
 class ApiError(Exception):
@@ -60,7 +66,12 @@ class Api:
     def __init__(self, server: str, token: str) -> None:
         self.server = server.rstrip("/")
         self.auth = {"Authorization": f"Bearer {token}"}
-        self.http = httpx.AsyncClient(base_url=self.server + API, headers=self.auth, timeout=30)
+        # Idle connections are dropped before the server's keep-alive timeout (uvicorn's 5 s)
+        # could close one under a request being sent on it.
+        limits = httpx.Limits(keepalive_expiry=2.0)
+        self.http = httpx.AsyncClient(
+            base_url=self.server + API, headers=self.auth, timeout=30, limits=limits
+        )
         self.throttled = 0  # 429s waited out, for the summary
 
     async def close(self) -> None:
@@ -104,19 +115,51 @@ class Api:
             raise ApiError(response)
         return response.json()
 
-    async def socket(self, path: str) -> ClientConnection:
+    @asynccontextmanager
+    async def socket(self, path: str) -> AsyncIterator[Socket]:
         """A socket of the API (`/ws/v1/me/`, `/ws/v1/games/{id}/?after=SEQ`), opened with the
-        token in the `Authorization` header (a browser would use `?ticket=` instead). The
-        library's own pings find a connection dead in 40 s at most; the API's keepalives are
-        answered by the caller (`answer_keepalive`)."""
+        token in the `Authorization` header (a browser would use `?ticket=` instead)."""
         url = self.server.replace("http", "ws", 1) + path
-        return await connect(url, additional_headers=self.auth, open_timeout=30)
+        # No protocol-level pings: they never reach the server's code (Socket sends its own).
+        async with connect(
+            url, additional_headers=self.auth, open_timeout=30, ping_interval=None
+        ) as connection:
+            yield Socket(connection)
 
 
-async def answer_keepalive(socket: ClientConnection, message: dict[str, Any]) -> bool:
-    """Whether `message` was the server's `keepalive` (answered with a `ping`, so that the
-    server, which closes a socket silent for 60 s, keeps this one) or a `pong`."""
-    if message.get("type") == "keepalive":
-        await socket.send('{"type": "ping"}')
-        return True
-    return message.get("type") == "pong"
+class Socket:
+    """An open socket of the API, kept alive both ways: it sends `{"type": "ping"}` every
+    PING_SECONDS (the server closes a socket it heard nothing from for 60 s, with 4408), and
+    takes it for dead when it heard nothing at all, not even the server's keepalive (sent
+    after 20 s of nothing else), for SILENT_SECONDS."""
+
+    def __init__(self, connection: ClientConnection) -> None:
+        self.connection = connection
+        self.pinged = self.heard = time.monotonic()
+
+    async def receive(self, timeout: float) -> dict[str, Any] | None:
+        """The next message that is not a keepalive or a pong; None when none came within
+        `timeout` seconds. Raises TimeoutError when the socket went silent."""
+        deadline = time.monotonic() + timeout
+        while True:
+            now = time.monotonic()
+            if now - self.pinged >= PING_SECONDS:
+                await self.connection.send('{"type": "ping"}')
+                self.pinged = now
+            if now - self.heard >= SILENT_SECONDS:
+                raise TimeoutError(f"nothing heard for {SILENT_SECONDS:.0f} s")
+            if now >= deadline:
+                return None
+            wait = min(deadline, self.pinged + PING_SECONDS, self.heard + SILENT_SECONDS) - now
+            try:
+                raw = await asyncio.wait_for(self.connection.recv(), wait)
+            except TimeoutError:
+                continue
+            self.heard = time.monotonic()
+            message: dict[str, Any] = json.loads(raw)
+            if message.get("type") not in ("keepalive", "pong"):
+                return message
+
+    def cut(self) -> None:
+        """Drop the connection as a network failure would: no closing handshake."""
+        self.connection.transport.abort()

@@ -7,8 +7,9 @@
                 a socket lost -> open it again with ?after=<the last seq we saw>: the server
                 first sends everything we missed, so no turn goes by unseen
 
-Both sockets answer the server's keepalives. SIGINT or SIGTERM: finish the game in play, queue
-no more (twice: stop now). SIGUSR1 cuts the game socket, to see the resume work.
+Both sockets ping the server and notice when it goes silent (`Socket` in api.py). SIGINT or
+SIGTERM: finish the game in play, queue no more (twice: stop now). SIGUSR1 cuts the game
+socket, to see the resume work.
 """
 
 from __future__ import annotations
@@ -20,15 +21,13 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
-from examples.bot.api import Api, ApiError, answer_keepalive, error_code, jitter
+from examples.bot.api import Api, ApiError, Socket, error_code, jitter
 from examples.bot.strategies import Strategy
 
 log = logging.getLogger("bot")
 
-SILENT_SECONDS = 65.0  # the server sends a keepalive every 20 s: this much silence is a dead socket
 PERMANENT_CLOSES = {4401, 4403, 4404}  # a bad token, a ban or a stranger, no such game
 
 
@@ -54,7 +53,7 @@ class Bot:
         self.strategy = strategy
         self.player_counts = player_counts
         self.stopping = False
-        self.socket: ClientConnection | None = None  # the game socket, while one is open
+        self.socket: Socket | None = None  # the game socket, while one is open
         self.stats: GameStats | None = None
         self.stats_file: str | None = None
 
@@ -63,7 +62,7 @@ class Bot:
     async def run(self, games: int) -> int:
         """Play `games` ladder games (fewer when stopped); the number of errors seen."""
         me = await self.api.get("/me/")
-        log.info("signed in as %s (bot: %s)", me["player"]["display_name"], me.get("is_bot"))
+        log.info("signed in as %s (bot: %s)", me["display_name"], me["is_bot"])
         played = errors = 0
         while played < games and not self.stopping:
             try:
@@ -85,17 +84,17 @@ class Bot:
         """Queue (pool `bots`) and wait for the table: its game id; None if stopped first."""
         while not self.stopping:
             try:
-                async with await self.api.socket("/ws/v1/me/") as socket:
+                async with self.api.socket("/ws/v1/me/") as socket:
                     return await self.wait_for_table(socket)
             except (ConnectionClosed, InvalidHandshake, OSError, TimeoutError) as error:
                 log.warning("me socket: %r; opening it again", error)
                 await asyncio.sleep(jitter.uniform(1, 3))
         return None
 
-    async def wait_for_table(self, socket: ClientConnection) -> str | None:
+    async def wait_for_table(self, socket: Socket) -> str | None:
         # The first message says where we stand: a game in play (after a crash, say) or a
         # ticket still searching. Nothing sent before the socket opened is lost.
-        hello = await self.receive(socket, timeout=10)
+        hello = await socket.receive(timeout=10)
         if hello is None or hello.get("type") != "hello":
             hello = await self.api.get("/me/")  # a server without the hello
         if hello["active_game"]:
@@ -116,7 +115,7 @@ class Bot:
             if self.stopping:
                 await self.api.call("DELETE", f"/matchmaking/tickets/{ticket['id']}/")
                 return None
-            message = await self.receive(socket, timeout=1)
+            message = await socket.receive(timeout=1)
             if message and message["type"] == "ticket" and message["ticket"]["id"] == ticket["id"]:
                 ticket = message["ticket"]
 
@@ -143,7 +142,7 @@ class Bot:
             if game is not None:
                 path += f"?after={game['seq']}"  # resume: everything after what we saw
             try:
-                async with await self.api.socket(path) as socket:
+                async with self.api.socket(path) as socket:
                     self.socket = socket
                     while True:
                         if game is not None and game["status"] != "active":
@@ -152,9 +151,9 @@ class Bot:
                             acted = game["seq"]
                             game = await self.act(game)
                             continue
-                        message = await self.receive(socket, timeout=SILENT_SECONDS)
+                        message = await socket.receive(timeout=60)
                         if message is None:
-                            raise TimeoutError("the game socket went silent")
+                            continue
                         if message["type"] == "game":
                             self.seen(stats, message["event"], message["game"])
                             if game is None or message["game"]["seq"] >= game["seq"]:
@@ -209,26 +208,12 @@ class Bot:
 
     # -- the sockets ------------------------------------------------------------------------
 
-    async def receive(self, socket: ClientConnection, timeout: float) -> dict[str, Any] | None:
-        """The next message that is not a keepalive (those are answered here); None when none
-        came within `timeout` seconds."""
-        deadline = time.monotonic() + timeout
-        while (left := deadline - time.monotonic()) > 0:
-            try:
-                raw = await asyncio.wait_for(socket.recv(), left)
-            except TimeoutError:
-                return None
-            message: dict[str, Any] = json.loads(raw)
-            if not await answer_keepalive(socket, message):
-                return message
-        return None
-
     def cut(self) -> None:
         """Drop the game socket as a network failure would (no closing handshake)."""
         if self.socket is not None and self.stats is not None:
             self.stats.cuts += 1
             log.warning("cutting the game socket")
-            self.socket.transport.abort()
+            self.socket.cut()
 
     def report(self, stats: GameStats, played: int, games: int) -> None:
         log.info(
