@@ -128,8 +128,12 @@ def stop_bots(bots: list[Bot], drain: float) -> list[Bot]:
         if bot.process and bot.process.poll() is None:
             bot.process.send_signal(signal.SIGTERM)
     deadline = time.monotonic() + drain
+    shown = time.monotonic()
     while time.monotonic() < deadline and any(running(bot) for bot in bots):
         time.sleep(1)
+        if time.monotonic() - shown >= PROGRESS_SECONDS:
+            shown = time.monotonic()
+            print(f"  {sum(map(running, bots))} bots still playing ...", flush=True)
     late = [bot for bot in bots if running(bot)]
     for bot in late:
         assert bot.process is not None

@@ -4,7 +4,7 @@ None when the server says it is not our turn after all (the bot then reads the g
 
 - `simple` asks the server for the legal moves (`GET .../legal-moves/`) and picks one by a
   rule of thumb: call Yaniv when it may, else shed the most points, taking a low card from the
-  discard rather than a stock card.
+  discard (worth less than the throw) rather than a stock card.
 - `hard` is the house CPU's `hard` level, running here as an outside bot: it lives in the
   engine package (examples/bot/hard.py), imported only when chosen.
 """
@@ -20,6 +20,7 @@ Move = dict[str, Any]
 Strategy = Callable[[Api, dict[str, Any]], Awaitable[Move | None]]
 
 AVERAGE_CARD = 6  # what a card from the stock is worth on average (docs/rules.md §1 values)
+LOW_CARD = 3  # the most a card taken from the discard may be worth
 
 
 def value(card: str) -> int:
@@ -44,8 +45,12 @@ async def simple(api: Api, game: dict[str, Any]) -> Move | None:
 
     def gain(move: dict[str, Any]) -> tuple[int, int]:
         shed = sum(value(card) for card in move["cards"])
-        drawn = AVERAGE_CARD if move["draw"] == "stock" else value(move["draw"])
-        return shed, -drawn
+        if move["draw"] == "stock":
+            return shed, -AVERAGE_CARD
+        # Only a low card worth less than the throw: else two bots swapping fours with each
+        # other would keep their totals, and the game, going for ever.
+        drawn = value(move["draw"])
+        return shed, -drawn if drawn <= LOW_CARD and drawn < shed else -100
 
     best = max(moves, key=gain)
     return {**best, "seq": legal["seq"]}
