@@ -1,0 +1,1 @@
+"""The reference bot: a Yaniv bot on the public API alone (docs/bots.md)."""
