@@ -9,17 +9,20 @@ A disconnect alone is no offence: a seat is marked away only when its turn deadl
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 from uuid import UUID
 
 from django.conf import settings
-from django.db import transaction
+from django.db import OperationalError, transaction
 
 from accounts.models import OffenceKind
 from accounts.services import offence_record
 from games.locks import LockedGame
 from games.models import Event, Seat
 from games.selectors import clean_ranked_games
+
+logger = logging.getLogger(__name__)
 
 
 def seat_left(locked: LockedGame, seat: Seat) -> None:
@@ -50,13 +53,26 @@ def _turns_away(locked: LockedGame, seat: int) -> int:
     return events.filter(type="played", id__gt=since).count()
 
 
+# Tries of an offence's record: PostgreSQL may pick its transaction as a deadlock's victim (seen
+# under bench.bots' load, several idle offences recorded at once), and a victim is rolled back
+# whole, so trying again is safe; the record is once per player and game anyway.
+RECORD_TRIES = 3
+
+
 def _record_after_commit(player_id: UUID, game_id: UUID, kind: OffenceKind) -> None:
     def clean_games(since: datetime) -> int:
         return clean_ranked_games(player_id, since=since)
 
-    transaction.on_commit(
-        lambda: offence_record(
-            player_id=player_id, game_id=game_id, kind=kind, clean_games=clean_games
-        ),
-        robust=True,
-    )
+    def record() -> None:
+        for tried in range(1, RECORD_TRIES + 1):
+            try:
+                offence_record(
+                    player_id=player_id, game_id=game_id, kind=kind, clean_games=clean_games
+                )
+                return
+            except OperationalError:
+                if tried == RECORD_TRIES:
+                    raise
+                logger.warning("offence of %s in %s: tried again", player_id, game_id)
+
+    transaction.on_commit(record, robust=True)

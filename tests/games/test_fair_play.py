@@ -7,6 +7,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.db import OperationalError
 from django.test import Client as DjangoClient
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -49,6 +50,26 @@ def test_leaving_an_active_ranked_game_is_an_offence(
     assert (offence.player, offence.game_id, offence.kind) == (a, game.pk, "left")
     # A first offence in a clean stretch is forgiven: no ban yet.
     assert not QueueBan.objects.exists()
+
+
+def test_an_offence_whose_record_lost_a_deadlock_is_recorded_again(
+    players, monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    a, b = players[:2]
+    game = game_begin_ranked(players=[a, b]).game
+    tries: list[int] = []
+
+    def deadlocked_once(**record: Any) -> QueueBan | None:
+        tries.append(1)
+        if len(tries) == 1:
+            raise OperationalError("deadlock detected")
+        return offence_record(**record)
+
+    monkeypatch.setattr(fair_play, "offence_record", deadlocked_once)
+    with django_capture_on_commit_callbacks(execute=True):
+        play.game_leave(game_id=game.pk, player=a)
+    assert len(tries) == 2
+    assert Offence.objects.get().player == a
 
 
 def test_a_seat_staff_hand_to_the_cpu_is_no_offence(
