@@ -40,25 +40,19 @@ def token_authenticate(raw: str) -> AuthToken | BotToken:
     """The live token `raw` names (a login's, its expiry slid forward, or a bot's: docs/bots.md);
     refuses unknown, expired, revoked and deactivated (401 `invalid_token`) and banned players
     (403 `banned`)."""
-    if raw.startswith(BotToken.PREFIX):
-        bot_token = bot_token_get(raw=raw)
-        if bot_token is None or not bot_token.player.is_active:
-            raise exceptions.AuthenticationFailed(
-                "The bot token is not valid or was revoked.", code="invalid_token"
-            )
-        if bot_token.player.is_banned:
-            raise exceptions.PermissionDenied(bot_token.player.ban_message, code="banned")
-        bot_token_touch(token=bot_token)
-        return bot_token
-    token = auth_token_get(raw=raw)
+    bot = raw.startswith(BotToken.PREFIX)
+    token = bot_token_get(raw=raw) if bot else auth_token_get(raw=raw)
     if token is None or not token.player.is_active:
         raise exceptions.AuthenticationFailed(
-            "The token is not valid or has expired.", code="invalid_token"
+            "The token is not valid, has expired or was revoked.", code="invalid_token"
         )
     if token.player.is_banned:
         # Raised here, not in a permission class, so that no view can forget it.
         raise exceptions.PermissionDenied(token.player.ban_message, code="banned")
-    auth_token_touch(token=token)
+    if isinstance(token, BotToken):
+        bot_token_touch(token=token)
+    else:
+        auth_token_touch(token=token)
     return token
 
 

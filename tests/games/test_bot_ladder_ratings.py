@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 import pytest
 
 from accounts.models import Player
-from games.models import Event, Game, Pool, Seat
+from games.models import Event, Game, Pool
 from games.selectors import fixed_seats, rated_results
 from games.services.rating import game_rate, game_unrate
 from games.services.staff import game_void
@@ -22,6 +22,7 @@ from ratings.results import GameResult, SeatResult
 from ratings.services import cpu_players, game_ratings_apply, ratings_rebuild
 from seasons.selectors import season_starts
 from tests.factories import PlayerFactory
+from tests.games.test_cpu_ratings import ranked_game
 
 pytestmark = pytest.mark.django_db
 
@@ -48,16 +49,7 @@ def ranked(make_game) -> Make:
     """`ranked([(who, place), ...], pool)`: a finished ranked game of that pool."""
 
     def make(places: Sequence[tuple[Who, int]], pool: Pool = Pool.BOTS) -> Game:
-        game = make_game([], pool=pool)
-        game.max_players = len(places)
-        game.save()
-        Seat.objects.bulk_create(
-            Seat(game=game, seat=index, place=place, live=False, player=who)
-            if isinstance(who, Player)
-            else Seat(game=game, seat=index, place=place, live=False, is_cpu=True, cpu_level=who)
-            for index, (who, place) in enumerate(places)
-        )
-        return game
+        return ranked_game(make_game, places, pool)
 
     return make
 

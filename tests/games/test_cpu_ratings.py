@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from accounts.models import Player
-from games.models import Game, GameStatus, Seat
+from games.models import Game, GameStatus, Pool, Seat
 from games.selectors import rated_results
 from games.services.rating import game_rate
 from ratings import cpu
@@ -24,9 +24,9 @@ def _calibrated(monkeypatch) -> None:
     monkeypatch.setattr(cpu, "_starts", lambda: {"expert": EXPERT_START})
 
 
-def _ranked(make_game, places) -> Game:
-    """A finished ranked game: `(player, place)` or `(level, place)` for a CPU seat."""
-    game = make_game([])
+def ranked_game(make_game, places, pool: Pool = Pool.RANKED) -> Game:
+    """A finished ranked game of `pool`: `(player, place)` or `(level, place)` for a CPU seat."""
+    game = make_game([], pool=pool)
     game.max_players = len(places)
     game.save()
     Seat.objects.bulk_create(
@@ -40,7 +40,7 @@ def _ranked(make_game, places) -> Game:
 
 def test_a_cpu_seat_is_rated_as_its_level_s_player(players, make_game) -> None:
     a, b = players[:2]
-    game = _ranked(make_game, [(a, 1), ("expert", 2), (b, 3)])
+    game = ranked_game(make_game, [(a, 1), ("expert", 2), (b, 3)])
 
     assert game_rate(game_id=game.pk) is True
 
@@ -59,8 +59,8 @@ def test_a_cpu_seat_is_rated_as_its_level_s_player(players, make_game) -> None:
 
 def test_cpu_ratings_change_game_after_game(players, make_game) -> None:
     a = players[0]
-    first = _ranked(make_game, [(a, 2), ("hard", 1)])
-    second = _ranked(make_game, [("hard", 2), (a, 1)])
+    first = ranked_game(make_game, [(a, 2), ("hard", 1)])
+    second = ranked_game(make_game, [("hard", 2), (a, 1)])
     game_rate(game_id=second.pk)  # the earlier game is rated first, through the CPU's level
     hard = Player.objects.get(cpu_level="hard")
     assert set(RatingChange.objects.filter(player=hard).values_list("game", flat=True)) == {
@@ -75,14 +75,14 @@ def test_cpu_ratings_change_game_after_game(players, make_game) -> None:
 
 
 def test_one_level_seated_alone_with_a_human_rates_both(players, make_game) -> None:
-    game = _ranked(make_game, [(players[0], 1), ("easy", 2)])
+    game = ranked_game(make_game, [(players[0], 1), ("easy", 2)])
     game_rate(game_id=game.pk)
     assert Rating.objects.filter(player__cpu_level="easy").count() == 1
     assert Rating.objects.filter(player=players[0]).exists()
 
 
 def test_private_tables_stay_unrated(players, make_game) -> None:
-    game = _ranked(make_game, [(players[0], 1), ("easy", 2)])
+    game = ranked_game(make_game, [(players[0], 1), ("easy", 2)])
     Game.objects.filter(pk=game.pk).update(ranked=False)
     assert game_rate(game_id=game.pk) is False
     assert not Rating.objects.exists()
@@ -90,7 +90,7 @@ def test_private_tables_stay_unrated(players, make_game) -> None:
 
 
 def test_the_leaderboard_flags_cpus(players, make_game, make_client) -> None:
-    game = _ranked(make_game, [(players[0], 2), ("expert", 1)])
+    game = ranked_game(make_game, [(players[0], 2), ("expert", 1)])
     game_rate(game_id=game.pk)
     entries = make_client("Reader").get("/api/v1/leaderboard/").json()["results"]
     flags = {entry["player"]["display_name"]: entry["player"]["is_cpu"] for entry in entries}
