@@ -295,11 +295,17 @@ def rated_results() -> Iterator[GameResult]:
         if player_id is not None:
             game.seats.append(SeatResult(player_id, number, place))
         elif level in cpus:  # rated: its level's player exists
-            fixed = pool == Pool.BOTS
-            start = cpu_anchor(level) if fixed else cpu_start(level)
-            game.seats.append(SeatResult(cpus[level], number, place, start, fixed))
+            game.seats.append(cpu_seat_result(cpus[level], number, place, level, pool))
     if game is not None:
         yield game
+
+
+def cpu_seat_result(player_id: UUID, seat: int, place: int, level: str, pool: str) -> SeatResult:
+    """A CPU seat as ratings take it: its level's player, from the level's calibrated start;
+    on the bots' ladder a fixed anchor (ratings/cpu.py `cpu_anchor`)."""
+    if pool == Pool.BOTS:
+        return SeatResult(player_id, seat, place, cpu_anchor(level), fixed=True)
+    return SeatResult(player_id, seat, place, cpu_start(level))
 
 
 def fixed_seats(game_id: UUID) -> list[SeatResult]:
@@ -315,7 +321,7 @@ def fixed_seats(game_id: UUID) -> list[SeatResult]:
     ).exclude(cpu_level="")
     cpus = cpu_player_ids()
     return [
-        SeatResult(cpus[seat.cpu_level], seat.seat, seat.place, cpu_anchor(seat.cpu_level), True)
+        cpu_seat_result(cpus[seat.cpu_level], seat.seat, seat.place, seat.cpu_level, Pool.BOTS)
         for seat in rows.order_by("seat")
         if seat.place is not None and seat.cpu_level in cpus
     ]

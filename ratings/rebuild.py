@@ -32,11 +32,9 @@ class Replayed:
     before: list[Skill]
     after: list[Skill]
 
-    def moved(self) -> Iterator[tuple[SeatResult, Skill, Skill]]:
+    def moved(self) -> list[tuple[SeatResult, Skill, Skill]]:
         """The seats the game rates (not its fixed anchors), with their before and after."""
-        for seat, old, new in zip(self.result.seats, self.before, self.after, strict=True):
-            if not seat.fixed:
-                yield seat, old, new
+        return self.result.moved(self.before, self.after)
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,7 @@ never read or lock a game or season row."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
@@ -39,6 +39,14 @@ class GameResult:
     def rated_seats(self) -> list[SeatResult]:
         """The seats whose players' ratings the game moves (not the fixed anchors)."""
         return [seat for seat in self.seats if not seat.fixed]
+
+    def moved(
+        self, before: Sequence[Skill], after: Sequence[Skill]
+    ) -> list[tuple[SeatResult, Skill, Skill]]:
+        """The rated seats (not the fixed anchors), each with its skill `before` and `after`
+        the game (both in seat order, every seat)."""
+        rows = zip(self.seats, before, after, strict=True)
+        return [(seat, old, new) for seat, old, new in rows if not seat.fixed]
 
 
 # A game's fixed seats (its anchors), by game id: what a replay of a stored game needs besides

@@ -71,7 +71,7 @@ def game_ratings_apply(
         seat.start if seat.fixed else _prior(current.get(seat.player_id), seat.start, at)
         for seat in seats
     ]
-    moved = _moved(result, before, rate(before, [seat.place for seat in seats]))
+    moved = result.moved(before, rate(before, [seat.place for seat in seats]))
     played = [current.get(seat.player_id) for seat, _, _ in moved]
     _store_ratings(
         (
@@ -91,12 +91,6 @@ def game_ratings_apply(
 
 # A rated seat with its skill before and after a game.
 _Moved = tuple[SeatResult, Skill, Skill]
-
-
-def _moved(result: GameResult, before: Sequence[Skill], after: Sequence[Skill]) -> list[_Moved]:
-    """The game's seats that it rates (not the fixed ones), each with its before and after."""
-    rows = zip(result.seats, before, after, strict=True)
-    return [(seat, old, new) for seat, old, new in rows if not seat.fixed]
 
 
 def _store_game_changes(result: GameResult, moved: Sequence[_Moved]) -> None:
@@ -174,7 +168,7 @@ def _apply_in_place(
     before = [
         seat.start if seat.fixed else states[seat.player_id].prior(at) for seat in result.seats
     ]
-    moved = _moved(result, before, rate(before, [seat.place for seat in result.seats]))
+    moved = result.moved(before, rate(before, [seat.place for seat in result.seats]))
     _store_game_changes(result, moved)
     for seat, _, skill in moved:
         states[seat.player_id] = _State(skill, True, at)

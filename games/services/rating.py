@@ -21,8 +21,7 @@ from django.utils import timezone
 from games import notify
 from games.locks import LockedGame
 from games.models import Game, GameStatus, Pool
-from games.selectors import fixed_seats, pending_games, pending_games_before
-from ratings.cpu import cpu_anchor, cpu_start
+from games.selectors import cpu_seat_result, fixed_seats, pending_games, pending_games_before
 from ratings.locks import ratings_lock
 from ratings.results import GameResult, SeasonStart, SeatResult
 from ratings.services import cpu_players, game_ratings_apply, game_ratings_undo
@@ -103,9 +102,9 @@ def _result(locked: LockedGame) -> GameResult:
             seats.append(SeatResult(seat.player_id, seat.seat, seat.place))
         elif seat.is_cpu and seat.cpu_level:
             cpu = cpus[seat.cpu_level].pk
-            fixed = locked.game.pool == Pool.BOTS
-            start = cpu_anchor(seat.cpu_level) if fixed else cpu_start(seat.cpu_level)
-            seats.append(SeatResult(cpu, seat.seat, seat.place, start, fixed))
+            seats.append(
+                cpu_seat_result(cpu, seat.seat, seat.place, seat.cpu_level, locked.game.pool)
+            )
     return GameResult(locked.game.pk, finished_at, seats)
 
 
