@@ -114,6 +114,10 @@ MIDDLEWARE = [
     # Static files (the admin's) from the web process itself (core/perf/http.py runs WSGI).
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language of every answer: Accept-Language (or the language cookie the web client's
+    # picker sets), else English; `Content-Language` and `Vary: Accept-Language` on every
+    # response. A player's own `language` takes over where no header asks (core/i18n.py).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -206,7 +210,12 @@ AXES_USERNAME_CALLABLE = "accounts.admin.lockout_username"
 AXES_CLIENT_IP_CALLABLE = "core.throttles.client_ip"
 AXES_LOCKOUT_CALLABLE = "accounts.admin.lockout_response"
 
-LANGUAGE_CODE = "en-us"
+# The players' languages (docs/languages.md): English, Hebrew (right to left), Nepali, Hindi.
+# The catalogs are locale/<code>/LC_MESSAGES/{django,djangojs}.po (the .mo files are built
+# from them: `python manage.py i18n compile`, which make and the image run).
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("he", "עברית"), ("ne", "नेपाली"), ("hi", "हिन्दी")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
