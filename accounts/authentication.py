@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
@@ -26,13 +27,13 @@ def bearer_token(header: bytes) -> str | None:
         return None
     if len(parts) != 2:
         raise exceptions.AuthenticationFailed(
-            "Malformed Authorization header: expected `Bearer <token>`.", code="invalid_token"
+            _("Malformed Authorization header: expected `Bearer <token>`."), code="invalid_token"
         )
     try:
         return parts[1].decode("ascii")
     except UnicodeDecodeError as error:
         raise exceptions.AuthenticationFailed(
-            "The token is not valid.", code="invalid_token"
+            _("The token is not valid."), code="invalid_token"
         ) from error
 
 
@@ -44,7 +45,7 @@ def token_authenticate(raw: str) -> AuthToken | BotToken:
     token = bot_token_get(raw=raw) if bot else auth_token_get(raw=raw)
     if token is None or not token.player.is_active:
         raise exceptions.AuthenticationFailed(
-            "The token is not valid, has expired or was revoked.", code="invalid_token"
+            _("The token is not valid, has expired or was revoked."), code="invalid_token"
         )
     if token.player.is_banned:
         # Raised here, not in a permission class, so that no view can forget it.

@@ -15,6 +15,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.fair_play import ban_length, offence_level, parse_steps
 from accounts.locks import player_lock, seed_pairs_lock
@@ -113,11 +114,11 @@ def player_make_bot(*, player: Player, description: str = "") -> tuple[Player, B
     login tokens are revoked (a bot signs in with bot tokens only) and its first bot token,
     "default", is made; anyone may challenge it. Returns the bot, the token and its value."""
     if player.is_guest:
-        raise ApplicationError("guest", "Register first: a bot is a registered account.", 403)
+        raise ApplicationError("guest", _("Register first: a bot is a registered account."), 403)
     if player.is_bot:
-        raise ApplicationError("not_eligible", "This account is already a bot.", 409)
+        raise ApplicationError("not_eligible", _("This account is already a bot."), 409)
     if player.is_staff:
-        raise ApplicationError("not_eligible", "A staff account cannot become a bot.", 409)
+        raise ApplicationError("not_eligible", _("A staff account cannot become a bot."), 409)
     player.is_bot = True
     player.bot_description = description
     player.challenges_from = ChallengesFrom.EVERYONE
@@ -129,7 +130,7 @@ def player_make_bot(*, player: Player, description: str = "") -> tuple[Player, B
 
 def _not_bot() -> ApplicationError:
     return ApplicationError(
-        "not_bot", "Only a bot account has this (POST /api/v1/bot/upgrade/).", 409
+        "not_bot", _("Only a bot account has this (POST /api/v1/bot/upgrade/)."), 409
     )
 
 
@@ -159,11 +160,11 @@ def bot_token_revoke(*, player: Player, token_id: int) -> None:
         raise _not_bot()
     tokens = BotToken.objects.filter(player=player)
     if not tokens.filter(pk=token_id).exists():
-        raise ApplicationError("not_found", "No such bot token.", 404)
+        raise ApplicationError("not_found", _("No such bot token."), 404)
     if tokens.count() == 1:
         raise ApplicationError(
             "last_token",
-            "This is the bot's last token: make a new one before revoking it.",
+            _("This is the bot's last token: make a new one before revoking it."),
             409,
         )
     tokens.filter(pk=token_id).delete()
@@ -204,7 +205,7 @@ def guest_create(*, display_name: str | None = None, user_agent: str = "") -> tu
 
 
 def _username_taken() -> ApplicationError:
-    return ApplicationError("username_taken", "This username is already taken.", status=409)
+    return ApplicationError("username_taken", _("This username is already taken."), status=409)
 
 
 @transaction.atomic
@@ -213,7 +214,7 @@ def player_register(*, player: Player, username: str, password: str) -> Player:
     player = player_lock(player.pk)
     if not player.is_guest:
         raise ApplicationError(
-            "already_registered", "This account is already registered.", status=409
+            "already_registered", _("This account is already registered."), status=409
         )
     if player_get_by_username(username=username) is not None:
         raise _username_taken()
@@ -248,14 +249,16 @@ def player_login(*, username: str, password: str, user_agent: str = "") -> tuple
     elif not player.check_password(password):
         player = None
     if player is None:
-        raise ApplicationError("invalid_credentials", "Wrong username or password.")
+        raise ApplicationError("invalid_credentials", _("Wrong username or password."))
     if player.is_banned:
         raise ApplicationError("banned", player.ban_message, status=403)
     if player.is_bot:
         raise ApplicationError(
             "bot",
-            "This account is a bot: it signs in with its bot tokens, not a password "
-            "(docs/bots.md).",
+            _(
+                "This account is a bot: it signs in with its bot tokens, not a password "
+                "(docs/bots.md)."
+            ),
             status=403,
         )
     player.last_login = timezone.now()
@@ -289,7 +292,7 @@ def player_update(
     if bot_description is not None:
         if not player.is_bot:
             raise ApplicationError(
-                "not_bot", "Only a bot has a description (POST /api/v1/bot/upgrade/).", 409
+                "not_bot", _("Only a bot has a description (POST /api/v1/bot/upgrade/)."), 409
             )
         player.bot_description = bot_description
         fields.append("bot_description")
@@ -343,7 +346,7 @@ def player_ban(
     """Ban now, until `until` (None: for good). Subscribers of `player_banned` (matchmaking,
     games) are told after the commit."""
     if until is not None and until <= timezone.now():
-        raise ApplicationError("invalid", "A ban must end in the future.")
+        raise ApplicationError("invalid", _("A ban must end in the future."))
     player = player_lock(player.pk)
     player.banned_at = timezone.now()
     player.banned_until = until

@@ -10,6 +10,7 @@ from uuid import UUID
 
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import ChatShown, Player
 from chat.models import ChatMessage, ChatMute, Room
@@ -31,7 +32,7 @@ def phrases() -> list[PhraseData]:
 
 def room_of(room: str | None) -> Room:
     if room not in Room.values:
-        raise ApplicationError("invalid", 'room must be "players" or "spectators".')
+        raise ApplicationError("invalid", _('room must be "players" or "spectators".'))
     return Room(room)
 
 
@@ -44,18 +45,20 @@ def room_game(game_id: UUID | str, player: Player, room: Room) -> tuple[Game, li
     or after it)."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        raise ApplicationError("not_found", "No such game.", 404)
+        raise ApplicationError("not_found", _("No such game."), 404)
     seats = game_seats(game)
     seat = viewer_seat(seats, player)
     if not may_view(game.ranked, seat):
-        raise ApplicationError("forbidden", "This is a private game you have no seat at.", 403)
+        raise ApplicationError("forbidden", _("This is a private game you have no seat at."), 403)
     if room == Room.PLAYERS and seat is None:
         raise ApplicationError(
-            "not_seated", "The players' room is for the players seated at this game.", 403
+            "not_seated", _("The players' room is for the players seated at this game."), 403
         )
     if room == Room.SPECTATORS and seat is not None:
         raise ApplicationError(
-            "not_spectator", "You have a seat at this game: its spectators' room is not yours.", 403
+            "not_spectator",
+            _("You have a seat at this game: its spectators' room is not yours."),
+            403,
         )
     return game, [s.player for s in seats if s.player is not None]
 

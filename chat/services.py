@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import Player, StaffActionKind
 from accounts.services import staff_action_record
@@ -26,7 +27,7 @@ from social.selectors import blocked_between
 def _require_free_text(player: Player) -> None:
     """Free text is for registered players with YANIV_CHAT_MIN_GAMES finished games, unmuted."""
     if player.is_guest:
-        raise ApplicationError("guest", "Register to write free text; phrases are open.", 403)
+        raise ApplicationError("guest", _("Register to write free text; phrases are open."), 403)
     until = selectors.muted_until(player.pk)
     if until is not None:
         raise ApplicationError(
@@ -51,7 +52,7 @@ def _checked_text(text: str) -> str:
         raise ApplicationError("invalid", problem)
     word = listed_word(text, blocklist(str(settings.YANIV_CHAT_BLOCKLIST)))
     if word is not None:
-        raise ApplicationError("refused", "This message holds a word the chat refuses.")
+        raise ApplicationError("refused", _("This message holds a word the chat refuses."))
     return text
 
 
@@ -61,7 +62,7 @@ def _require_no_flood(player_id: UUID, text: str, phrase: str) -> None:
     now, window = timezone.now(), settings.YANIV_CHAT_FLOOD_SECONDS
     limit = settings.YANIV_CHAT_FLOOD_MESSAGES
     latest = selectors.latest_sent(player_id, max(limit, 2))
-    sent = [at for at, _, _ in latest if at > now - timedelta(seconds=window)]
+    sent = [at for at, _text, _phrase in latest if at > now - timedelta(seconds=window)]
     if len(sent) >= limit:
         wait = sent[limit - 1] + timedelta(seconds=window) - now  # the limit-th latest's end
         raise ThrottledError(
@@ -69,10 +70,10 @@ def _require_no_flood(player_id: UUID, text: str, phrase: str) -> None:
             wait.total_seconds(),
             f"At most {limit} messages in {window} seconds: wait a moment.",
         )
-    said = [(text_, phrase_) for _, text_, phrase_ in latest[:2]]
+    said = [(text_, phrase_) for _at, text_, phrase_ in latest[:2]]
     if len(said) == 2 and all(one == (text, phrase) for one in said):
         raise ThrottledError(
-            "chat_flood", window, "You said that twice in a row already: say something else."
+            "chat_flood", window, _("You said that twice in a row already: say something else.")
         )
 
 
@@ -88,9 +89,9 @@ def chat_post(
     """Say `text` or a `phrase` (its id) in a room of a game the player may use."""
     game, seated = selectors.room_game(game_id, player, room)
     if (text is None) == (phrase is None):
-        raise ApplicationError("invalid", 'Send either "text" or "phrase".')
+        raise ApplicationError("invalid", _('Send either "text" or "phrase".'))
     if phrase is not None and phrase not in PHRASES:
-        raise ApplicationError("invalid", "No such phrase (GET /api/v1/chat/phrases/).")
+        raise ApplicationError("invalid", _("No such phrase (GET /api/v1/chat/phrases/)."))
     if text is not None:
         _require_free_text(player)
         text = _checked_text(text)
@@ -114,10 +115,10 @@ def _readable(message_id: UUID | str, player: Player) -> ChatMessage:
         .first()
     )
     if message is None:
-        raise ApplicationError("not_found", "No such message.", 404)
+        raise ApplicationError("not_found", _("No such message."), 404)
     selectors.room_game(message.game_id, player, Room(message.room))
     if blocked_between(player.pk, message.author_id):
-        raise ApplicationError("not_found", "No such message.", 404)
+        raise ApplicationError("not_found", _("No such message."), 404)
     return message
 
 
@@ -126,9 +127,9 @@ def chat_report(*, player: Player, message_id: UUID | str, reason: str = "") -> 
     """Report a message: the report keeps the room's last messages as they are now."""
     message = _readable(message_id, player)
     if message.author_id == player.pk:
-        raise ApplicationError("yourself", "That is your own message.", 400)
+        raise ApplicationError("yourself", _("That is your own message."), 400)
     if ChatReport.objects.filter(message=message, reporter=player).exists():
-        raise ApplicationError("already_reported", "You reported this message already.", 409)
+        raise ApplicationError("already_reported", _("You reported this message already."), 409)
     try:
         with transaction.atomic():
             return ChatReport.objects.create(
@@ -141,7 +142,7 @@ def chat_report(*, player: Player, message_id: UUID | str, reason: str = "") -> 
             )
     except IntegrityError:  # the same report, sent twice at once
         raise ApplicationError(
-            "already_reported", "You reported this message already.", 409
+            "already_reported", _("You reported this message already."), 409
         ) from None
 
 
@@ -168,7 +169,7 @@ def chat_delete(*, message: ChatMessage, by: Player | None, reason: str = "") ->
 def chat_mute(*, player: Player, until: datetime, by: Player | None, reason: str = "") -> ChatMute:
     """Refuse the player free text until `until` (phrases stay open)."""
     if until <= timezone.now():
-        raise ApplicationError("invalid", "A mute must end in the future.")
+        raise ApplicationError("invalid", _("A mute must end in the future."))
     mute = ChatMute.objects.create(player=player, until=until, by=by, reason=reason)
     staff_action_record(
         action=StaffActionKind.CHAT_MUTE,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import IO, Any
 
+from django.utils.translation import gettext as _
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
@@ -23,4 +24,4 @@ class JSONParser(parsers.JSONParser):
             # The decoder recurses once per level: some 1,000 levels exhaust the stack (no
             # body this API takes is more than three deep). DRF turns only ValueError into a
             # ParseError, which core/errors.py answers as 400 `invalid`.
-            raise ParseError("JSON parse error - the body is nested too deeply.") from error
+            raise ParseError(_("JSON parse error - the body is nested too deeply.")) from error

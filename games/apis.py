@@ -9,6 +9,7 @@ from typing import Any
 from uuid import UUID
 
 from django.http import HttpResponse, HttpResponseBase
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.pagination import LimitOffsetPagination
@@ -84,12 +85,12 @@ def _game_response(locked: LockedGame, player: Player, code: int = 200) -> Respo
 
 
 def _no_game() -> ApplicationError:
-    return ApplicationError("not_found", "No such game.", 404)
+    return ApplicationError("not_found", _("No such game."), 404)
 
 
 def _require_view(ranked: bool, seat: int | None) -> None:
     if not may_view(ranked, seat):
-        raise ApplicationError("forbidden", "This is a private game you have no seat at.", 403)
+        raise ApplicationError("forbidden", _("This is a private game you have no seat at."), 403)
 
 
 def _visible_game(game_id: UUID, player: Player | None) -> tuple[Game, list[Any], int | None]:
@@ -276,7 +277,7 @@ class ActionInput(serializers.Serializer[dict[str, Any]]):
                     {key: ["This field is required to play."] for key in missing}
                 )
         elif "cards" in attrs or "draw" in attrs:
-            raise serializers.ValidationError("A Yaniv call takes no cards and no draw.")
+            raise serializers.ValidationError(_("A Yaniv call takes no cards and no draw."))
         return attrs
 
 
@@ -378,9 +379,9 @@ class GameLegalMovesApi(APIView):
         if game.status != GameStatus.ACTIVE or state is None:
             raise ApplicationError("not_active", f"This game is {game.status}, not active.", 409)
         if seats[seat].left:
-            raise ApplicationError("left", "You left this game; the CPU plays your seat.", 409)
+            raise ApplicationError("left", _("You left this game; the CPU plays your seat."), 409)
         if state.turn != seat:
-            raise ApplicationError("not_your_turn", "It is not your turn.", 409)
+            raise ApplicationError("not_your_turn", _("It is not your turn."), 409)
         return Response(legal_moves_payload(game, state, seat))
 
 
@@ -410,11 +411,11 @@ class GameEventsApi(APIView):
         },
     )
     def get(self, request: Request, game_id: UUID) -> Response:
-        game, _, seat = _visible_game(game_id, request_player(request))
+        game, _seats, seat = _visible_game(game_id, request_player(request))
         try:
             after = int(request.query_params.get("after", "-1"))
         except ValueError as error:
-            raise ApplicationError("invalid", "`after` must be an integer.") from error
+            raise ApplicationError("invalid", _("`after` must be an integer.")) from error
         paginator = EventPagination()
         page = paginator.paginate_queryset(game_events(game, after, seat), request, view=self)
         assert page is not None
@@ -435,10 +436,10 @@ class GameRecordApi(PublicReadApi):
     )
     def get(self, request: Request, game_id: UUID) -> Response:
         viewer = request.user if isinstance(request.user, Player) else None
-        game, seats, _ = _visible_game(game_id, viewer)
+        game, seats, _seat = _visible_game(game_id, viewer)
         if game.status != GameStatus.FINISHED:  # a voided game is finished: its record stands
             raise ApplicationError(
-                "not_finished", "The record is published when the game ends.", 409
+                "not_finished", _("The record is published when the game ends."), 409
             )
         return Response(game_record(game, seats))
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 from rest_framework.response import Response
 
 from accounts.models import Player
@@ -90,12 +91,12 @@ def run_once(
         if stored["f"] != fingerprint:
             raise ApplicationError(
                 "idempotency_mismatch",
-                "This Idempotency-Key was used with a different body.",
+                _("This Idempotency-Key was used with a different body."),
                 422,
             )
         if "s" not in stored:
             raise ApplicationError(
-                "in_progress", "The first request with this key is still running.", 409
+                "in_progress", _("The first request with this key is still running."), 409
             )
         return Response(stored["b"], status=stored["s"])
     try:

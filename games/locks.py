@@ -25,6 +25,7 @@ from typing import Any
 from uuid import UUID
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import Player
 from core.errors import ApplicationError
@@ -65,7 +66,7 @@ class LockedGame:
         """The game, locked until the transaction ends; 404 `not_found` when there is none."""
         locked = cls.try_lock(game_id)
         if locked is None:
-            raise ApplicationError("not_found", "No such game.", 404)
+            raise ApplicationError("not_found", _("No such game."), 404)
         return locked
 
     @classmethod
@@ -103,7 +104,7 @@ class LockedGame:
     def seat_of(self, player: Player) -> Seat:
         index = viewer_seat(self.seats, player)
         if index is None:
-            raise ApplicationError("not_seated", "You do not have a seat at this game.", 403)
+            raise ApplicationError("not_seated", _("You do not have a seat at this game."), 403)
         return self.seats[index]
 
     def payload(self, seat: int | None) -> GameData:

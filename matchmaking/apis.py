@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -65,7 +66,7 @@ class TicketCreateInput(serializers.Serializer[dict[str, Any]]):
 
     def validate_player_counts(self, value: list[int]) -> list[int]:
         if len(set(value)) != len(value):
-            raise serializers.ValidationError("List each table size once.")
+            raise serializers.ValidationError(_("List each table size once."))
         return value
 
 

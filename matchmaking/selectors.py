@@ -8,6 +8,7 @@ from typing import Annotated, Literal, TypedDict
 from uuid import UUID
 
 from django.db.models import Exists, OuterRef, Q
+from django.utils.translation import gettext as _
 
 from accounts.models import Player
 from core.errors import ApplicationError
@@ -63,7 +64,7 @@ def ticket_get(*, player: Player, ticket_id: UUID | str) -> Ticket:
     """One of the player's own tickets; another player's is as unknown as a missing one."""
     ticket = Ticket.objects.filter(pk=ticket_id, player=player).first()
     if ticket is None:
-        raise ApplicationError("not_found", "No such ticket.", 404)
+        raise ApplicationError("not_found", _("No such ticket."), 404)
     return ticket
 
 

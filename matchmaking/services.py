@@ -22,6 +22,7 @@ from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.locks import player_lock
 from accounts.models import Player
@@ -74,10 +75,10 @@ def ticket_create(*, player: Player, player_counts: list[int], pool: Pool = Pool
         raise ApplicationError("banned", player.ban_message, 403)
     if player.is_bot and pool != Pool.BOTS:
         raise ApplicationError(
-            "bot", 'Bots play on their own ladder: ask for the pool "bots".', 409
+            "bot", _('Bots play on their own ladder: ask for the pool "bots".'), 409
         )
     if not player.is_bot and pool == Pool.BOTS:
-        raise ApplicationError("not_bot", "Only bot accounts play on the bots' ladder.", 409)
+        raise ApplicationError("not_bot", _("Only bot accounts play on the bots' ladder."), 409)
     banned_until = queue_ban_until(player.pk)
     if banned_until is not None:
         raise ApplicationError(
@@ -89,11 +90,11 @@ def ticket_create(*, player: Player, player_counts: list[int], pool: Pool = Pool
         )
     if Ticket.objects.filter(player=player, status=TicketStatus.SEARCHING).exists():
         raise ApplicationError(
-            "already_queued", "You are already searching: cancel that ticket first.", 409
+            "already_queued", _("You are already searching: cancel that ticket first."), 409
         )
     if player_active_game_id(player) is not None:
         raise ApplicationError(
-            "in_game", "You are already at a table: finish or leave it first.", 409
+            "in_game", _("You are already at a table: finish or leave it first."), 409
         )
     if pool == Pool.BOTS:
         _bot_games_allowed(player)
@@ -130,11 +131,11 @@ def ticket_cancel(*, player: Player, ticket_id: UUID | str) -> Ticket:
     a matched one is refused: the game has begun."""
     ticket = ticket_lock(player=player, ticket_id=ticket_id)
     if ticket is None:
-        raise ApplicationError("not_found", "No such ticket.", 404)
+        raise ApplicationError("not_found", _("No such ticket."), 404)
     if ticket.status == TicketStatus.MATCHED:
         raise ApplicationError(
             "already_matched",
-            "This ticket was matched: the game has begun.",
+            _("This ticket was matched: the game has begun."),
             409,
             extra={"ticket": selectors.ticket_data(ticket)},
         )

@@ -7,6 +7,7 @@ from uuid import UUID
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.locks import player_lock
 from accounts.models import Player, StaffActionKind
@@ -25,19 +26,21 @@ def report_create(
     """A seated player reports another (human) seat of a game they play or played."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        raise ApplicationError("not_found", "No such game.", 404)
+        raise ApplicationError("not_found", _("No such game."), 404)
     if game.status not in (GameStatus.ACTIVE, GameStatus.FINISHED):
-        raise ApplicationError("not_started", "Only a game that was played can be reported.", 409)
+        raise ApplicationError(
+            "not_started", _("Only a game that was played can be reported."), 409
+        )
     seats = game_seats(game)
     if not any(s.player_id == reporter.pk for s in seats):
-        raise ApplicationError("forbidden", "You can only report a game you played.", 403)
+        raise ApplicationError("forbidden", _("You can only report a game you played."), 403)
     if not 0 <= seat < len(seats):
         raise ApplicationError("invalid", f"This game has seats 0 to {len(seats) - 1}.")
     reported = seats[seat].player
     if reported is None:
-        raise ApplicationError("invalid", "A CPU seat cannot be reported.")
+        raise ApplicationError("invalid", _("A CPU seat cannot be reported."))
     if reported.pk == reporter.pk:
-        raise ApplicationError("invalid", "You cannot report yourself.")
+        raise ApplicationError("invalid", _("You cannot report yourself."))
     try:
         with transaction.atomic():  # a savepoint: the unique constraint is the limit
             return Report.objects.create(
@@ -45,7 +48,7 @@ def report_create(
             )
     except IntegrityError as error:
         raise ApplicationError(
-            "already_reported", "You have already reported this seat of this game.", 409
+            "already_reported", _("You have already reported this seat of this game."), 409
         ) from error
 
 
@@ -64,9 +67,9 @@ def report_resolve(
     player_lock(report.reported_id)  # the player before the report (core/locks.py)
     report = report_lock(report.pk)
     if report.status != ReportStatus.OPEN:
-        raise ApplicationError("already_resolved", "This report is already resolved.", 409)
+        raise ApplicationError("already_resolved", _("This report is already resolved."), 409)
     if status == ReportStatus.OPEN:
-        raise ApplicationError("invalid", "Resolve a report as dismissed, warned or banned.")
+        raise ApplicationError("invalid", _("Resolve a report as dismissed, warned or banned."))
     if status == ReportStatus.BANNED:
         player_ban(player=report.reported, reason=note, until=ban_until, by=by)
     report.status = status

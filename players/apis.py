@@ -10,6 +10,7 @@ from typing import Any
 from uuid import UUID
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import (
     OpenApiParameter,
     extend_schema,
@@ -331,7 +332,10 @@ class MeApi(APIView):
             if player_active_game_id(player) is not None:
                 raise ApplicationError(
                     "in_game",
-                    "You hold a seat at a waiting or active game: set your client seed after it.",
+                    _(
+                        "You hold a seat at a waiting or active game: "
+                        "set your client seed after it."
+                    ),
                     409,
                 )
             client_seed_set(player=player, client_seed=client_seed)
@@ -708,7 +712,7 @@ class LeaderboardApi(PublicReadApi):
     def get(self, request: Request) -> Response:
         pool = request.query_params.get("pool", "ranked")
         if pool not in POOLS:
-            raise ApplicationError("invalid", 'pool must be "ranked" or "bots".')
+            raise ApplicationError("invalid", _('pool must be "ranked" or "bots".'))
         if pool == "bots":
             _cpu_players_made()
         paginator = Pagination()

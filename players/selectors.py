@@ -10,6 +10,7 @@ from uuid import UUID
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet
+from django.utils.translation import gettext as _
 
 from accounts.models import BotToken, Player
 from accounts.selectors import queue_ban_until
@@ -113,7 +114,7 @@ def bot_tokens(player: Player) -> QuerySet[BotToken]:
     """The bot's tokens, the oldest first; 403 `not_bot` for a player who is not a bot."""
     if not player.is_bot:
         raise ApplicationError(
-            "not_bot", "Only a bot account has this (POST /api/v1/bot/upgrade/).", 409
+            "not_bot", _("Only a bot account has this (POST /api/v1/bot/upgrade/)."), 409
         )
     return BotToken.objects.filter(player=player).order_by("created_at", "pk")
 
@@ -125,7 +126,7 @@ def player_get(player_id: UUID | str) -> Player:
     except (ValueError, ValidationError):
         player = None
     if player is None:
-        raise ApplicationError("not_found", "No such player.", 404)
+        raise ApplicationError("not_found", _("No such player."), 404)
     return player
 
 

@@ -5,6 +5,7 @@ searches."""
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from accounts.locks import player_lock
 from accounts.models import BotToken, Player
@@ -24,11 +25,11 @@ def bot_upgrade(*, player: Player, description: str = "") -> tuple[Player, BotTo
         if player_finished_games(player).exists():
             raise ApplicationError(
                 "not_eligible",
-                "Only an account that never finished a game can become a bot: make a new one.",
+                _("Only an account that never finished a game can become a bot: make a new one."),
                 409,
             )
         if player_active_game_id(player) is not None or player_searching_ticket(player):
             raise ApplicationError(
-                "not_eligible", "Leave your table or cancel your ticket first.", 409
+                "not_eligible", _("Leave your table or cancel your ticket first."), 409
             )
     return player_make_bot(player=player, description=description)

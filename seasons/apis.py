@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -38,7 +39,7 @@ def season_or_404(number: int) -> Season:
         season_current()  # the first season exists once anyone asks
         season = season_get(number)
     if season is None:
-        raise ApplicationError("not_found", "No such season.", 404)
+        raise ApplicationError("not_found", _("No such season."), 404)
     return season
 
 

@@ -16,6 +16,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import BooleanField, ExpressionWrapper, F, Min, Q, Window
 from django.db.models.functions import Rank
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from core.errors import ApplicationError
 from ratings.locks import ratings_lock
@@ -143,10 +144,10 @@ def season_update(season: Season, *, name: str, ends_at: datetime) -> Season:
 def season_end_check(season: Season, ends_at: datetime | None) -> None:
     """Refuse a new end for `season` unless it is the current one's, and ahead."""
     if season.status != SeasonStatus.CURRENT:
-        raise ApplicationError("finished", "A finished season's end cannot move.", 409)
+        raise ApplicationError("finished", _("A finished season's end cannot move."), 409)
     if ends_at is None or ends_at <= timezone.now():
         raise ApplicationError(
-            "invalid", "The end must be ahead; to end the season now, use End now.", 400
+            "invalid", _("The end must be ahead; to end the season now, use End now."), 400
         )
 
 
@@ -157,7 +158,7 @@ def season_end_now(season: Season, *, now: datetime | None = None) -> Season:
     ratings_lock()
     locked = locked_season(season.number)
     if locked.status != SeasonStatus.CURRENT:
-        raise ApplicationError("finished", "The season has ended already.", 409)
+        raise ApplicationError("finished", _("The season has ended already."), 409)
     locked.ends_at = max(now or timezone.now(), locked.starts_at + timedelta(microseconds=1))
     locked.save(update_fields=["ends_at"])
     return locked

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -135,7 +136,7 @@ class FriendRequestsApi(APIView):
     def get(self, request: Request) -> Response:
         direction = request.query_params.get("direction")
         if direction not in (None, "incoming", "outgoing"):
-            raise ApplicationError("invalid", 'direction must be "incoming" or "outgoing".')
+            raise ApplicationError("invalid", _('direction must be "incoming" or "outgoing".'))
         player = request_player(request)
         paginator = Pagination()
         rows = selectors.open_requests(player, direction)

@@ -10,6 +10,7 @@ from uuid import UUID
 
 from django.db.models import Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import Player
 from core import presence
@@ -176,7 +177,7 @@ def challenge_of(challenge_id: UUID | str, player: Player) -> Challenge:
         _challenges().filter(Q(challenger=player) | Q(challenged=player), pk=challenge_id).first()
     )
     if challenge is None:
-        raise ApplicationError("not_found", "No such challenge.", 404)
+        raise ApplicationError("not_found", _("No such challenge."), 404)
     return challenge
 
 

@@ -15,6 +15,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import ChallengesFrom, Player
 from core import presence
@@ -36,10 +37,10 @@ def _other(player: Player, other_id: UUID | str) -> Player:
     """The player `other_id` names, for a friendship or a block: not oneself, not a CPU's rated
     identity, not an erased account."""
     if str(other_id) == str(player.pk):
-        raise ApplicationError("yourself", "That is you.", 400)
+        raise ApplicationError("yourself", _("That is you."), 400)
     other = Player.objects.filter(pk=other_id, is_active=True, cpu_level__isnull=True).first()
     if other is None:
-        raise ApplicationError("not_found", "No such player.", 404)
+        raise ApplicationError("not_found", _("No such player."), 404)
     return other
 
 
@@ -98,21 +99,21 @@ def friend_add(
     or (None, the caller's side of the new friendship)."""
     other = _other(player, other_id)
     if player.is_guest:
-        raise ApplicationError("guest", "Register to have friends.", 403)
+        raise ApplicationError("guest", _("Register to have friends."), 403)
     if other.is_guest:
-        raise ApplicationError("guest", "Guests cannot have friends.", 403)
+        raise ApplicationError("guest", _("Guests cannot have friends."), 403)
     player, other = pair_lock(player.pk, other.pk)
     if selectors.blocked_between(player.pk, other.pk):
-        raise ApplicationError("blocked", "One of you blocks the other.", 403)
+        raise ApplicationError("blocked", _("One of you blocks the other."), 403)
     if selectors.are_friends(player.pk, other.pk):
-        raise ApplicationError("already_friends", "You are friends already.", 409)
+        raise ApplicationError("already_friends", _("You are friends already."), 409)
     theirs = selectors.open_request(other.pk, player.pk)
     if theirs is not None:
         _require_room(player, other)
         now = timezone.now()
         theirs.closed_at = now
         theirs.save(update_fields=["closed_at"])
-        mine, _ = Friendship.objects.bulk_create(
+        mine, _theirs = Friendship.objects.bulk_create(
             [
                 Friendship(player=player, friend=other, since=now),
                 Friendship(player=other, friend=player, since=now),
@@ -124,7 +125,7 @@ def friend_add(
         )
         return None, mine
     if selectors.open_request(player.pk, other.pk) is not None:
-        raise ApplicationError("already_requested", "You asked this player already.", 409)
+        raise ApplicationError("already_requested", _("You asked this player already."), 409)
     _require_room(player, other)
     _require_request_left(player)
     request = FriendRequest.objects.create(sender=player, receiver=other)
@@ -139,7 +140,7 @@ def friend_remove(*, player: Player, other_id: UUID | str) -> None:
     player, other = pair_lock(player.pk, other.pk)
     if not _unfriend(player.pk, other.pk) + _close_requests_between(player.pk, other.pk):
         raise ApplicationError(
-            "not_found", "You have no friendship or request with this player.", 404
+            "not_found", _("You have no friendship or request with this player."), 404
         )
 
 
@@ -149,7 +150,7 @@ def block_create(*, player: Player, other_id: UUID | str) -> Block:
     other = _other(player, other_id)
     player, other = pair_lock(player.pk, other.pk)
     if Block.objects.filter(blocker=player, blocked=other).exists():
-        raise ApplicationError("already_blocked", "You block this player already.", 409)
+        raise ApplicationError("already_blocked", _("You block this player already."), 409)
     _unfriend(player.pk, other.pk)
     _close_requests_between(player.pk, other.pk)
     _cancel_challenges_between(player.pk, other.pk)
@@ -158,11 +159,11 @@ def block_create(*, player: Player, other_id: UUID | str) -> Block:
 
 @transaction.atomic
 def block_remove(*, player: Player, other_id: UUID | str) -> None:
-    deleted, _ = Block.objects.filter(
+    deleted, _by_model = Block.objects.filter(
         blocker=player, blocked_id=_other(player, other_id).pk
     ).delete()
     if not deleted:
-        raise ApplicationError("not_found", "You do not block this player.", 404)
+        raise ApplicationError("not_found", _("You do not block this player."), 404)
 
 
 @transaction.atomic
@@ -217,15 +218,15 @@ def challenge_create(
     YANIV_CHALLENGE_SECONDS unless answered or withdrawn first."""
     other = _other(player, other_id)
     if player.is_guest:
-        raise ApplicationError("guest", "Register to challenge players.", 403)
+        raise ApplicationError("guest", _("Register to challenge players."), 403)
     resolved = private_rules(rules, max_players)
     player, other = pair_lock(player.pk, other.pk)
     if selectors.blocked_between(player.pk, other.pk):
-        raise ApplicationError("blocked", "One of you blocks the other.", 403)
+        raise ApplicationError("blocked", _("One of you blocks the other."), 403)
     _require_challengeable(player, other)
     _require_no_table(player, "You are already at a table: finish or leave it first.")
     if selectors.open_challenge(player.pk, other.pk) is not None:
-        raise ApplicationError("already_challenged", "You challenged this player already.", 409)
+        raise ApplicationError("already_challenged", _("You challenged this player already."), 409)
     limit = settings.YANIV_CHALLENGES_PER_HOUR
     sent = selectors.challenges_sent_since(player.pk, timezone.now() - _HOUR)
     if (wait := _wait_under_limit(sent, limit, _HOUR)) is not None:

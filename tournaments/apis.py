@@ -7,6 +7,7 @@ from typing import Any
 from uuid import UUID
 
 from django.db.models import Count
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
@@ -93,7 +94,7 @@ def _get(tournament_id: UUID) -> Tournament:
     tournament = Tournament.objects.select_related("created_by__rating").filter(pk=tournament_id)
     found = tournament.first()
     if found is None:
-        raise ApplicationError("not_found", "No such tournament.", 404)
+        raise ApplicationError("not_found", _("No such tournament."), 404)
     return found
 
 
@@ -173,7 +174,7 @@ class TournamentListApi(APIView):
     def post(self, request: Request) -> Response:
         player = request_player(request)
         if player.is_guest:
-            raise ApplicationError("guest", "Register to create tournaments.", 403)
+            raise ApplicationError("guest", _("Register to create tournaments."), 403)
         data = TournamentCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
         tournament = tournament_create(by=player, **data.validated_data)

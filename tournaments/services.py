@@ -17,6 +17,7 @@ from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Exists, Max, OuterRef
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from redis.exceptions import RedisError
 
 from accounts.models import Player
@@ -70,13 +71,13 @@ def tournament_create(
     the ranked rules. 400 `invalid_rules` for rules that cannot seat its largest table."""
     if rules and rated:
         raise ApplicationError(
-            "invalid_rules", "House rules are for unrated tournaments: rated play is standard."
+            "invalid_rules", _("House rules are for unrated tournaments: rated play is standard.")
         )
     if not MINUTES[0] <= minutes <= MINUTES[1]:
         raise ApplicationError("invalid", f"minutes must be {MINUTES[0]} to {MINUTES[1]}.")
     sizes = sorted(set(table_sizes))
     if not sizes or not set(sizes) <= {2, 3, 4, 5}:
-        raise ApplicationError("invalid", "table_sizes must be a subset of [2, 3, 4, 5].")
+        raise ApplicationError("invalid", _("table_sizes must be a subset of [2, 3, 4, 5]."))
     turn = settings.YANIV_TOURNAMENT_TURN_SECONDS if turn_seconds is None else turn_seconds
     if not TURN_SECONDS[0] <= turn <= TURN_SECONDS[1]:
         raise ApplicationError(
@@ -104,7 +105,7 @@ def tournament_create(
 def _open(tournament_id: UUID | str) -> Tournament:
     tournament = locked_tournament(tournament_id)
     if tournament is None:
-        raise ApplicationError("not_found", "No such tournament.", 404)
+        raise ApplicationError("not_found", _("No such tournament."), 404)
     return tournament
 
 
@@ -115,7 +116,7 @@ def tournament_join(
     """Join (before the start or while it runs), or come back after a pause."""
     tournament = _open(tournament_id)
     if tournament.status not in OPEN:
-        raise ApplicationError("not_open", "The tournament is over.", 409)
+        raise ApplicationError("not_open", _("The tournament is over."), 409)
     if tournament.status == TournamentStatus.RUNNING:
         _require_free(tournament, player)
     entry = Participant.objects.filter(tournament=tournament, player=player).first()
@@ -127,10 +128,10 @@ def tournament_join(
             _changed(tournament.pk)
         return entry
     if tournament.password and not check_password(password, tournament.password):
-        raise ApplicationError("bad_password", "That is not the tournament's password.", 403)
+        raise ApplicationError("bad_password", _("That is not the tournament's password."), 403)
     full = tournament.max_players is not None
     if full and tournament.participants.count() >= (tournament.max_players or 0):
-        raise ApplicationError("not_open", "The tournament is full.", 409)
+        raise ApplicationError("not_open", _("The tournament is full."), 409)
     _require_eligible(tournament, player)
     _changed(tournament.pk)
     return Participant.objects.create(tournament=tournament, player=player)
@@ -142,17 +143,17 @@ def _require_free(tournament: Tournament, player: Player) -> None:
     live = player_active_game_id(player)
     if live is not None and not Game.objects.filter(pk=live, tournament_id=tournament.pk).exists():
         raise ApplicationError(
-            "in_game", "You are already at a table: finish or leave it first, then join.", 409
+            "in_game", _("You are already at a table: finish or leave it first, then join."), 409
         )
 
 
 def _require_eligible(tournament: Tournament, player: Player) -> None:
     if player.is_bot:  # arenas seat ranked tables of people; bots have their ladder
         raise ApplicationError(
-            "not_eligible", "Bots play the bot ladder, not tournaments (docs/bots.md).", 403
+            "not_eligible", _("Bots play the bot ladder, not tournaments (docs/bots.md)."), 403
         )
     if queue_ban_until(player.pk) is not None:
-        raise ApplicationError("not_eligible", "You are banned from ranked play for now.", 403)
+        raise ApplicationError("not_eligible", _("You are banned from ranked play for now."), 403)
     if tournament.min_rated_games:
         games = Rating.objects.filter(player=player).values_list("games", flat=True).first() or 0
         if games < tournament.min_rated_games:
@@ -181,7 +182,7 @@ def tournament_withdraw(*, tournament_id: UUID | str, player: Player) -> None:
     """Leave a tournament before it starts."""
     tournament = _open(tournament_id)
     if tournament.status != TournamentStatus.UPCOMING:
-        raise ApplicationError("not_open", "A started tournament can be paused, not left.", 409)
+        raise ApplicationError("not_open", _("A started tournament can be paused, not left."), 409)
     _entry(tournament, player).delete()
     _changed(tournament.pk)
 
@@ -189,7 +190,7 @@ def tournament_withdraw(*, tournament_id: UUID | str, player: Player) -> None:
 def _entry(tournament: Tournament, player: Player) -> Participant:
     entry = Participant.objects.filter(tournament=tournament, player=player).first()
     if entry is None:
-        raise ApplicationError("not_joined", "You have not joined this tournament.", 409)
+        raise ApplicationError("not_joined", _("You have not joined this tournament."), 409)
     return entry
 
 
@@ -202,7 +203,7 @@ def tournament_end_now(*, tournament_id: UUID | str, now: datetime | None = None
     and it is finished once the last one has ended (beat's pass)."""
     tournament = _open(tournament_id)
     if tournament.status not in OPEN:
-        raise ApplicationError("not_open", "The tournament is over.", 409)
+        raise ApplicationError("not_open", _("The tournament is over."), 409)
     now = now or timezone.now()
     tournament.ends_at = max(min(tournament.ends_at, now), tournament.starts_at)
     tournament.save(update_fields=["ends_at"])
@@ -216,7 +217,7 @@ def tournament_cancel(*, tournament_id: UUID | str, now: datetime | None = None)
     games, and its rated games stay rated)."""
     tournament = _open(tournament_id)
     if tournament.status not in OPEN:
-        raise ApplicationError("not_open", "The tournament is over.", 409)
+        raise ApplicationError("not_open", _("The tournament is over."), 409)
     tournament.status = TournamentStatus.CANCELLED
     tournament.closed_at = now or timezone.now()
     tournament.save(update_fields=["status", "closed_at"])

@@ -10,6 +10,7 @@ from uuid import UUID, uuid4
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import Player
 from core.errors import ApplicationError
@@ -39,7 +40,7 @@ def _take_live_seat(create: Callable[[], Seat]) -> Seat:
             return create()
     except IntegrityError as error:
         raise ApplicationError(
-            "in_game", "You are already at a table: finish or leave it first.", 409
+            "in_game", _("You are already at a table: finish or leave it first."), 409
         ) from error
 
 
@@ -74,7 +75,7 @@ def game_join(*, game_id: UUID | str, player: Player, invite_code: str) -> Locke
     # As bytes: compare_digest refuses non-ASCII str (a TypeError), and bytes.upper() folds
     # only ASCII letters, so no other script's lookalike (the Kelvin sign...) passes for one.
     if not secrets.compare_digest(invite_code.encode().upper(), locked.game.invite_code.encode()):
-        raise ApplicationError("bad_invite_code", "That invite code is not this game's.", 403)
+        raise ApplicationError("bad_invite_code", _("That invite code is not this game's."), 403)
     _require_free_seat(locked)
     _take_live_seat(lambda: locked.add_seat(player=player))
     notify.game_update(locked)
@@ -96,18 +97,18 @@ def game_add_cpu(
 def _require_host(locked: LockedGame, player: Player) -> None:
     locked.seat_of(player)
     if locked.game.host_id != player.pk:
-        raise ApplicationError("not_host", "Only the host can do that.", 403)
+        raise ApplicationError("not_host", _("Only the host can do that."), 403)
 
 
 def _require_waiting(locked: LockedGame) -> None:
     if locked.game.status != GameStatus.WAITING:
-        raise ApplicationError("not_waiting", "This game has already started.", 409)
+        raise ApplicationError("not_waiting", _("This game has already started."), 409)
 
 
 def _require_free_seat(locked: LockedGame) -> None:
     _require_waiting(locked)
     if len(locked.seats) >= locked.game.max_players:
-        raise ApplicationError("game_full", "Every seat at this table is taken.", 409)
+        raise ApplicationError("game_full", _("Every seat at this table is taken."), 409)
 
 
 @transaction.atomic
@@ -116,7 +117,7 @@ def game_start(*, game_id: UUID | str, player: Player) -> LockedGame:
     _require_host(locked, player)
     _require_waiting(locked)
     if len(locked.seats) < 2:
-        raise ApplicationError("not_enough_players", "A game needs at least two seats.", 409)
+        raise ApplicationError("not_enough_players", _("A game needs at least two seats."), 409)
     _begin(locked)
     return locked
 

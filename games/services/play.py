@@ -6,6 +6,7 @@ from typing import Any
 from uuid import UUID
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from accounts.models import Player
 from core.errors import ApplicationError
@@ -45,9 +46,9 @@ def game_act(
         )
     state = locked.playing_state()
     if state.turn != seat.seat:
-        raise ApplicationError("not_your_turn", "It is not your turn.", 409)
+        raise ApplicationError("not_your_turn", _("It is not your turn."), 409)
     if seat.left:
-        raise ApplicationError("left", "You left this game; the CPU plays your seat.", 409)
+        raise ApplicationError("left", _("You left this game; the CPU plays your seat."), 409)
     try:
         new_state, events = apply(state, parse_action(seat.seat, action), fairness.chance(locked))
     except IllegalMove as error:

@@ -19,6 +19,7 @@ from uuid import UUID
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import Player
 from core.errors import ApplicationError
@@ -100,26 +101,26 @@ def _answer_locked(*, game_id: UUID | str, player: Player, accept: bool) -> Rema
     game = locked.game
     if game.ranked:
         raise ApplicationError(
-            "ranked_game", "Rematches are for private tables: queue again for ranked.", 409
+            "ranked_game", _("Rematches are for private tables: queue again for ranked."), 409
         )
     if game.status != GameStatus.FINISHED:
-        raise ApplicationError("not_finished", "A rematch is offered once the game ends.", 409)
+        raise ApplicationError("not_finished", _("A rematch is offered once the game ends."), 409)
     data, offer = _state(locked)
     if data["status"] == "started":
         raise ApplicationError(
             "rematch_started",
-            "The rematch has started already.",
+            _("The rematch has started already."),
             409,
             extra={"game_id": data["game_id"]},
         )
     if not accept:
         if offer is None:
-            raise ApplicationError("no_rematch_offer", "There is no rematch offer open.", 409)
+            raise ApplicationError("no_rematch_offer", _("There is no rematch offer open."), 409)
         locked.append("rematch_declined", seat=seat.seat)
     elif seat.seat not in data["accepted"]:
         if player_active_game_id(player) is not None:
             raise ApplicationError(
-                "in_game", "You are already at a table: finish or leave it first.", 409
+                "in_game", _("You are already at a table: finish or leave it first."), 409
             )
         if offer is None:
             _offer(locked, seat)
@@ -178,7 +179,7 @@ def _start(locked: LockedGame, accepted: list[int] | None = None) -> None:
             )
     except IntegrityError as error:
         raise ApplicationError(
-            "in_game", "A player of this table has since sat down at another one.", 409
+            "in_game", _("A player of this table has since sat down at another one."), 409
         ) from error
     game_start(game_id=new.pk, player=host)
     locked.append("rematch_started", game_id=str(new.pk))

@@ -6,6 +6,7 @@ from uuid import UUID
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import Player, StaffActionKind
 from accounts.services import staff_action_record
@@ -22,14 +23,14 @@ def game_void(*, game_id: UUID | str, reason: str, by: Player | None = None) -> 
     is never rated. An active game ends now, with no places. Voiding twice does nothing."""
     reason = reason.strip()
     if not reason:
-        raise ApplicationError("invalid", "A void needs a reason.")
+        raise ApplicationError("invalid", _("A void needs a reason."))
     locked = LockedGame.lock(game_id)
     game = locked.game
     if game.voided_at is not None:
         return locked
     if game.status not in (GameStatus.ACTIVE, GameStatus.FINISHED):
         raise ApplicationError(
-            "not_started", "Only a game that was played (active or finished) can be voided.", 409
+            "not_started", _("Only a game that was played (active or finished) can be voided."), 409
         )
     now = timezone.now()
     was_rated = game.rated_at is not None
