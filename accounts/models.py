@@ -134,10 +134,19 @@ class Player(AbstractBaseUser, PermissionsMixin):
 
     @property
     def ban_message(self) -> str:
-        """What a banned player is told."""
-        until = f" until {self.banned_until.isoformat()}" if self.banned_until else ""
-        reason = f": {self.ban_reason}" if self.ban_reason else "."
-        return f"This account is banned{until}{reason}"
+        """What a banned player is told (in the active language; the reason as staff wrote it)."""
+        from django.utils.translation import gettext
+
+        if self.banned_until and self.ban_reason:
+            text = gettext("This account is banned until %(until)s: %(reason)s")
+        elif self.banned_until:
+            text = gettext("This account is banned until %(until)s.")
+        elif self.ban_reason:
+            text = gettext("This account is banned: %(reason)s")
+        else:
+            text = gettext("This account is banned.")
+        until = self.banned_until.isoformat() if self.banned_until else ""
+        return text % {"until": until, "reason": self.ban_reason}
 
 
 class StaffActionKind(models.TextChoices):

@@ -143,7 +143,8 @@ def bot_token_create(*, player: Player, name: str) -> tuple[BotToken, str]:
     if BotToken.objects.filter(player=player).count() >= BOT_TOKENS_MAX:
         raise ApplicationError(
             "too_many_tokens",
-            f"A bot holds at most {BOT_TOKENS_MAX} tokens: revoke one first.",
+            _("A bot holds at most %(count)s tokens: revoke one first.")
+            % {"count": BOT_TOKENS_MAX},
             409,
         )
     raw = BotToken.new_raw()

@@ -32,7 +32,8 @@ def _require_free_text(player: Player) -> None:
     if until is not None:
         raise ApplicationError(
             "muted",
-            f"A moderator muted you until {until.isoformat()}; phrases are open.",
+            _("A moderator muted you until %(until)s; phrases are open.")
+            % {"until": until.isoformat()},
             403,
             extra={"muted_until": until.isoformat()},
         )
@@ -40,7 +41,11 @@ def _require_free_text(player: Player) -> None:
     if played < needed:
         raise ApplicationError(
             "not_allowed",
-            f"Free text opens after {needed} finished games (you have {played}); phrases are open.",
+            _(
+                "Free text opens after %(needed)s finished games (you have %(played)s); "
+                "phrases are open."
+            )
+            % {"needed": needed, "played": played},
             403,
         )
 
@@ -68,7 +73,8 @@ def _require_no_flood(player_id: UUID, text: str, phrase: str) -> None:
         raise ThrottledError(
             "chat_flood",
             wait.total_seconds(),
-            f"At most {limit} messages in {window} seconds: wait a moment.",
+            _("At most %(limit)s messages in %(window)s seconds: wait a moment.")
+            % {"limit": limit, "window": window},
         )
     said = [(text_, phrase_) for _at, text_, phrase_ in latest[:2]]
     if len(said) == 2 and all(one == (text, phrase) for one in said):

@@ -12,6 +12,8 @@ import unicodedata
 from functools import cache
 from pathlib import Path
 
+from django.utils.translation import gettext
+
 MAX_LENGTH = 200
 # Format characters are refused (bidi overrides and isolates, invisible characters), except
 # the joiners that emoji sequences (families, flags...) are made with.
@@ -22,13 +24,15 @@ _WORD = re.compile(r"\w+")
 def text_problem(text: str) -> str | None:
     """Why `text` (already trimmed) may not be sent, or None."""
     if not text:
-        return "A message needs at least one character."
+        return gettext("A message needs at least one character.")
     if len(text) > MAX_LENGTH:
-        return f"A message has at most {MAX_LENGTH} characters."
+        return gettext("A message has at most %(max)s characters.") % {"max": MAX_LENGTH}
     for character in text:
         category = unicodedata.category(character)
         if category in {"Zl", "Zp"} or (category.startswith("C") and character not in _JOINERS):
-            return f"Messages may not contain the character U+{ord(character):04X}."
+            return gettext("Messages may not contain the character %(code)s.") % {
+                "code": f"U+{ord(character):04X}"
+            }
     return None
 
 

@@ -19,6 +19,7 @@ import redis
 from django import db
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
 from django.views import defaults
 from kombu.exceptions import OperationalError as BrokerError
 from rest_framework import exceptions, serializers
@@ -65,7 +66,9 @@ class ThrottledError(ApplicationError):
         seconds = max(1, math.ceil(wait))
         super().__init__(
             "throttled",
-            detail or f"Too many requests ({scope}): try again in {seconds} seconds.",
+            detail
+            or _("Too many requests (%(scope)s): try again in %(seconds)s seconds.")
+            % {"scope": scope, "seconds": seconds},
             429,
             extra={"scope": scope, "retry_after": seconds},
             retry_after=seconds,
@@ -141,7 +144,7 @@ def _flatten(errors: Any, prefix: str = "") -> dict[str, list[str]]:
 
 def _validation_body(exc: exceptions.ValidationError) -> ErrorData:
     errors = _flatten(exc.detail)
-    detail = "Invalid input."
+    detail = _("Invalid input.")
     for field, messages in errors.items():
         if messages:
             detail = messages[0] if field == "non_field_errors" else f"{field}: {messages[0]}"
@@ -172,7 +175,7 @@ def exception_handler(exc: Exception, context: Mapping[str, Any]) -> Response | 
         logger.warning("answered 503: %r", exc)
         set_rollback()
         body: ErrorData = {
-            "detail": "Briefly unavailable: retry in a moment.",
+            "detail": _("Briefly unavailable: retry in a moment."),
             "code": "unavailable",
         }
         return Response(body, status=503, headers={"Retry-After": str(UNAVAILABLE_RETRY_AFTER)})
@@ -203,13 +206,13 @@ def _is_api(request: HttpRequest) -> bool:
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     """`handler404`: JSON under /api/ (a URL no view matched), Django's page elsewhere."""
     if _is_api(request):
-        return JsonResponse({"detail": "Not found.", "code": "not_found"}, status=404)
+        return JsonResponse({"detail": _("Not found."), "code": "not_found"}, status=404)
     return defaults.page_not_found(request, exception)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
     """`handler500`: JSON under /api/, Django's page elsewhere."""
     if _is_api(request):
-        body = {"detail": "Internal server error.", "code": "server_error"}
+        body = {"detail": _("Internal server error."), "code": "server_error"}
         return JsonResponse(body, status=500)
     return defaults.server_error(request)

@@ -53,6 +53,7 @@ from games.projection import (
     rules_catalog,
     viewer_seat,
 )
+from games.reasons import not_active_text
 from games.selectors import game_record, game_seats, game_view_tag, live_ranked_games
 from games.services import lobby, play, rematch
 from ratings.payloads import PlayerData, PlayerSerializer
@@ -274,7 +275,7 @@ class ActionInput(serializers.Serializer[dict[str, Any]]):
             missing = [key for key in ("cards", "draw") if key not in attrs]
             if missing:
                 raise serializers.ValidationError(
-                    {key: ["This field is required to play."] for key in missing}
+                    {key: [_("This field is required to play.")] for key in missing}
                 )
         elif "cards" in attrs or "draw" in attrs:
             raise serializers.ValidationError(_("A Yaniv call takes no cards and no draw."))
@@ -377,7 +378,7 @@ class GameLegalMovesApi(APIView):
             raise _no_game()
         state = game_state(game)
         if game.status != GameStatus.ACTIVE or state is None:
-            raise ApplicationError("not_active", f"This game is {game.status}, not active.", 409)
+            raise ApplicationError("not_active", not_active_text(game.status), 409)
         if seats[seat].left:
             raise ApplicationError("left", _("You left this game; the CPU plays your seat."), 409)
         if state.turn != seat:

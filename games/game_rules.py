@@ -50,8 +50,12 @@ class GameRules:
         most = self.rules.max_players
         if players > most:
             raise InvalidRules(
-                f"max_players {players} is more than decks: {self.rules.decks} seats"
-                f" (at most {most}; decks: 2 seats up to {MAX_SEATS})"
+                "max_players %(players)s is more than decks: %(decks)s seats"
+                " (at most %(most)s; decks: 2 seats up to %(max_seats)s)",
+                players=players,
+                decks=self.rules.decks,
+                most=most,
+                max_seats=MAX_SEATS,
             )
 
     def to_dict(self) -> dict[str, Any]:

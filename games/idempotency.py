@@ -34,14 +34,18 @@ def check_key(key: str) -> None:
     if _KEY.fullmatch(key):
         return
     if not key:
-        why = "is empty"
+        detail = _("Idempotency-Key is empty: send 1 to 255 printable ASCII characters.")
     elif len(key) > 255:
-        why = f"is {len(key)} characters long"
+        detail = _(
+            "Idempotency-Key is %(length)s characters long: "
+            "send 1 to 255 printable ASCII characters."
+        ) % {"length": len(key)}
     else:
-        why = "holds a character that is not printable ASCII"
-    raise ApplicationError(
-        "invalid", f"Idempotency-Key {why}: send 1 to 255 printable ASCII characters."
-    )
+        detail = _(
+            "Idempotency-Key holds a character that is not printable ASCII: "
+            "send 1 to 255 printable ASCII characters."
+        )
+    raise ApplicationError("invalid", detail)
 
 
 def _compact(value: Any) -> str:

@@ -83,8 +83,11 @@ def ticket_create(*, player: Player, player_counts: list[int], pool: Pool = Pool
     if banned_until is not None:
         raise ApplicationError(
             "queue_banned",
-            f"Offences in ranked games (leaving, idling) keep you from the ranked queue until "
-            f"{banned_until.isoformat()}.",
+            _(
+                "Offences in ranked games (leaving, idling) keep you from the ranked queue until "
+                "%(until)s."
+            )
+            % {"until": banned_until.isoformat()},
             403,
             extra={"until": banned_until.isoformat()},
         )
@@ -120,8 +123,11 @@ def _bot_games_allowed(player: Player) -> None:
     raise ThrottledError(
         "bot_games",
         wait,
-        f"A bot plays at most {limit} ladder games in 24 hours: try again in "
-        f"{max(1, math.ceil(wait))} seconds.",
+        _(
+            "A bot plays at most %(limit)s ladder games in 24 hours: try again in "
+            "%(seconds)s seconds."
+        )
+        % {"limit": limit, "seconds": max(1, math.ceil(wait))},
     )
 
 

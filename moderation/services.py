@@ -35,7 +35,9 @@ def report_create(
     if not any(s.player_id == reporter.pk for s in seats):
         raise ApplicationError("forbidden", _("You can only report a game you played."), 403)
     if not 0 <= seat < len(seats):
-        raise ApplicationError("invalid", f"This game has seats 0 to {len(seats) - 1}.")
+        raise ApplicationError(
+            "invalid", _("This game has seats 0 to %(last)s.") % {"last": len(seats) - 1}
+        )
     reported = seats[seat].player
     if reported is None:
         raise ApplicationError("invalid", _("A CPU seat cannot be reported."))

@@ -97,7 +97,8 @@ def _validate_display_name(value: str) -> None:
             category.startswith("C") and character not in _ALLOWED_FORMAT_CHARACTERS
         ):
             raise serializers.ValidationError(
-                f"Display names may not contain the character U+{ord(character):04X}."
+                _("Display names may not contain the character %(code)s.")
+                % {"code": f"U+{ord(character):04X}"}
             )
 
 

@@ -140,7 +140,9 @@ def players_named(text: str, *, viewer: Player) -> QuerySet[Player]:
     text = text.strip()
     if not SEARCH_MIN <= len(text) <= SEARCH_MAX:
         raise ApplicationError(
-            "invalid", f"search takes {SEARCH_MIN} to {SEARCH_MAX} characters of a name."
+            "invalid",
+            _("search takes %(low)s to %(high)s characters of a name.")
+            % {"low": SEARCH_MIN, "high": SEARCH_MAX},
         )
     return (
         Player.objects.filter(

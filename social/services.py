@@ -64,11 +64,15 @@ def _require_room(player: Player, other: Player) -> None:
     limit = settings.YANIV_FRIENDS_MAX
     if selectors.friends_count(player.pk) >= limit:
         raise ApplicationError(
-            "too_many_friends", f"You have {limit} friends: remove one first.", 409
+            "too_many_friends",
+            _("You have %(limit)s friends: remove one first.") % {"limit": limit},
+            409,
         )
     if selectors.friends_count(other.pk) >= limit:
         raise ApplicationError(
-            "too_many_friends", f"This player has {limit} friends, as many as allowed.", 409
+            "too_many_friends",
+            _("This player has %(limit)s friends, as many as allowed.") % {"limit": limit},
+            409,
         )
 
 
@@ -87,7 +91,8 @@ def _require_request_left(player: Player) -> None:
         raise ThrottledError(
             "friend_requests",
             wait,
-            f"You sent {limit} friend requests in the last 24 hours: wait before sending more.",
+            _("You sent %(limit)s friend requests in the last 24 hours: wait before sending more.")
+            % {"limit": limit},
         )
 
 
@@ -194,8 +199,11 @@ def _require_challengeable(player: Player, other: Player) -> None:
         return
     if allowed == ChallengesFrom.FRIENDS and selectors.are_friends(player.pk, other.pk):
         return
-    whom = "friends only" if allowed == ChallengesFrom.FRIENDS else "nobody"
-    raise ApplicationError("not_allowed", f"This player takes challenges from {whom}.", 403)
+    if allowed == ChallengesFrom.FRIENDS:
+        detail = _("This player takes challenges from friends only.")
+    else:
+        detail = _("This player takes challenges from nobody.")
+    raise ApplicationError("not_allowed", detail, 403)
 
 
 def _require_no_table(player: Player, detail: str) -> None:
@@ -224,7 +232,7 @@ def challenge_create(
     if selectors.blocked_between(player.pk, other.pk):
         raise ApplicationError("blocked", _("One of you blocks the other."), 403)
     _require_challengeable(player, other)
-    _require_no_table(player, "You are already at a table: finish or leave it first.")
+    _require_no_table(player, _("You are already at a table: finish or leave it first."))
     if selectors.open_challenge(player.pk, other.pk) is not None:
         raise ApplicationError("already_challenged", _("You challenged this player already."), 409)
     limit = settings.YANIV_CHALLENGES_PER_HOUR
@@ -233,7 +241,8 @@ def challenge_create(
         raise ThrottledError(
             "challenges",
             wait,
-            f"You sent {limit} challenges in the last hour: wait before sending more.",
+            _("You sent %(limit)s challenges in the last hour: wait before sending more.")
+            % {"limit": limit},
         )
     now = timezone.now()
     challenge = Challenge.objects.create(
@@ -262,8 +271,11 @@ def _locked_open(challenge_id: UUID | str, player: Player, side: str) -> Challen
     is still open: else 404 (a stranger), 403 `forbidden` (the other side), 409 `not_open`."""
     challenge = selectors.challenge_of(challenge_id, player)
     if getattr(challenge, f"{side}_id") != player.pk:
-        who = "challenged player" if side == "challenged" else "challenger"
-        raise ApplicationError("forbidden", f"Only the {who} may do that.", 403)
+        if side == "challenged":
+            detail = _("Only the challenged player may do that.")
+        else:
+            detail = _("Only the challenger may do that.")
+        raise ApplicationError("forbidden", detail, 403)
     if side == "challenged":
         # An acceptance seats both: their rows first, then the challenge's (social/locks.py).
         pair_lock(challenge.challenger_id, challenge.challenged_id)
@@ -271,7 +283,13 @@ def _locked_open(challenge_id: UUID | str, player: Player, side: str) -> Challen
     assert locked is not None  # a challenge goes only with an erased account, under its lock
     status = selectors.challenge_status(locked)
     if status != ChallengeStatus.OPEN:
-        raise ApplicationError("not_open", f"This challenge is {status.value}.", 409)
+        closed = {
+            ChallengeStatus.ACCEPTED: _("This challenge is accepted."),
+            ChallengeStatus.DECLINED: _("This challenge is declined."),
+            ChallengeStatus.CANCELLED: _("This challenge is cancelled."),
+            ChallengeStatus.EXPIRED: _("This challenge is expired."),
+        }
+        raise ApplicationError("not_open", closed[status], 409)
     return locked
 
 
@@ -280,8 +298,10 @@ def challenge_accept(*, player: Player, challenge_id: UUID | str) -> Challenge:
     """The challenged player accepts: a private table with both seated, the challenger its
     host; a table of two starts at once, a larger one waits for its host to fill and start it."""
     challenge = _locked_open(challenge_id, player, "challenged")
-    _require_no_table(challenge.challenged, "You are already at a table: finish or leave it first.")
-    _require_no_table(challenge.challenger, "The challenger has since sat down at a table.")
+    _require_no_table(
+        challenge.challenged, _("You are already at a table: finish or leave it first.")
+    )
+    _require_no_table(challenge.challenger, _("The challenger has since sat down at a table."))
     game = game_create(
         host=challenge.challenger, max_players=challenge.max_players, rules=challenge.rules
     )

@@ -144,7 +144,8 @@ class TournamentListApi(APIView):
         if wanted is not None:
             if wanted not in TournamentStatus.values:
                 raise ApplicationError(
-                    "invalid", f"status must be one of {TournamentStatus.values}."
+                    "invalid",
+                    _("status must be one of %(choices)s.") % {"choices": TournamentStatus.values},
                 )
             rows = rows.filter(status=wanted)
         order = (

@@ -27,6 +27,7 @@ from core.sockets import player_group, send_to_group, tournament_group
 from games.engine.errors import InvalidRules
 from games.game_rules import GameRules
 from games.models import Game, GameStatus, Seat
+from games.reasons import rules_text
 from games.selectors import player_active_game_id
 from games.services.lobby import game_begin_ranked
 from ratings.models import Rating
@@ -74,20 +75,25 @@ def tournament_create(
             "invalid_rules", _("House rules are for unrated tournaments: rated play is standard.")
         )
     if not MINUTES[0] <= minutes <= MINUTES[1]:
-        raise ApplicationError("invalid", f"minutes must be {MINUTES[0]} to {MINUTES[1]}.")
+        raise ApplicationError(
+            "invalid",
+            _("minutes must be %(low)s to %(high)s.") % {"low": MINUTES[0], "high": MINUTES[1]},
+        )
     sizes = sorted(set(table_sizes))
     if not sizes or not set(sizes) <= {2, 3, 4, 5}:
         raise ApplicationError("invalid", _("table_sizes must be a subset of [2, 3, 4, 5]."))
     turn = settings.YANIV_TOURNAMENT_TURN_SECONDS if turn_seconds is None else turn_seconds
     if not TURN_SECONDS[0] <= turn <= TURN_SECONDS[1]:
         raise ApplicationError(
-            "invalid", f"turn_seconds must be {TURN_SECONDS[0]} to {TURN_SECONDS[1]}."
+            "invalid",
+            _("turn_seconds must be %(low)s to %(high)s.")
+            % {"low": TURN_SECONDS[0], "high": TURN_SECONDS[1]},
         )
     try:
         parsed = GameRules.parse({**(rules or {}), "turn_seconds": None})
         parsed.check_seats(sizes[-1])
     except InvalidRules as error:
-        raise ApplicationError("invalid_rules", str(error)) from error
+        raise ApplicationError("invalid_rules", rules_text(error)) from error
     return Tournament.objects.create(
         name=name,
         starts_at=starts_at,
@@ -159,8 +165,11 @@ def _require_eligible(tournament: Tournament, player: Player) -> None:
         if games < tournament.min_rated_games:
             raise ApplicationError(
                 "not_eligible",
-                f"This tournament is for players with {tournament.min_rated_games} rated games "
-                f"or more; you have {games}.",
+                _(
+                    "This tournament is for players with %(needed)s rated games or more; "
+                    "you have %(games)s."
+                )
+                % {"needed": tournament.min_rated_games, "games": games},
                 403,
             )
 

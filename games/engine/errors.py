@@ -49,4 +49,13 @@ class IllegalMove(Exception):
 
 
 class InvalidRules(ValueError):
-    """Rules that docs/rules.md §9 and §12 do not allow; the message says which key and why."""
+    """Rules that docs/rules.md §9 and §12 do not allow; the message says which key and why.
+
+    ``template`` is the message with named ``%(key)s`` placeholders and ``params`` their values
+    (keys and values of the rules, never words): games/reasons.py translates it for the API.
+    """
+
+    def __init__(self, template: str, **params: object) -> None:
+        super().__init__(template % params)
+        self.template = template
+        self.params = params

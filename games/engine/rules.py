@@ -248,14 +248,16 @@ def one_of(key: str, value: object, choices: Sequence[object]) -> Any:
         if type(value) is type(choice) and value == choice:
             return value
     shown = ", ".join("null" if choice is None else repr(choice) for choice in choices)
-    raise InvalidRules(f"{key} must be one of {shown}")
+    raise InvalidRules("%(key)s must be one of %(choices)s", key=key, choices=shown)
 
 
 def _integer(low: int, high: int) -> Callable[[str, object], Any]:
     def check(key: str, value: object) -> Any:
         # bool is an int subclass, but `true` is not a call limit.
         if type(value) is not int or not low <= value <= high:
-            raise InvalidRules(f"{key} must be an integer from {low} to {high}")
+            raise InvalidRules(
+                "%(key)s must be an integer from %(low)s to %(high)s", key=key, low=low, high=high
+            )
         return value
 
     return check
@@ -416,7 +418,7 @@ _CHECKS: dict[str, Callable[[str, object], Any]] = {
 def _check(data: Mapping[str, object]) -> Rules:
     for key in data:
         if key not in _CHECKS:
-            raise InvalidRules(f"unknown rule {key!r}")
+            raise InvalidRules("unknown rule %(key)s", key=repr(key))
     if "preset" in data:
         preset = _CHECKS["preset"]("preset", data["preset"])
         data = {**PRESETS[preset], **data}

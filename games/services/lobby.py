@@ -23,6 +23,7 @@ from games.game_rules import GameRules
 from games.locks import LockedGame
 from games.models import Game, GameStatus, Pool, Seat
 from games.projection import viewer_seat
+from games.reasons import rules_text
 from games.services import fairness
 from games.services.clock import advance
 
@@ -51,7 +52,7 @@ def private_rules(rules: dict[str, Any], max_players: int) -> dict[str, Any]:
         parsed = GameRules.parse(rules)
         parsed.check_seats(max_players)
     except InvalidRules as error:
-        raise ApplicationError("invalid_rules", str(error)) from error
+        raise ApplicationError("invalid_rules", rules_text(error)) from error
     return parsed.to_dict()
 
 

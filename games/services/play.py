@@ -16,6 +16,7 @@ from games.engine.state import Action, CallYaniv, Play, apply
 from games.locks import LockedGame
 from games.models import GameStatus, Seat
 from games.projection import viewer_seat
+from games.reasons import not_active_text, reason_text
 from games.services import fair_play, fairness
 from games.services.clock import advance, restart_turn
 from games.services.lobby import leave_waiting
@@ -36,11 +37,12 @@ def game_act(
     seat = locked.seat_of(player)
     game = locked.game
     if game.status != GameStatus.ACTIVE:
-        raise ApplicationError("not_active", f"This game is {game.status}, not active.", 409)
+        raise ApplicationError("not_active", not_active_text(game.status), 409)
     if seq != game.seq:
         raise ApplicationError(
             "stale_seq",
-            f"The game has moved on: its seq is {game.seq}, you sent {seq}.",
+            _("The game has moved on: its seq is %(seq)s, you sent %(sent)s.")
+            % {"seq": game.seq, "sent": seq},
             409,
             extra={"game": locked.payload_for(player)},
         )
@@ -52,7 +54,7 @@ def game_act(
     try:
         new_state, events = apply(state, parse_action(seat.seat, action), fairness.chance(locked))
     except IllegalMove as error:
-        raise ApplicationError("illegal_move", error.reason.value) from error
+        raise ApplicationError("illegal_move", reason_text(error.reason)) from error
     if seat.away:
         _return(locked, seat)
     advance(locked, new_state, events, by="player")
