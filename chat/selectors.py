@@ -9,7 +9,7 @@ from typing import cast
 from uuid import UUID
 
 from django.db.models import QuerySet
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.models import ChatShown, Player
@@ -26,8 +26,14 @@ from social.selectors import blocked_with
 SNAPSHOT_SIZE = 20
 
 
+def _english_phrase(phrase: str) -> str:
+    """A phrase as a report's snapshot keeps it: in English, whoever reported."""
+    with translation.override("en"):
+        return str(PHRASES.get(phrase, phrase))
+
+
 def phrases() -> list[PhraseData]:
-    return [{"id": key, "text": text} for key, text in PHRASES.items()]
+    return [{"id": key, "text": str(text)} for key, text in PHRASES.items()]
 
 
 def room_of(room: str | None) -> Room:
@@ -143,7 +149,7 @@ def snapshot(message: ChatMessage) -> list[dict[str, object]]:
             "id": str(row.pk),
             "player_id": str(row.author_id),
             "display_name": row.author.display_name,
-            "text": row.text or PHRASES.get(row.phrase, row.phrase),
+            "text": row.text or _english_phrase(row.phrase),
             "phrase": row.phrase,
             "at": row.created_at.isoformat(),
             "deleted": row.deleted_at is not None,

@@ -21,6 +21,7 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
+from django.utils.translation import gettext as _
 
 from accounts.models import Player
 from accounts.ws_auth import PlayerConsumer, ws_require_player
@@ -99,15 +100,15 @@ class ListeningConsumer(DirectDispatch, PlayerConsumer):
         keeps the socket open."""
         self.heard_at = asyncio.get_running_loop().time()
         if text_data is None:
-            await self.send_error("invalid", "Frames must be JSON text, not binary.")
+            await self.send_error("invalid", _("Frames must be JSON text, not binary."))
             return
         try:
             content = await self.decode_json(text_data)
         except RecursionError:  # some 1,000 levels of nesting exhaust the decoder's stack
-            await self.send_error("invalid", "This frame's JSON is nested too deeply.")
+            await self.send_error("invalid", _("This frame's JSON is nested too deeply."))
             return
         except ValueError:
-            await self.send_error("invalid", "This frame is not JSON.")
+            await self.send_error("invalid", _("This frame is not JSON."))
             return
         await self.receive_json(content, **kwargs)
 
@@ -116,7 +117,7 @@ class ListeningConsumer(DirectDispatch, PlayerConsumer):
             await self.send_json(PONG)
             return
         # Moves go through REST (one validated, idempotent path); the sockets only listen.
-        await self.send_error("read_only", "Send actions with POST .../actions/.")
+        await self.send_error("read_only", _("Send actions with POST .../actions/."))
 
     async def send_error(self, code: str, detail: str) -> None:
         await self.send_json(socket_error_message(code, detail))
@@ -139,7 +140,7 @@ class GameConsumer(ListeningConsumer):
             after = _after(self.scope)
         except ValueError:
             await self.accept()
-            await self.send_error("invalid", "`after` must be an integer >= 0 (a seq).")
+            await self.send_error("invalid", _("`after` must be an integer >= 0 (a seq)."))
             await self.close(code=CLOSE_INVALID)
             return
         refusal = await database_sync_to_async(self._admit)()
