@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.fair_play import ban_length, offence_level, parse_steps
+from accounts.guest_names import GUEST_WORDS
 from accounts.locks import player_lock, seed_pairs_lock
 from accounts.models import (
     SEED_BYTES,
@@ -45,24 +46,17 @@ from core.sockets import player_sockets_group, send_to_group
 
 logger = logging.getLogger(__name__)
 
-_ADJECTIVES = (
-    "Brave", "Calm", "Clever", "Cosmic", "Daring", "Eager", "Fancy", "Gentle", "Happy", "Jolly",
-    "Lucky", "Mellow", "Merry", "Nimble", "Plucky", "Quick", "Quiet", "Sly", "Sunny", "Swift",
-    "Witty", "Zesty",
-)  # fmt: skip
-_ANIMALS = (
-    "Badger", "Camel", "Dolphin", "Falcon", "Fox", "Gecko", "Heron", "Ibex", "Koala", "Lemur",
-    "Lynx", "Marmot", "Otter", "Owl", "Panda", "Puffin", "Raven", "Seal", "Tiger", "Walrus",
-    "Wombat", "Yak",
-)  # fmt: skip
-
 _WS_TICKET_KEY = "yaniv:ws-ticket:{}"
 
 
-def guest_name_generate() -> str:
-    """A friendly name such as "Brave Otter 42"; not unique, display names never are."""
+def guest_name_generate(language: str = "en") -> str:
+    """A friendly name in `language` (English if not one of ours) such as "Brave Otter 42" or
+    "ינשוף אמיץ 42"; not unique, display names never are."""
+    words = GUEST_WORDS.get(language, GUEST_WORDS["en"])
     rng = secrets.SystemRandom()
-    return f"{rng.choice(_ADJECTIVES)} {rng.choice(_ANIMALS)} {rng.randint(10, 99)}"
+    adjective, animal = rng.choice(words.adjectives), rng.choice(words.animals)
+    first, second = (animal, adjective) if words.animal_first else (adjective, animal)
+    return f"{first} {second} {rng.randint(10, 99)}"
 
 
 def _token_expiry(now: datetime) -> datetime:
@@ -199,9 +193,14 @@ def auth_tokens_purge_expired() -> int:
 
 
 @transaction.atomic
-def guest_create(*, display_name: str | None = None, user_agent: str = "") -> tuple[Player, str]:
-    """A new guest and its first token."""
-    player = Player.objects.create_user(display_name=display_name or guest_name_generate())
+def guest_create(
+    *, display_name: str | None = None, user_agent: str = "", language: str = "en"
+) -> tuple[Player, str]:
+    """A new guest and its first token; `language` (the request's) names it when no
+    `display_name` is given."""
+    player = Player.objects.create_user(
+        display_name=display_name or guest_name_generate(language)
+    )
     return player, auth_token_issue(player=player, user_agent=user_agent)
 
 

@@ -40,6 +40,7 @@ from accounts.services import (
 from accounts.throttles import GuestCreateThrottle, LoginIpThrottle, LoginUsernameThrottle
 from accounts.usernames import USERNAME_PATTERN
 from core.errors import ApplicationError, error_responses
+from core.i18n import request_language
 from core.payloads import PayloadSerializers
 from core.public import (
     ETAG,
@@ -255,6 +256,7 @@ class GuestCreateApi(APIView):
         player, token = guest_create(
             display_name=serializer.validated_data.get("display_name"),
             user_agent=_user_agent(request),
+            language=request_language(request),
         )
         output = AuthOutputSerializer({"token": token, "player": player})
         return Response(output.data, status=status.HTTP_201_CREATED)
