@@ -20,8 +20,8 @@ from config.celery import app as celery_app
 from core.redis import get_redis
 from core.throttles import CACHE_KEY_PREFIX
 from tests.factories import PlayerFactory
-from web.management.commands.i18n import compile_all
 from tests.schema_check import PublishedSchema
+from web.management.commands.i18n import compile_all
 
 
 def pytest_configure(config: pytest.Config) -> None:
