@@ -54,7 +54,7 @@ def test_every_answer_says_its_language_and_varies_on_the_header(
     api_client, header: str | None, language: str
 ) -> None:
     extra = {} if header is None else {"HTTP_ACCEPT_LANGUAGE": header}
-    for path in ("/api/v1/leaderboard/", MISSING_GAME, "/"):
+    for path in ("/api/v1/leaderboard/", MISSING_GAME, "/", "/healthz", "/static/web/app.css"):
         response = api_client.get(path, **extra)
         assert response["Content-Language"] == language, path
         assert "Accept-Language" in response["Vary"], path
