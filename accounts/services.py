@@ -196,10 +196,10 @@ def auth_tokens_purge_expired() -> int:
 def guest_create(
     *, display_name: str | None = None, user_agent: str = "", language: str = "en"
 ) -> tuple[Player, str]:
-    """A new guest and its first token; `language` (the request's) names it when no
-    `display_name` is given."""
+    """A new guest and its first token. `language` (the request's) becomes theirs, and names
+    them when no `display_name` is given."""
     player = Player.objects.create_user(
-        display_name=display_name or guest_name_generate(language)
+        display_name=display_name or guest_name_generate(language), language=language
     )
     return player, auth_token_issue(player=player, user_agent=user_agent)
 
@@ -275,6 +275,7 @@ def player_update(
     chat: ChatShown | None = None,
     challenges_from: ChallengesFrom | None = None,
     bot_description: str | None = None,
+    language: str | None = None,
 ) -> Player:
     """What `PATCH /me/` changes; a change of `appear_offline` is told to the player's friends
     after the commit (`player_presence_changed`). `chat` applies to the messages sent from now
@@ -289,6 +290,9 @@ def player_update(
     if challenges_from is not None:
         player.challenges_from = challenges_from
         fields.append("challenges_from")
+    if language is not None:
+        player.language = language
+        fields.append("language")
     if bot_description is not None:
         if not player.is_bot:
             raise ApplicationError(
