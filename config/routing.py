@@ -7,7 +7,9 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 
 from django.urls import re_path
+from django.utils.translation import gettext
 
+from core.i18n import handshake_language, speaking
 from games.routing import websocket_urlpatterns as games_routes
 from players.routing import websocket_urlpatterns as players_routes
 from tournaments.routing import websocket_urlpatterns as tournaments_routes
@@ -15,8 +17,6 @@ from tournaments.routing import websocket_urlpatterns as tournaments_routes
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
-
-NOT_FOUND = json.dumps({"detail": "Not found.", "code": "not_found"}).encode()
 
 
 async def not_found(scope: Scope, receive: Receive, send: Send) -> None:
@@ -28,7 +28,9 @@ async def not_found(scope: Scope, receive: Receive, send: Send) -> None:
     if "websocket.http.response" in scope.get("extensions", {}):
         headers = [(b"content-type", b"application/json")]
         await send({"type": "websocket.http.response.start", "status": 404, "headers": headers})
-        await send({"type": "websocket.http.response.body", "body": NOT_FOUND})
+        with speaking(handshake_language(scope)):
+            body = {"detail": gettext("Not found."), "code": "not_found"}
+        await send({"type": "websocket.http.response.body", "body": json.dumps(body).encode()})
     else:
         await send({"type": "websocket.close"})
 

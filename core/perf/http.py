@@ -57,7 +57,7 @@ class ThreadedWSGI:
                     return
                 body.write(message.get("body", b""))
                 if body.tell() > self.max_body:
-                    await _too_large(send, self.max_body)
+                    await _too_large(send, self.max_body, scope)
                     return
                 if not message.get("more_body"):
                     break
@@ -147,9 +147,15 @@ class Stream:
         gone.set()
 
 
-async def _too_large(send: Send, limit: int) -> None:
-    """413 in the API's error format, before the rest of an oversized body is read."""
-    detail = f"The request body is larger than {limit} bytes."
+async def _too_large(send: Send, limit: int, scope: Scope) -> None:
+    """413 in the API's error format, before the rest of an oversized body is read; in the
+    language the request's Accept-Language names (Django's middleware has not run yet)."""
+    from django.utils.translation import gettext
+
+    from core.i18n import handshake_language, speaking
+
+    with speaking(handshake_language(scope)):
+        detail = gettext("The request body is larger than %(limit)s bytes.") % {"limit": limit}
     content = json.dumps({"detail": detail, "code": "too_large"}).encode()
     headers = [(b"content-type", b"application/json"), (b"connection", b"close")]
     await send({"type": "http.response.start", "status": 413, "headers": headers})
