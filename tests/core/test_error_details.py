@@ -19,7 +19,7 @@ from rest_framework.test import APIClient
 
 from accounts.models import Player
 from games.engine.errors import Reason
-from games.reasons import REASONS, reason_text
+from games.reasons import REASONS, RULES_TEMPLATES, reason_text
 from tests.factories import PlayerFactory
 from tests.games.conftest import Client
 
@@ -173,6 +173,20 @@ def test_every_engine_reason_has_its_identical_text() -> None:
         assert reason_text(Reason.NOT_YOUR_TURN) == "not your turn"
 
 
+def test_every_rules_message_is_declared() -> None:
+    """Each `InvalidRules(template, ...)` the games app raises is in RULES_TEMPLATES, so the
+    catalog has it (the engine cannot mark it itself)."""
+    raised = set()
+    for path in (ROOT / "games").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "InvalidRules":
+                template = node.args[0]
+                assert isinstance(template, ast.Constant), f"{path}:{node.lineno}"
+                raised.add(template.value)
+    assert raised
+    assert raised <= set(RULES_TEMPLATES)
+
+
 # Real answers in Hebrew (the compiled catalogs) ------------------------------------------
 
 HEBREW = {"HTTP_ACCEPT_LANGUAGE": "he"}
@@ -253,3 +267,12 @@ def test_without_a_language_asked_the_answer_is_english(db: None, client_for) ->
     player: Player = PlayerFactory.create()
     response = client_for(player).get("/api/v1/games/00000000-0000-0000-0000-000000000000/")
     assert response.json() == {"detail": "No such game.", "code": "not_found"}
+
+
+def test_bad_rules_in_hebrew(client_pair) -> None:
+    host, _guest, _game = client_pair
+    body = {"max_players": 2, "rules": {"call_limit": 16}}
+    english, hebrew = _both(host.api, "post", "/api/v1/games/", body)
+    assert english["code"] == "invalid_rules"
+    assert english["detail"] == "call_limit must be an integer from 0 to 15"
+    assert hebrew["detail"] == "call_limit חייב להיות מספר שלם בין 0 ל-15"
