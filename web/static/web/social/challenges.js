@@ -5,7 +5,7 @@
 
 import { h } from "../dom.js";
 import { clientSeed } from "../fair-deal.js";
-import { gettext, interpolate, ngettext } from "../i18n.js";
+import { gettext, interpolate, ngettext, pgettext } from "../i18n.js";
 import { createStore, mount } from "../store.js";
 import { meFeed } from "../transport/me-feed.js";
 import { api } from "../transport/rest.js";
@@ -182,7 +182,7 @@ function challengeView(challenge, error) {
       "data-challenge": challenge.id,
       "data-direction": outgoing ? "outgoing" : "incoming",
       "data-status": challenge.status,
-      "aria-label": gettext("Challenge"),
+      "aria-label": pgettext("a challenge (noun)", "Challenge"),
     },
     h("p", {}, challengeText(challenge, outgoing, other)),
     open
