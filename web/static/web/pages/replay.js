@@ -20,11 +20,11 @@ import {
 import { fairSeat, fairVerdict, hexValue } from "../views/fair-deal.js";
 import { fill } from "../views/text.js";
 
-// The record runs in the page's reading direction: forward is to the right in a left-to-right
-// page, to the left in a right-to-left one (the arrows and the arrow keys alike).
-const RTL = direction === "rtl";
-const [BACK_KEY, NEXT_KEY] = RTL ? ["ArrowRight", "ArrowLeft"] : ["ArrowLeft", "ArrowRight"];
-const [BACK, NEXT, BACK_FAR, NEXT_FAR] = RTL ? ["›", "‹", "»", "«"] : ["‹", "›", "«", "»"];
+// The record runs in the page's reading direction: forward is the right arrow key in a
+// left-to-right page, the left one in a right-to-left page. (The buttons' ‹ › « » need no
+// such care: a right-to-left line shows them mirrored.)
+const [BACK_KEY, NEXT_KEY] =
+  direction === "rtl" ? ["ArrowRight", "ArrowLeft"] : ["ArrowLeft", "ArrowRight"];
 
 export async function replayPage(root, [gameId], app) {
   app.title(gettext("Replay"));
@@ -143,7 +143,7 @@ function replayView(place, { game, results, dispatch }) {
           disabled: place.round === 0,
           onclick: () => dispatch(go(place.round - 1, 0)),
         },
-        `${BACK_FAR} `,
+        "« ",
         gettext("Round"),
       ),
       h(
@@ -155,7 +155,7 @@ function replayView(place, { game, results, dispatch }) {
           disabled: place.round === 0 && place.frame === 0,
           onclick: () => step(-1),
         },
-        `${BACK} `,
+        "‹ ",
         gettext("Back"),
       ),
       h(
@@ -177,7 +177,7 @@ function replayView(place, { game, results, dispatch }) {
           onclick: () => step(1),
         },
         gettext("Next"),
-        ` ${NEXT}`,
+        " ›",
       ),
       h(
         "button",
@@ -188,7 +188,7 @@ function replayView(place, { game, results, dispatch }) {
           onclick: () => dispatch(go(place.round + 1, 0)),
         },
         gettext("Round"),
-        ` ${NEXT_FAR}`,
+        " »",
       ),
     ),
     h("p", { class: "note", testid: "replay-action" }, describe(frame, seats)),
