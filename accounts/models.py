@@ -126,7 +126,9 @@ class Player(AbstractBaseUser, PermissionsMixin):
     # The language of the player's pushes, of their REST answers when a request names none, and
     # of the admin for staff (docs/languages.md; `PATCH /me/ {"language"}`; a guest starts in
     # the language of the request that made them).
-    language = models.CharField(max_length=8, choices=settings.LANGUAGES, default="en")
+    language = models.CharField(
+        max_length=8, choices=settings.LANGUAGES, default="en", verbose_name=_("language")
+    )
 
     objects: ClassVar[PlayerManager] = PlayerManager()
 
