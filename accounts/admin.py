@@ -19,8 +19,8 @@ from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext_lazy, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext_lazy, pgettext_lazy
 
 from accounts.models import AuthToken, BotToken, Offence, Player, QueueBan, StaffAction
 from accounts.services import (
@@ -261,8 +261,8 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
             request,
             template="admin/accounts/player/ban.html",
             action="ban",
-            verb=_("Ban"),
-            title=_("Ban players"),
+            verb=gettext("Ban"),
+            title=gettext("Ban players"),
             objects=players,
             form=form,
         )

@@ -26,6 +26,8 @@ class ReportStatus(models.TextChoices):
 
 
 class Report(models.Model):
+    # Declared for its name in the admin's list ("ID", as Django names one it makes).
+    id = models.BigAutoField(primary_key=True, verbose_name=_("ID"))
     game = models.ForeignKey(
         Game, on_delete=models.PROTECT, related_name="+", verbose_name=_("game")
     )
