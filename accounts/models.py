@@ -13,8 +13,8 @@ from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models.functions import Lower
 from django.utils import timezone
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from accounts.usernames import USERNAME_PATTERN, username_key
 
@@ -151,7 +151,7 @@ class Player(AbstractBaseUser, PermissionsMixin):
         # expression index inside parentheses, which PostgreSQL refuses.
 
     def __str__(self) -> str:
-        return self.username or f"{self.display_name} (guest)"
+        return self.username or gettext("%(name)s (guest)") % {"name": self.display_name}
 
     @property
     def is_cpu(self) -> bool:
@@ -217,7 +217,11 @@ class StaffAction(models.Model):
         ordering = ["-at", "-id"]
 
     def __str__(self) -> str:
-        return f"{self.action} by {self.actor or 'system'} at {self.at:%Y-%m-%d %H:%M}"
+        return gettext("%(action)s by %(actor)s at %(at)s") % {
+            "action": self.action,
+            "actor": self.actor or gettext("system"),
+            "at": f"{self.at:%Y-%m-%d %H:%M}",
+        }
 
 
 class AuthToken(models.Model):
@@ -243,7 +247,7 @@ class AuthToken(models.Model):
         verbose_name_plural = _("auth tokens")
 
     def __str__(self) -> str:
-        return f"token {self.pk} of {self.player_id}"
+        return gettext("token %(id)s of %(player)s") % {"id": self.pk, "player": self.player_id}
 
     @staticmethod
     def hash(raw: str) -> str:
@@ -275,7 +279,10 @@ class BotToken(models.Model):
         ordering = ["created_at", "id"]
 
     def __str__(self) -> str:
-        return f"bot token {self.name!r} of {self.player_id}"
+        return gettext("bot token %(name)s of %(player)s") % {
+            "name": repr(self.name),
+            "player": self.player_id,
+        }
 
     @classmethod
     def new_raw(cls) -> str:
@@ -315,7 +322,11 @@ class Offence(models.Model):
         indexes = [models.Index(fields=["player", "at"], name="offence_player_at_idx")]
 
     def __str__(self) -> str:
-        return f"{self.player_id} {self.kind} in {self.game_id}"
+        return gettext("%(player)s %(kind)s in %(game)s") % {
+            "player": self.player_id,
+            "kind": self.kind,
+            "game": self.game_id,
+        }
 
 
 class QueueBan(models.Model):
@@ -349,7 +360,10 @@ class QueueBan(models.Model):
         indexes = [models.Index(fields=["player", "until"], name="queue_ban_player_until_idx")]
 
     def __str__(self) -> str:
-        return f"queue ban of {self.player_id} until {self.until.isoformat()}"
+        return gettext("queue ban of %(player)s until %(until)s") % {
+            "player": self.player_id,
+            "until": self.until.isoformat(),
+        }
 
     @property
     def in_force(self) -> bool:

@@ -14,6 +14,7 @@ import uuid
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Player
@@ -67,7 +68,12 @@ class ChatMessage(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.author_id} in {self.game_id}/{self.room}: {self.text or self.phrase}"
+        return gettext("%(author)s in %(game)s/%(room)s: %(text)s") % {
+            "author": self.author_id,
+            "game": self.game_id,
+            "room": self.room,
+            "text": self.text or self.phrase,
+        }
 
 
 class ChatReport(models.Model):
@@ -119,7 +125,10 @@ class ChatReport(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"chat report {self.pk} about {self.reported_id}"
+        return gettext("chat report %(id)s about %(player)s") % {
+            "id": self.pk,
+            "player": self.reported_id,
+        }
 
 
 class ChatMute(models.Model):
@@ -147,4 +156,7 @@ class ChatMute(models.Model):
         indexes = [models.Index(fields=["player", "until"], name="chat_mute_player_idx")]
 
     def __str__(self) -> str:
-        return f"{self.player_id} muted until {self.until.isoformat()}"
+        return gettext("%(player)s muted until %(until)s") % {
+            "player": self.player_id,
+            "until": self.until.isoformat(),
+        }

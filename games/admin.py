@@ -396,8 +396,10 @@ def _rounds(game: Game, names: list[str]) -> list[dict[str, Any]]:
             continue
         elif event.type == "played":
             drawn = f" ({data['drawn']})" if data["draw"] == "stock" and data.get("drawn") else ""
+            draw = gettext("stock") if data["draw"] == "stock" else data["draw"]
+            by = {"player": gettext("player"), "cpu": gettext("CPU")}.get(data["by"], data["by"])
             rounds[-1]["actions"].append(
-                (names[data["seat"]], data["by"], " ".join(data["cards"]), f"{data['draw']}{drawn}")
+                (names[data["seat"]], by, " ".join(data["cards"]), f"{draw}{drawn}")
             )
         elif event.type == "forced_draw":  # docs/rules.md §12, sevens
             rounds[-1]["actions"].append(
@@ -405,7 +407,7 @@ def _rounds(game: Game, names: list[str]) -> list[dict[str, Any]]:
                     names[data["seat"]],
                     "",
                     gettext("draws: a seven was played"),
-                    f"stock ({data['drawn']})",
+                    f"{gettext('stock')} ({data['drawn']})",
                 )
             )
         elif event.type == "spied":  # docs/rules.md §12, spy queen

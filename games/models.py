@@ -14,6 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -115,8 +116,22 @@ class Game(models.Model):
         ]
 
     def __str__(self) -> str:
-        voided = ", voided" if self.voided_at else ""
-        return f"{'ranked' if self.ranked else 'private'} game {self.id} ({self.status}{voided})"
+        status = {
+            GameStatus.WAITING: pgettext("game status", "waiting"),
+            GameStatus.ACTIVE: pgettext("game status", "active"),
+            GameStatus.FINISHED: pgettext("game status", "finished"),
+            GameStatus.ABORTED: pgettext("game status", "aborted"),
+        }.get(GameStatus(self.status), self.status)
+        if self.ranked:
+            if self.voided_at:
+                text = gettext("ranked game %(id)s (%(status)s, voided)")
+            else:
+                text = gettext("ranked game %(id)s (%(status)s)")
+        elif self.voided_at:
+            text = gettext("private game %(id)s (%(status)s, voided)")
+        else:
+            text = gettext("private game %(id)s (%(status)s)")
+        return text % {"id": self.id, "status": status}
 
     @property
     def ended(self) -> bool:
@@ -170,7 +185,7 @@ class Seat(models.Model):
         indexes = [models.Index(fields=["player", "game"], name="seat_player_game_idx")]
 
     def __str__(self) -> str:
-        return f"seat {self.seat} of {self.game_id}"
+        return gettext("seat %(seat)s of %(game)s") % {"seat": self.seat, "game": self.game_id}
 
     @property
     def cpu_plays(self) -> bool:

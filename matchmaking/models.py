@@ -9,6 +9,7 @@ from django.contrib.postgres.fields import ArrayField
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Pool
@@ -90,4 +91,4 @@ class Ticket(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"ticket {self.id} ({self.status})"
+        return gettext("ticket %(id)s (%(status)s)") % {"id": self.id, "status": self.status}

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Game
@@ -81,4 +82,9 @@ class Report(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"report {self.pk}: {self.reason} about seat {self.seat} of {self.game_id}"
+        return gettext("report %(id)s: %(reason)s about seat %(seat)s of %(game)s") % {
+            "id": self.pk,
+            "reason": self.reason,
+            "seat": self.seat,
+            "game": self.game_id,
+        }

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -114,8 +115,18 @@ class RatingChange(models.Model):
         ]
 
     def __str__(self) -> str:
-        where = f"in {self.game_id}" if self.game_id else f"at season {self.season}'s reset"
-        return f"{self.player_id} {where}: {self.sigma_before:.2f} -> {self.sigma:.2f} sigma"
+        numbers = {
+            "player": self.player_id,
+            "game": self.game_id,
+            "season": self.season,
+            "before": f"{self.sigma_before:.2f}",
+            "after": f"{self.sigma:.2f}",
+        }
+        if self.game_id:
+            text = gettext("%(player)s in %(game)s: %(before)s -> %(after)s sigma")
+        else:
+            text = gettext("%(player)s at season %(season)s's reset: %(before)s -> %(after)s sigma")
+        return text % numbers
 
     @property
     def ordinal(self) -> float:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -95,4 +96,8 @@ class SeasonStanding(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.player_id} in season {self.season_id}: {self.rank or 'not placed'}"
+        return gettext("%(player)s in season %(season)s: %(rank)s") % {
+            "player": self.player_id,
+            "season": self.season_id,
+            "rank": self.rank or gettext("not placed"),
+        }

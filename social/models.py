@@ -15,6 +15,7 @@ import uuid
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Player
@@ -81,7 +82,10 @@ class FriendRequest(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.sender_id} asks {self.receiver_id}"
+        return gettext("%(sender)s asks %(receiver)s") % {
+            "sender": self.sender_id,
+            "receiver": self.receiver_id,
+        }
 
 
 class Block(models.Model):
@@ -106,7 +110,10 @@ class Block(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.blocker_id} blocks {self.blocked_id}"
+        return gettext("%(blocker)s blocks %(blocked)s") % {
+            "blocker": self.blocker_id,
+            "blocked": self.blocked_id,
+        }
 
 
 class ChallengeStatus(models.TextChoices):
@@ -170,4 +177,7 @@ class Challenge(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.challenger_id} challenges {self.challenged_id}"
+        return gettext("%(challenger)s challenges %(challenged)s") % {
+            "challenger": self.challenger_id,
+            "challenged": self.challenged_id,
+        }

@@ -16,6 +16,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -172,7 +173,11 @@ class Participant(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.player_id} in {self.tournament_id}: {self.score}"
+        return gettext("%(player)s in %(tournament)s: %(score)s") % {
+            "player": self.player_id,
+            "tournament": self.tournament_id,
+            "score": self.score,
+        }
 
 
 class PendingTable(models.Model):
