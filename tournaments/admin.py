@@ -115,6 +115,14 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
                 self.message_user(request, done % {"tournament": tournament.name})
 
 
+# What tournaments/schedule.py (no Django) refuses, in the staff member's language.
+RULE_ERRORS = {
+    "every must be 'hourly' or 'daily'": _("every must be 'hourly' or 'daily'"),
+    "minute 0-59, hour 0-23": _("minute 0-59, hour 0-23"),
+    "weekdays 0 (Monday) to 6 (Sunday)": _("weekdays 0 (Monday) to 6 (Sunday)"),
+}
+
+
 class ScheduleForm(forms.ModelForm[TournamentSchedule]):
     class Meta:
         model = TournamentSchedule
@@ -133,7 +141,7 @@ class ScheduleForm(forms.ModelForm[TournamentSchedule]):
                 tuple(cleaned.get("weekdays") or ()),
             )
         except (ValueError, TypeError) as error:
-            raise forms.ValidationError(str(error)) from error
+            raise forms.ValidationError(str(RULE_ERRORS.get(str(error), error))) from error
         sizes = cleaned.get("table_sizes") or []
         if not sizes or not set(sizes) <= {2, 3, 4, 5}:
             raise forms.ValidationError(
