@@ -166,8 +166,6 @@ class Player(AbstractBaseUser, PermissionsMixin):
     @property
     def ban_message(self) -> str:
         """What a banned player is told (in the active language; the reason as staff wrote it)."""
-        from django.utils.translation import gettext
-
         if self.banned_until and self.ban_reason:
             text = gettext("This account is banned until %(until)s: %(reason)s")
         elif self.banned_until:
