@@ -82,7 +82,7 @@ def test_a_whole_game_in_hebrew_right_to_left(open_player, phone: bool) -> None:
     expect(page.get_by_test_id("new-table")).to_have_text("שולחן חדש")
 
     # Mirrored: the brand at the right edge of the header, the player's name to its left.
-    width = page.viewport_size["width"]  # type: ignore[index]
+    width = page.viewport_size["width"]
     brand = _box(page, ".brand")
     assert brand["x"] + brand["width"] > width - 40, brand
     assert brand["x"] > width / 2, brand

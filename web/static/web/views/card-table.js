@@ -146,7 +146,7 @@ export function roundResult(last, seats, before) {
               "td",
               {},
               hand
-                ? [cards(hand), h("span", { class: "num" }, ` = ${last.hand_totals[seat.seat]}`)]
+                ? [cards(hand), " = ", h("span", { class: "num" }, last.hand_totals[seat.seat])]
                 : pgettext("eliminated", "out"),
             ),
             h("td", { class: "num" }, points === null ? "–" : `+${points}`),

@@ -153,6 +153,7 @@ export async function chatPanel(game, me) {
           testid: "chat-phrase",
           "data-phrase": id,
           "data-key": `phrase-${id}`,
+          dir: "auto",
           onclick: () => say({ phrase: id }),
         },
         text,
@@ -235,7 +236,11 @@ function messageView(message, { me, known, reported, report }) {
     },
     h("span", { class: "who" }, own ? gettext("You") : playerName(message.player)),
     " ",
-    h("span", { class: phrase ? "said phrase" : "said" }, phrase ? text : h("bdi", {}, text)),
+    h(
+      "span",
+      { class: phrase ? "said phrase" : "said", dir: phrase ? "auto" : null },
+      phrase ? text : h("bdi", {}, text),
+    ),
     " ",
     h(
       "time",
