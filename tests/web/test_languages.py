@@ -51,7 +51,9 @@ def _short_game(page: Page) -> None:
     """From the start page: a private table for two against an easy CPU, whose first total
     over 100 ends it (an Assaf is worth 100), started. Fields by id: the labels are Hebrew."""
     page.get_by_test_id("max-players").select_option("2")
-    page.get_by_test_id("house-rules").locator("summary").click()
+    rules = page.get_by_test_id("house-rules")
+    if rules.get_attribute("open") is None:  # collapsed at first
+        rules.locator("summary").click()
     page.locator("#rule-ending").select_option("first_over_100")
     page.locator("#rule-assaf_penalty").fill("100")
     page.locator("#rule-call_limit").fill("10")
