@@ -17,7 +17,7 @@ COPY . .
 RUN useradd --system --uid 1000 --home /app yaniv \
     && mkdir -p /app/var && chown -R yaniv /app/var \
     && DATABASE_URL=postgres://build@localhost/build REDIS_URL=redis://localhost/0 \
-       SECRET_KEY=build-only python manage.py collectstatic --noinput
+       SECRET_KEY=build-only sh -c 'python manage.py i18n compile && python manage.py collectstatic --noinput'
 USER yaniv
 
 EXPOSE 8000

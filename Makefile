@@ -11,7 +11,7 @@ FAST_SERVICES := $(PY) -m devtools.devservers exec --fast --
 PORT ?= 8000
 export PORT
 
-.PHONY: install run test test-web lint format docs bench bench-compare lock backup restore services-stop clean
+.PHONY: install catalogs i18n-check run test test-web lint format docs bench bench-compare lock backup restore services-stop clean
 
 install: $(STAMP)
 
@@ -24,16 +24,24 @@ $(STAMP): requirements.lock requirements-dev.lock pyproject.toml
 
 # Every `exec` here makes its command the child that the one before waits for, so that a
 # SIGTERM or Ctrl-C stops honcho's processes first and the servers only after them.
-run: $(STAMP)
+# The translation catalogs' .mo files, built from locale/'s .po files (docs/languages.md).
+catalogs: $(STAMP)
+	@$(PY) manage.py i18n compile
+
+run: $(STAMP) catalogs
 	export PATH="$(CURDIR)/$(VENV)/bin:$$PATH"; exec $(SERVICES) sh -c 'python manage.py migrate --noinput && exec honcho start --port $(PORT)'
 
-test: $(STAMP)
+test: $(STAMP) catalogs
 	$(FAST_SERVICES) $(PY) -m pytest $(PYTEST_ARGS)
 
 # The web client in a real Chromium (tests/web/): Debian's /usr/bin/chromium when installed
 # (`apt-get install chromium`), else Playwright's own (`.venv/bin/playwright install chromium`).
-test-web: $(STAMP)
+test-web: $(STAMP) catalogs
 	$(FAST_SERVICES) $(PY) -m pytest tests/web -m web $(PYTEST_ARGS)
+
+# Translators' check: every catalog complete, not fuzzy, and as new as the code.
+i18n-check: $(STAMP)
+	$(PY) manage.py i18n check
 
 # The web client's formatter and linter: Biome, pinned by package-lock.json, installed by
 # `npm ci` into node_modules/ (Node serves nothing: `make run` needs none).

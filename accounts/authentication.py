@@ -12,6 +12,7 @@ from rest_framework.request import Request
 from accounts.models import AuthToken, BotToken, Player
 from accounts.selectors import auth_token_get, bot_token_get
 from accounts.services import auth_token_touch, bot_token_touch
+from core.i18n import use_player_language
 
 KEYWORD = "Bearer"
 
@@ -69,6 +70,8 @@ class BearerTokenAuthentication(BaseAuthentication):
         if raw is None:
             return None
         token = token_authenticate(raw)
+        # Where the request names no language of ours, the player's own (docs/languages.md).
+        use_player_language(request._request, token.player.language)
         return token.player, token
 
     def authenticate_header(self, request: Request) -> str:

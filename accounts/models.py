@@ -7,6 +7,7 @@ import secrets
 import uuid
 from typing import Any, ClassVar
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
 from django.core.validators import RegexValidator
 from django.db import models
@@ -100,6 +101,11 @@ class Player(AbstractBaseUser, PermissionsMixin):
     # (never the human ranked queue) and shows a BOT badge; its owner describes it.
     is_bot = models.BooleanField(default=False)
     bot_description = models.CharField(max_length=500, blank=True)
+
+    # The language of the player's pushes, of their REST answers when a request names none, and
+    # of the admin for staff (docs/languages.md; `PATCH /me/ {"language"}`; a guest starts in
+    # the language of the request that made them).
+    language = models.CharField(max_length=8, choices=settings.LANGUAGES, default="en")
 
     objects: ClassVar[PlayerManager] = PlayerManager()
 

@@ -272,6 +272,7 @@ def player_update(
     chat: ChatShown | None = None,
     challenges_from: ChallengesFrom | None = None,
     bot_description: str | None = None,
+    language: str | None = None,
 ) -> Player:
     """What `PATCH /me/` changes; a change of `appear_offline` is told to the player's friends
     after the commit (`player_presence_changed`). `chat` applies to the messages sent from now
@@ -286,6 +287,9 @@ def player_update(
     if challenges_from is not None:
         player.challenges_from = challenges_from
         fields.append("challenges_from")
+    if language is not None:
+        player.language = language
+        fields.append("language")
     if bot_description is not None:
         if not player.is_bot:
             raise ApplicationError(

@@ -14,6 +14,11 @@ sending a move to the socket bringing the CPU's answer). Samples of the first se
 early in a game and after 500 moves, to show it does not grow with game length.
 
     python -m bench.api_moves [--clients 64] [--seconds 30] [--url http://host:port]
+                              [--languages en,he]
+
+With `--languages`, the two loads run once per language (every request's `Accept-Language`),
+in one run on one server, and a last table compares the CPU per move (docs/languages.md:
+Hebrew may cost at most 5% over English).
 
 Without --url it starts the server itself (uvicorn with 2 workers + a Celery worker) on the
 servers of DATABASE_URL / REDIS_URL, as `make bench` sets them, with the per-player and
@@ -198,11 +203,14 @@ async def moves_under_load(
     think: float = 0.0,
     warmup: float = 5.0,
     kind: type[Player] = Player,
+    language: str | None = None,
 ) -> dict[str, Any]:
     """`clients` players (of class `kind`) playing for `warmup` + `seconds`; their figures,
-    and (`players`) the players themselves."""
+    and (`players`) the players themselves. With `language`, every request (the guests'
+    creation included, so their pushes too) asks for it in `Accept-Language`."""
     limits = httpx.Limits(max_connections=clients * 2, keepalive_expiry=KEEPALIVE)
-    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30) as http:
+    headers = {} if language is None else {"Accept-Language": language}
+    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30, headers=headers) as http:
         players = [kind(url, http, await guest(http, f"bench{i}"), think) for i in range(clients)]
         begun = time.monotonic()
         for player in players:
@@ -285,7 +293,11 @@ def main() -> int:
     parser.add_argument("--long-moves", type=int, default=520)
     parser.add_argument("--url", help="an already running server (default: start one)")
     parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument(
+        "--languages", default="", help="e.g. en,he: both loads in each (Accept-Language)"
+    )
     args = parser.parse_args()
+    languages = [code for code in args.languages.split(",") if code] or [None]
     # Tables left unfinished are ended between loads, when the database is ours to reach.
     # (possible only on the bench's own server: it shares the database).
     tidy = abort_games if args.url is None else (lambda ids: None)
@@ -299,20 +311,28 @@ def main() -> int:
         print(f"healthz ceiling: {n} clients for {seconds:.0f} s ...", flush=True)
         with cpu_used(server, cpu, "healthz"):
             ceiling = asyncio.run(healthz_ceiling(url, n, seconds))
-        print(f"moves flat out: {n} clients vs CPU seats, {args.warmup:.0f}+{seconds:.0f} s ...")
-        with cpu_used(server, cpu, "flat"):
-            flat = asyncio.run(moves_under_load(url, n, seconds, warmup=args.warmup))
-        tidy(flat["games"])
-        print(
-            f"moves at a human pace: {n} clients thinking "
-            f"{args.think / 2:g}-{args.think * 1.5:g} s, {args.warmup:.0f}+{seconds:.0f} s ...",
-            flush=True,
-        )
-        with cpu_used(server, cpu, "paced"):
-            paced = asyncio.run(
-                moves_under_load(url, n, seconds, think=args.think, warmup=args.warmup)
+        loads: dict[str | None, tuple[dict[str, Any], dict[str, Any]]] = {}
+        for language in languages:
+            said = "" if language is None else f", Accept-Language: {language}"
+            print(f"moves flat out: {n} clients vs CPU seats{said}, ...", flush=True)
+            with cpu_used(server, cpu, f"flat {language}"):
+                flat = asyncio.run(
+                    moves_under_load(url, n, seconds, warmup=args.warmup, language=language)
+                )
+            tidy(flat["games"])
+            print(
+                f"moves at a human pace: {n} clients thinking {args.think / 2:g}-"
+                f"{args.think * 1.5:g} s{said}, {args.warmup:.0f}+{seconds:.0f} s ...",
+                flush=True,
             )
-        tidy(paced["games"])
+            with cpu_used(server, cpu, f"paced {language}"):
+                paced = asyncio.run(
+                    moves_under_load(
+                        url, n, seconds, think=args.think, warmup=args.warmup, language=language
+                    )
+                )
+            tidy(paced["games"])
+            loads[language] = (flat, paced)
         print(f"one long game: {args.long_moves} moves ...", flush=True)
         long_game, by_move = asyncio.run(latency_by_length(url, args.long_moves))
         tidy([long_game])
@@ -320,30 +340,46 @@ def main() -> int:
     print("\n| load | what | samples | per second | p50 ms | p95 ms | p99 ms |")
     print("|---|---|---|---|---|---|---|")
     print(row(f"{n} clients flat out | GET /healthz (ceiling)", ceiling))
-    print(row(f"{n} clients flat out | POST .../actions/", flat))
-    print(row(f"{n} clients flat out | reply (move to CPU's answer)", flat, "replies"))
-    print(row(f"{n} clients, human pace | POST .../actions/", paced))
-    print(row(f"{n} clients, human pace | reply (move to CPU's answer)", paced, "replies"))
-    share = 100 * flat["rate"] / ceiling["rate"]
-    print(f"\nflat out: move throughput = {share:.0f}% of the healthz ceiling")
-    for name, result in (("flat out", flat), ("human pace", paced)):
+    for language, (flat, paced) in loads.items():
+        said = "" if language is None else f" ({language})"
+        print(row(f"{n} clients flat out{said} | POST .../actions/", flat))
+        print(row(f"{n} clients flat out{said} | reply (move to CPU's answer)", flat, "replies"))
+        print(row(f"{n} clients, human pace{said} | POST .../actions/", paced))
         print(
-            f"{name}: {result['errors']} non-200 moves; "
-            f"{result['stalls']} quiet sockets (5 s, refetched)"
+            row(f"{n} clients, human pace{said} | reply (move to CPU's answer)", paced, "replies")
         )
+    for language, (flat, paced) in loads.items():
+        said = "" if language is None else f" ({language})"
+        share = 100 * flat["rate"] / ceiling["rate"]
+        print(f"\nflat out{said}: move throughput = {share:.0f}% of the healthz ceiling")
+        for name, result in (("flat out", flat), ("human pace", paced)):
+            print(
+                f"{name}{said}: {result['errors']} non-200 moves; "
+                f"{result['stalls']} quiet sockets (5 s, refetched)"
+            )
     print("\nCPU time per request (healthz) or per move, by process, in ms (warm-up included):")
     parts = list(cpu["healthz"])
     print(f"| load | {' | '.join(parts)} | all |")
     print("|---" * (len(parts) + 2) + "|")
-    for name, key, result in (
-        ("GET /healthz, flat out", "healthz", ceiling),
-        ("moves, flat out", "flat", flat),
-        ("moves, human pace", "paced", paced),
-    ):
+    measured = [("GET /healthz, flat out", "healthz", ceiling)]
+    for language, (flat, paced) in loads.items():
+        said = "" if language is None else f" ({language})"
+        measured.append((f"moves, flat out{said}", f"flat {language}", flat))
+        measured.append((f"moves, human pace{said}", f"paced {language}", paced))
+    per_move: dict[str, float] = {}
+    for name, key, result in measured:
         used = cpu[key]
         count = max(1, result["done"])
         cells = [f"{1000 * used[part] / count:.1f}" for part in parts]
+        per_move[key] = 1000 * sum(v for k, v in used.items() if k != "clients") / count
         print(f"| {name} | " + " | ".join(cells) + f" | {1000 * sum(used.values()) / count:.1f} |")
+    if len(loads) > 1:
+        first = languages[0]
+        print(f"\n| language | server CPU per move, flat out (ms) | vs {first} |\n|---|---|---|")
+        for language in languages:
+            cost = per_move[f"flat {language}"]
+            change = 100 * (cost / per_move[f"flat {first}"] - 1)
+            print(f"| {language} | {cost:.2f} | {change:+.1f}% |")
     print("\n| game length | moves | p50 ms | p95 ms |\n|---|---|---|---|")
     print(window(by_move, 1, 20))
     print(window(by_move, 250, 270))

@@ -8,8 +8,9 @@ answer no request. Codes, card codes, numbers and record formats never change wi
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest
@@ -52,6 +53,17 @@ def request_language(request: HttpRequest) -> str:
     return supported(translation.get_language()) or settings.LANGUAGE_CODE
 
 
+def handshake_language(scope: Mapping[str, Any]) -> str | None:
+    """The first language of ours a websocket's handshake asks for, or None."""
+    for name, value in scope.get("headers", ()):
+        if name == b"accept-language":
+            header = value.decode("latin-1")
+            for code, _quality in parse_accept_lang_header(header):
+                if found := supported(code):
+                    return found
+    return None
+
+
 @contextmanager
 def speaking(language: str | None) -> Iterator[None]:
     """Text made inside is in `language` (a player's, for their pushes), English if unknown."""
@@ -67,9 +79,9 @@ class StaffLanguageMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest):  # type: ignore[no-untyped-def]
-        user = getattr(request, "user", None)
-        language = getattr(user, "language", "")
-        if language and request.path.startswith("/admin/") and user is not None:
-            translation.activate(language)
-            request.LANGUAGE_CODE = translation.get_language()
+        if request.path.startswith("/admin/"):  # only there: `user` reads the session
+            language = getattr(getattr(request, "user", None), "language", "")
+            if language:
+                translation.activate(language)
+                request.LANGUAGE_CODE = translation.get_language()
         return self.get_response(request)

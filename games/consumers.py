@@ -27,6 +27,7 @@ from accounts.ws_auth import PlayerConsumer, ws_require_player
 from core import metrics
 from core.errors import ApplicationError
 from core.heartbeat import CLOSE_IDLE, heartbeat
+from core.i18n import handshake_language, speaking
 from core.perf.channels import DirectDispatch
 from core.sockets import game_group, viewer_group
 from games.models import Event, Game
@@ -98,18 +99,26 @@ class ListeningConsumer(DirectDispatch, PlayerConsumer):
         (1006, a traceback in the log); a client's bad frame is answered instead. Any frame
         keeps the socket open."""
         self.heard_at = asyncio.get_running_loop().time()
-        if text_data is None:
-            await self.send_error("invalid", "Frames must be JSON text, not binary.")
-            return
-        try:
-            content = await self.decode_json(text_data)
-        except RecursionError:  # some 1,000 levels of nesting exhaust the decoder's stack
-            await self.send_error("invalid", "This frame's JSON is nested too deeply.")
-            return
-        except ValueError:
-            await self.send_error("invalid", "This frame is not JSON.")
-            return
-        await self.receive_json(content, **kwargs)
+        with speaking(self.language):  # a socket speaks its player's language
+            if text_data is None:
+                await self.send_error("invalid", "Frames must be JSON text, not binary.")
+                return
+            try:
+                content = await self.decode_json(text_data)
+            except RecursionError:  # some 1,000 levels of nesting exhaust the decoder's stack
+                await self.send_error("invalid", "This frame's JSON is nested too deeply.")
+                return
+            except ValueError:
+                await self.send_error("invalid", "This frame is not JSON.")
+                return
+            await self.receive_json(content, **kwargs)
+
+    @property
+    def language(self) -> str | None:
+        """The language of the socket's player (docs/languages.md), once they are known; else
+        the handshake's Accept-Language."""
+        player_language = getattr(getattr(self, "player", None), "language", None)
+        return player_language or handshake_language(self.scope)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if isinstance(content, dict) and content.get("type") == "ping":
@@ -139,7 +148,8 @@ class GameConsumer(ListeningConsumer):
             after = _after(self.scope)
         except ValueError:
             await self.accept()
-            await self.send_error("invalid", "`after` must be an integer >= 0 (a seq).")
+            with speaking(player.language):
+                await self.send_error("invalid", "`after` must be an integer >= 0 (a seq).")
             await self.close(code=CLOSE_INVALID)
             return
         refusal = await database_sync_to_async(self._admit)()

@@ -39,6 +39,7 @@ from accounts.services import (
 from accounts.throttles import GuestCreateThrottle, LoginIpThrottle, LoginUsernameThrottle
 from accounts.usernames import USERNAME_PATTERN
 from core.errors import ApplicationError, error_responses
+from core.i18n import CODES as LANGUAGE_CODES
 from core.payloads import PayloadSerializers
 from core.public import (
     ETAG,
@@ -141,6 +142,12 @@ class MeSerializer(PlayerSerializer):
     bot_description = serializers.CharField(
         read_only=True, help_text="A bot's description, as its profile shows it ('' if none)."
     )
+    language = serializers.ChoiceField(
+        choices=LANGUAGE_CODES,
+        read_only=True,
+        help_text="The language of the caller's pushes, and of their answers when a request "
+        "names none in `Accept-Language` (`PATCH /me/` sets it; docs/languages.md).",
+    )
     fairness = MeFairnessSerializer(
         read_only=True,
         help_text="The caller's current seed pair (docs/fairness.md §1): the commitment to "
@@ -211,6 +218,12 @@ class MeUpdateInputSerializer(serializers.Serializer[dict[str, Any]]):
         allow_blank=True,
         required=False,
         help_text="Bots only (else 409 `not_bot`): what the bot's profile says of it.",
+    )
+    language = serializers.ChoiceField(
+        choices=LANGUAGE_CODES,
+        required=False,
+        help_text='Your language: "en", "he", "ne" or "hi" (docs/languages.md). Your pushes '
+        "speak it, and so do answers to requests without an `Accept-Language` of ours.",
     )
 
 

@@ -33,6 +33,7 @@ class MeConsumer(ListeningConsumer):
     socket never waits for that)."""
 
     group: str
+    player: Player
     player_id: UUID
     _presence: asyncio.Task[None] | None = None
     _gone = False
@@ -41,6 +42,7 @@ class MeConsumer(ListeningConsumer):
         player = await ws_require_player(self)
         if player is None:
             return
+        self.player = player  # its language is the socket's (ListeningConsumer.language)
         self.player_id = player.pk
         self.group = player_group(player.pk)
         # Listening before the hello is read: a change between the two comes after it.

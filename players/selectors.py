@@ -41,6 +41,7 @@ class MeData(PlayerData):
     chat: Literal["all", "phrases", "off"]
     challenges_from: Literal["everyone", "friends", "nobody"]
     bot_description: str
+    language: Literal["en", "he", "ne", "hi"]
     fairness: MeFairnessData
 
 
@@ -97,6 +98,7 @@ def me_data(player: Player) -> MeData:
         "chat": player.chat,  # type: ignore[typeddict-item]
         "challenges_from": player.challenges_from,  # type: ignore[typeddict-item]
         "bot_description": player.bot_description,
+        "language": player.language,  # type: ignore[typeddict-item]
         "fairness": {"commitment": pair.commitment, "client_seed": pair.client_seed},
     }
 

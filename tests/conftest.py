@@ -21,6 +21,7 @@ from core.redis import get_redis
 from core.throttles import CACHE_KEY_PREFIX
 from tests.factories import PlayerFactory
 from tests.schema_check import PublishedSchema
+from web.management.commands.i18n import compile_all
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -34,6 +35,8 @@ def pytest_configure(config: pytest.Config) -> None:
     settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = f"yaniv-test-{run}"
     # Tasks (and beat's entries, which name no queue) go to the default queue.
     settings.CELERY_TASK_DEFAULT_QUEUE = celery_app.conf.task_default_queue = _run_queue(run)
+    if not hasattr(config, "workerinput"):  # once per run, before any worker or server reads
+        compile_all()  # the catalogs (.mo) from locale/'s .po files, where out of date
 
 
 def _run_queue(run: str) -> str:

@@ -35,6 +35,7 @@ def test_me_is_the_player_plus_what_it_is_doing(guest_client, guest) -> None:
         "chat": "all",
         "challenges_from": "friends",
         "bot_description": "",
+        "language": "en",
         "fairness": {"commitment": pair.commitment, "client_seed": pair.client_seed},
     }
 

@@ -94,5 +94,6 @@ def test_the_player_object_matches_the_contract(generated) -> None:
         "chat",
         "challenges_from",
         "bot_description",
+        "language",
         "fairness",
     }

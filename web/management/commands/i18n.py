@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -77,8 +78,10 @@ def compile_all(*, force: bool = False, root: Path | None = None) -> list[Path]:
         if not force and mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
             continue
         catalog = read(po)
-        with mo.open("wb") as file:
+        partial = mo.with_suffix(f".mo.{os.getpid()}")
+        with partial.open("wb") as file:
             write_mo(file, catalog, use_fuzzy=False)
+        partial.replace(mo)  # whole or not at all: a server may be reading it
         written.append(mo)
     return written
 
