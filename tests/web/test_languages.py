@@ -182,6 +182,14 @@ def test_the_picker_switches_the_language(open_player) -> None:
     expect(page.get_by_test_id("language-picker")).to_have_value("ne")
     expect(page.get_by_test_id("how-to-play-link")).to_have_text("कसरी खेल्ने")
     expect(page.get_by_test_id("new-table")).to_have_text("नयाँ टेबल")
+    # The player's own language follows the page's (their pushes speak it): PATCH /me/.
+    you = Player.objects.get(display_name=page.get_by_test_id("you-name").inner_text())
+    for _ in range(50):
+        you.refresh_from_db()
+        if you.language == "ne":
+            break
+        page.wait_for_timeout(100)
+    assert you.language == "ne"
 
     # The guide in Nepali, reached from the header (the server's template for the language).
     page.get_by_test_id("how-to-play-link").click()
