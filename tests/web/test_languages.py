@@ -89,6 +89,9 @@ def test_a_whole_game_in_hebrew_right_to_left(open_player, phone: bool) -> None:
     assert brand["x"] + brand["width"] > width - 40, brand
     assert brand["x"] > width / 2, brand
 
+    suffix = "phone" if phone else "desktop"
+    shot(page, f"home-he-{suffix}")
+
     _short_game(page)
     table = Table(page)
     # A card's face and code still read left to right: "10" is one, then its suit.
@@ -99,7 +102,6 @@ def test_a_whole_game_in_hebrew_right_to_left(open_player, phone: bool) -> None:
     assert not LATIN_WORD.search(name), name  # "אס לב", not "ace of hearts"
     expect(page.get_by_test_id("turn")).to_contain_text("התור")
 
-    suffix = "phone" if phone else "desktop"
     moves = 0
     shown = False
     while table.wait_for_my_turn():

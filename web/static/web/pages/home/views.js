@@ -49,6 +49,7 @@ export function youView(state, actions) {
     h("input", {
       id: "display-name",
       name: "display_name",
+      dir: "auto",
       value: me.display_name,
       required: true,
       maxlength: 32,
