@@ -58,8 +58,8 @@ export function errorLine(message) {
   return message ? h("p", { class: "error", role: "alert", testid: "error" }, message) : null;
 }
 
-/** A translated sentence with elements in it: `sentence(gettext("Phrases only: %(link)s to
- *  write your own words."), {link: h("a", ...)})`, the pieces in the translation's order. */
+/** A translated sentence with elements in it: `sentence(format, {link: h("a", ...)})` for a
+ *  format such as "Phrases only: %(link)s to write...", the pieces in the translation's order. */
 export function sentence(format, values) {
   return format.split(/(%\(\w+\)[sd])/).map((piece) => {
     const name = /^%\((\w+)\)[sd]$/.exec(piece)?.[1];
