@@ -161,6 +161,11 @@ def test_no_english_is_left_on_any_page_in_hebrew(open_player) -> None:
 
     me = Player.objects.get(display_name=page.get_by_test_id("you-name").inner_text())
     visit("/how-to-play", "[data-testid='how-to-play'] h1")
+    expect(page.get_by_test_id("how-to-play").locator("h1")).to_have_text("איך משחקים יניב")
+    shot(page, "how-to-play-he-desktop")
+    # Its cards ("4♥ 5♥ 6♥") read left to right in the Hebrew text.
+    example = page.get_by_test_id("how-to-play").locator(".cards-text").first
+    assert example.evaluate("el => getComputedStyle(el).direction") == "ltr"
     visit("/leaderboard", "main h1")
     visit("/seasons", "main h1")
     visit("/tournaments", "main h1")
@@ -176,14 +181,24 @@ def test_no_english_is_left_on_any_page_in_hebrew(open_player) -> None:
 def test_the_picker_switches_the_language(open_player) -> None:
     page = open_player("/")
     expect(page.locator("html")).to_have_attribute("lang", "en")
-    expect(page.get_by_test_id("how-to-play-link")).to_have_text("How to play")
+    expect(page.locator("html")).to_have_attribute("dir", "ltr")
+    # The guide, reached from the header: read from the server's page for the path.
+    page.get_by_test_id("how-to-play-link").click()
+    expect(page).to_have_url(re.compile(r"/how-to-play$"))
+    guide = page.get_by_test_id("how-to-play")
+    expect(guide.locator("h1")).to_have_text("How to play Yaniv")
 
     page.get_by_test_id("language-picker").select_option(label="नेपाली")
     expect(page.locator("html")).to_have_attribute("lang", "ne")
     expect(page.locator("html")).to_have_attribute("dir", "ltr")
     expect(page.get_by_test_id("language-picker")).to_have_value("ne")
     expect(page.get_by_test_id("how-to-play-link")).to_have_text("कसरी खेल्ने")
+    # The same page again, in Nepali: the server's guide for the language, in the page.
+    expect(guide.locator("h1")).to_have_text("यानिभ कसरी खेल्ने")
+    shot(page, "how-to-play-ne-desktop")
+    page.get_by_role("link", name="खेल्नुहोस्").click()
     expect(page.get_by_test_id("new-table")).to_have_text("नयाँ टेबल")
+
     # The player's own language follows the page's (their pushes speak it): PATCH /me/.
     you = Player.objects.get(display_name=page.get_by_test_id("you-name").inner_text())
     for _ in range(50):
@@ -192,10 +207,3 @@ def test_the_picker_switches_the_language(open_player) -> None:
             break
         page.wait_for_timeout(100)
     assert you.language == "ne"
-
-    # The guide in Nepali, reached from the header (the server's template for the language).
-    page.get_by_test_id("how-to-play-link").click()
-    expect(page.get_by_test_id("how-to-play").locator("h1")).to_have_text("यानिभ कसरी खेल्ने")
-    page.reload()
-    expect(page.get_by_test_id("how-to-play").locator("h1")).to_have_text("यानिभ कसरी खेल्ने")
-    shot(page, "how-to-play-ne-desktop")
