@@ -106,6 +106,11 @@ MIDDLEWARE = [
     # First: every request gets its id (logs, X-Request-ID) and is counted and timed.
     "core.logs.RequestIdMiddleware",
     "core.metrics.HttpMetricsMiddleware",
+    # The language of every answer: Accept-Language (or the language cookie the web client's
+    # picker sets), else English; `Content-Language` and `Vary: Accept-Language` on every
+    # response, the probes' and static files' included. A player's own `language` takes over
+    # where the request names none (core/i18n.py).
+    "django.middleware.locale.LocaleMiddleware",
     # /healthz and /metrics answer probes and scrapes by a replica's address (config/internal.py).
     "config.internal.InternalEndpointsMiddleware",
     "django.middleware.security.SecurityMiddleware",
@@ -114,10 +119,6 @@ MIDDLEWARE = [
     # Static files (the admin's) from the web process itself (core/perf/http.py runs WSGI).
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    # The language of every answer: Accept-Language (or the language cookie the web client's
-    # picker sets), else English; `Content-Language` and `Vary: Accept-Language` on every
-    # response. A player's own `language` takes over where no header asks (core/i18n.py).
-    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

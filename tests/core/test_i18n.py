@@ -54,7 +54,7 @@ def test_every_answer_says_its_language_and_varies_on_the_header(
     api_client, header: str | None, language: str
 ) -> None:
     extra = {} if header is None else {"HTTP_ACCEPT_LANGUAGE": header}
-    for path in ("/api/v1/leaderboard/", MISSING_GAME, "/"):
+    for path in ("/api/v1/leaderboard/", MISSING_GAME, "/", "/healthz", "/static/web/app.css"):
         response = api_client.get(path, **extra)
         assert response["Content-Language"] == language, path
         assert "Accept-Language" in response["Vary"], path
@@ -221,3 +221,21 @@ def test_the_catalogs_are_as_new_as_the_code() -> None:
     (Debian's `gettext`, which CI has); a machine without it has the check above only."""
     changed = stale()
     assert changed == [] or (changed is None and shutil.which("xgettext") is None)
+
+
+@pytest.mark.django_db
+def test_a_game_reads_the_same_in_every_language(api_client) -> None:
+    """Card codes, numbers, seats and events are data: byte for byte the same JSON whatever
+    the language asked for."""
+    client = _as(api_client, PlayerFactory.create(language="he"))
+    game = client.post("/api/v1/games/", {"max_players": 2}, format="json").json()
+    client.post(f"/api/v1/games/{game['id']}/cpu/")
+    client.post(f"/api/v1/games/{game['id']}/start/")
+    paths = [f"/api/v1/games/{game['id']}/", f"/api/v1/games/{game['id']}/events/"]
+    for path in paths:
+        english = client.get(path, HTTP_ACCEPT_LANGUAGE="en")
+        assert english.status_code == 200, path
+        for language in LOCALES:
+            answer = client.get(path, HTTP_ACCEPT_LANGUAGE=language)
+            assert answer["Content-Language"] == language
+            assert answer.content == english.content, (path, language)

@@ -2,47 +2,57 @@
 // ladder (`?pool=bots`): the bots and the house CPU levels, which play there as fixed anchors.
 
 import { h, replace, scrolling } from "../dom.js";
+import { formatNumber, gettext, interpolate, ngettext, pgettext } from "../i18n.js";
 import { api } from "../transport/rest.js";
 import { playerName } from "../views/player-name.js";
+import { decimal } from "../views/text.js";
 
 const PAGE = 50;
 
 const POOLS = {
   ranked: {
-    tab: "Players",
-    about: [
-      "Ranked players by ordinal (mu − 3 sigma, OpenSkill), over every season. " +
-        "Provisional players have few rated games yet. ",
-      h("a", { href: "/seasons", testid: "seasons-link" }, "This season's leaderboard"),
+    tab: gettext("Players"),
+    title: gettext("Leaderboard"),
+    about: () => [
+      gettext(
+        "Ranked players by ordinal (mu − 3 sigma, OpenSkill), over every season. Provisional players have few rated games yet.",
+      ),
+      " ",
+      h("a", { href: "/seasons", testid: "seasons-link" }, gettext("This season's leaderboard")),
     ],
-    empty: "Nobody is rated yet: play a ranked game.",
+    empty: gettext("Nobody is rated yet: play a ranked game."),
+    count: (n) => interpolate(ngettext("%(n)s player", "%(n)s players", n), { n }),
   },
   bots: {
-    tab: "Bots",
-    about: [
-      "Bots rated on the bot ladder by ordinal, against each other and the house CPU levels, " +
-        "whose ratings are fixed: where a bot stands among the levels says how strong it is. ",
-      "Bots never play in the players' ranked queue.",
+    tab: gettext("Bots"),
+    title: gettext("Bots' leaderboard"),
+    about: () => [
+      gettext(
+        "Bots rated on the bot ladder by ordinal, against each other and the house CPU levels, whose ratings are fixed: where a bot stands among the levels says how strong it is.",
+      ),
+      " ",
+      gettext("Bots never play in the players' ranked queue."),
     ],
-    empty: "No bot is rated yet.",
+    empty: gettext("No bot is rated yet."),
+    count: (n) => interpolate(ngettext("%(n)s on the ladder", "%(n)s on the ladder", n), { n }),
   },
 };
 
 export async function leaderboardPage(root, _params, app) {
   const query = new URLSearchParams(location.search);
   const pool = query.get("pool") === "bots" ? "bots" : "ranked";
-  const { about, empty } = POOLS[pool];
-  app.title(pool === "bots" ? "Bots' leaderboard" : "Leaderboard");
+  const { about, empty, count, title } = POOLS[pool];
+  app.title(title);
   const offset = Math.max(0, Number(query.get("offset")) || 0);
   const page = await api("GET", `leaderboard/?pool=${pool}&limit=${PAGE}&offset=${offset}`);
   const tabPath = (name) => (name === "bots" ? "/leaderboard?pool=bots" : "/leaderboard");
   const at = (n) => `${tabPath(pool)}${pool === "bots" ? "&" : "?"}offset=${n}`;
   replace(
     root,
-    h("h1", {}, "Leaderboard"),
+    h("h1", {}, gettext("Leaderboard")),
     h(
       "nav",
-      { class: "tabs", "aria-label": "Leaderboards" },
+      { class: "tabs", "aria-label": gettext("Leaderboards") },
       Object.entries(POOLS).map(([name, { tab }]) =>
         h(
           "a",
@@ -55,7 +65,7 @@ export async function leaderboardPage(root, _params, app) {
         ),
       ),
     ),
-    h("p", { class: "muted" }, about),
+    h("p", { class: "muted" }, about()),
     page.results.length
       ? scrolling(
           h(
@@ -67,9 +77,12 @@ export async function leaderboardPage(root, _params, app) {
               h(
                 "tr",
                 {},
-                ["Rank", pool === "bots" ? "Bot" : "Player", "Rating", "Games"].map((t) =>
-                  h("th", { scope: "col" }, t),
-                ),
+                [
+                  gettext("Rank"),
+                  pool === "bots" ? gettext("Bot") : gettext("Player"),
+                  gettext("Rating"),
+                  gettext("Games"),
+                ].map((t) => h("th", { scope: "col" }, t)),
               ),
             ),
             h(
@@ -81,23 +94,26 @@ export async function leaderboardPage(root, _params, app) {
                 return h(
                   "tr",
                   { "data-player": entry.player.id, "data-anchor": anchor ? "true" : null },
-                  h("td", {}, String(entry.rank)),
+                  h("td", {}, formatNumber(entry.rank)),
                   h("th", { scope: "row" }, playerName(entry.player, { link: true })),
                   h(
                     "td",
                     {},
-                    entry.rating.ordinal.toFixed(1),
+                    decimal(entry.rating.ordinal, 1),
                     anchor
                       ? h(
                           "span",
-                          { class: "badge", title: "A house CPU level: its rating never moves" },
-                          "fixed",
+                          {
+                            class: "badge",
+                            title: gettext("A house CPU level: its rating never moves"),
+                          },
+                          pgettext("rating", "fixed"),
                         )
                       : entry.rating.provisional
-                        ? h("span", { class: "badge" }, "provisional")
+                        ? h("span", { class: "badge" }, pgettext("rating", "provisional"))
                         : null,
                   ),
-                  h("td", {}, anchor ? "–" : String(entry.rating.games)),
+                  h("td", {}, anchor ? "–" : formatNumber(entry.rating.games)),
                 );
               }),
             ),
@@ -108,14 +124,10 @@ export async function leaderboardPage(root, _params, app) {
       "p",
       { class: "row" },
       page.previous
-        ? h("a", { class: "button", href: at(Math.max(0, offset - PAGE)) }, "Previous")
+        ? h("a", { class: "button", href: at(Math.max(0, offset - PAGE)) }, gettext("Previous"))
         : null,
-      page.next ? h("a", { class: "button", href: at(offset + PAGE) }, "Next") : null,
-      h(
-        "span",
-        { class: "muted" },
-        `${page.count} ${pool === "bots" ? "on the ladder" : "players"}`,
-      ),
+      page.next ? h("a", { class: "button", href: at(offset + PAGE) }, gettext("Next")) : null,
+      h("span", { class: "muted" }, count(page.count)),
     ),
   );
   return null;

@@ -4,7 +4,8 @@
 // at a time. A bot stands outside seasons: its profile has no season rank, badge or mark. The
 // profile and the chart are drawn once; the match history is a store of the pages read.
 
-import { errorLine, h, replace, scrolling, when } from "../dom.js";
+import { errorLine, h, replace, scrolling } from "../dom.js";
+import { formatDate, formatNumber, gettext, interpolate, ngettext, pgettext } from "../i18n.js";
 import { sendChallenge } from "../social/challenges.js";
 import { mayChallenge, readRelations, relationButtons } from "../social/friends.js";
 import { createStore, mount } from "../store.js";
@@ -14,6 +15,7 @@ import { ordinal } from "../views/card-table.js";
 import { playerName } from "../views/player-name.js";
 import { ratingChart } from "../views/rating-chart.js";
 import { seasonBadges, seasonStanding } from "../views/season-badges.js";
+import { decimal } from "../views/text.js";
 
 export async function playerPage(root, [playerId], app) {
   const [player, history, seasons] = await Promise.all([
@@ -46,7 +48,7 @@ export async function playerPage(root, [playerId], app) {
       "h1",
       {},
       playerName(player),
-      player.is_guest ? h("span", { class: "badge" }, "guest") : null,
+      player.is_guest ? h("span", { class: "badge" }, gettext("guest")) : null,
     ),
     player.bot_description
       ? h("p", { class: "bot-description", testid: "bot-description" }, player.bot_description)
@@ -55,37 +57,47 @@ export async function playerPage(root, [playerId], app) {
     h(
       "dl",
       { class: "facts" },
-      h("dt", {}, "Rating"),
+      h("dt", {}, gettext("Rating")),
       h(
         "dd",
         { testid: "rating" },
-        rating.ordinal.toFixed(2),
+        decimal(rating.ordinal, 2),
         rating.provisional
           ? h(
               "span",
               {
                 class: "badge",
-                title: "Sigma is still high: fewer than about a dozen rated games",
+                title: gettext("Sigma is still high: fewer than about a dozen rated games"),
               },
-              "provisional",
+              pgettext("rating", "provisional"),
             )
           : null,
       ),
-      h("dt", {}, "mu / sigma"),
-      h("dd", {}, `${rating.mu.toFixed(2)} / ${rating.sigma.toFixed(2)}`),
-      h("dt", {}, "Rated games"),
-      h("dd", {}, String(rating.games)),
+      h("dt", {}, gettext("mu / sigma")),
+      h(
+        "dd",
+        {},
+        interpolate(gettext("%(mu)s / %(sigma)s"), {
+          mu: decimal(rating.mu, 2),
+          sigma: decimal(rating.sigma, 2),
+        }),
+      ),
+      h("dt", {}, gettext("Rated games")),
+      h("dd", {}, formatNumber(rating.games)),
       player.is_bot
         ? null
-        : [h("dt", {}, "This season"), h("dd", { testid: "season-rank" }, currentSeason(seasons))],
+        : [
+            h("dt", {}, gettext("This season")),
+            h("dd", { testid: "season-rank" }, currentSeason(seasons)),
+          ],
     ),
     seasonBadges(seasons),
-    h("h2", {}, "Rating history"),
+    h("h2", {}, gettext("Rating history")),
     ratingChart(history, {
       seasons: Object.fromEntries(seasons.map((row) => [row.season.number, row.season])),
       marked: !player.is_bot,
     }),
-    h("h2", {}, "Match history"),
+    h("h2", {}, gettext("Match history")),
     scrolling(
       h(
         "table",
@@ -96,9 +108,14 @@ export async function playerPage(root, [playerId], app) {
           h(
             "tr",
             {},
-            ["Ended", "Table", "Place", "Rating", "Players", ""].map((t) =>
-              h("th", { scope: "col" }, t),
-            ),
+            [
+              gettext("Ended"),
+              gettext("Table"),
+              gettext("Place"),
+              gettext("Rating"),
+              gettext("Players"),
+              "",
+            ].map((t) => h("th", { scope: "col" }, t)),
           ),
         ),
         list,
@@ -118,7 +135,7 @@ const TABLE_SIZES = [2, 3, 4, 5];
 async function socialActions(player) {
   const me = session.me;
   if (!me || me.id === player.id) return null;
-  const el = h("section", { class: "profile-actions", "aria-label": "You and them" });
+  const el = h("section", { class: "profile-actions", "aria-label": gettext("You and them") });
   let relations;
   try {
     relations = await readRelations();
@@ -129,7 +146,7 @@ async function socialActions(player) {
   const seats = h(
     "select",
     { id: "challenge-seats", testid: "challenge-seats", "data-key": "challenge-seats" },
-    TABLE_SIZES.map((n) => h("option", { value: n }, String(n))),
+    TABLE_SIZES.map((n) => h("option", { value: n }, formatNumber(n))),
   );
   const draw = () => {
     const state = { me, ...relations };
@@ -143,7 +160,7 @@ async function socialActions(player) {
           ? h(
               "span",
               { class: "row challenge-form" },
-              h("label", { for: "challenge-seats" }, "Challenge to a table of"),
+              h("label", { for: "challenge-seats" }, gettext("Challenge to a table of")),
               seats,
               h(
                 "button",
@@ -154,7 +171,7 @@ async function socialActions(player) {
                   "data-key": "challenge-player",
                   onclick: () => actions.challenge(player),
                 },
-                "Challenge",
+                gettext("Challenge"),
               ),
             )
           : null,
@@ -185,7 +202,7 @@ async function socialActions(player) {
 /** The current season's live standing, from the player's row of it (if they played in it). */
 function currentSeason(seasons) {
   const row = seasons.find((r) => r.season.status === "current");
-  if (!row) return h("span", { class: "muted" }, "No rated game this season yet");
+  if (!row) return h("span", { class: "muted" }, gettext("No rated game this season yet"));
   return seasonStanding(row);
 }
 
@@ -201,12 +218,12 @@ function gameRow(game) {
   // Each seat's player (a bot's with its badge), else its name (`"CPU (hard)"`).
   const others = game.seat_names.map((name, seat) => [
     seat ? ", " : "",
-    game.players?.[seat] ? playerName(game.players[seat]) : name,
+    game.players?.[seat] ? playerName(game.players[seat]) : h("bdi", {}, name),
   ]);
   return h(
     "tr",
     { "data-game": game.id },
-    h("td", {}, when(game.finished_at)),
+    h("td", {}, formatDate(game.finished_at)),
     h("td", {}, tableKind(game)),
     h("td", {}, ordinal(game.place)),
     h(
@@ -217,19 +234,19 @@ function gameRow(game) {
         : h(
             "span",
             { class: `delta ${delta >= 0 ? "up" : "down"}` },
-            `${delta >= 0 ? "+" : ""}${delta.toFixed(2)}`,
+            decimal(delta, 2, { sign: true }),
           ),
     ),
     h("td", {}, others),
-    h("td", {}, h("a", { href: `/replay/${game.id}` }, "replay")),
+    h("td", {}, h("a", { href: `/replay/${game.id}` }, gettext("replay"))),
   );
 }
 
 /** The match history's Table column: a bots' ladder game (`pool` "bots"), a ranked game of
  *  people, or a private table. */
 function tableKind(game) {
-  if (game.pool === "bots") return "bot ladder";
-  return game.ranked ? "ranked" : "private";
+  if (game.pool === "bots") return pgettext("kind of table", "bot ladder");
+  return game.ranked ? pgettext("kind of table", "ranked") : pgettext("kind of table", "private");
 }
 
 function moreView({ next, count }, readGames) {
@@ -239,9 +256,13 @@ function moreView({ next, count }, readGames) {
       ? h(
           "button",
           { type: "button", "data-key": "more-games", onclick: () => readGames(next) },
-          "More games",
+          gettext("More games"),
         )
       : null,
-    h("span", { class: "muted" }, `${count} finished games`),
+    h(
+      "span",
+      { class: "muted" },
+      interpolate(ngettext("%(n)s finished game", "%(n)s finished games", count), { n: count }),
+    ),
   ];
 }

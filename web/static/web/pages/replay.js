@@ -5,6 +5,7 @@
 import { cardName } from "../cards.js";
 import { h } from "../dom.js";
 import { verifyRecord } from "../fair-deal.js";
+import { direction, gettext, interpolate, ngettext, pgettext } from "../i18n.js";
 import { recordRounds } from "../record.js";
 import { createStore, mount } from "../store.js";
 import { allPages, api } from "../transport/rest.js";
@@ -17,9 +18,16 @@ import {
   wildBlock,
 } from "../views/card-table.js";
 import { fairSeat, fairVerdict, hexValue } from "../views/fair-deal.js";
+import { fill } from "../views/text.js";
+
+// The record runs in the page's reading direction: forward is the right arrow key in a
+// left-to-right page, the left one in a right-to-left page. (The buttons' ‹ › « » need no
+// such care: a right-to-left line shows them mirrored.)
+const [BACK_KEY, NEXT_KEY] =
+  direction === "rtl" ? ["ArrowRight", "ArrowLeft"] : ["ArrowLeft", "ArrowRight"];
 
 export async function replayPage(root, [gameId], app) {
-  app.title("Replay");
+  app.title(gettext("Replay"));
   const [record, game, events] = await Promise.all([
     api("GET", `games/${gameId}/record/`),
     api("GET", `games/${gameId}/`),
@@ -52,8 +60,8 @@ export async function replayPage(root, [gameId], app) {
   }
   root.addEventListener("keydown", (event) => {
     if (event.target.closest("input, select, textarea")) return;
-    if (event.key === "ArrowRight") store.dispatch({ type: "step", by: 1 });
-    else if (event.key === "ArrowLeft") store.dispatch({ type: "step", by: -1 });
+    if (event.key === NEXT_KEY) store.dispatch({ type: "step", by: 1 });
+    else if (event.key === BACK_KEY) store.dispatch({ type: "step", by: -1 });
   });
   return null;
 }
@@ -81,16 +89,27 @@ export function reduce(state, action) {
 const go = (round, frame) => ({ type: "go", round, frame });
 const clamp = (n, most) => Math.max(0, Math.min(most, n));
 
+/** The frame's action in a sentence, the seat's name in a `<bdi>`. */
 function describe(frame, seats) {
   if (frame.seat === null) return frame.note;
-  const who = seatName(seats[frame.seat]);
-  if (!frame.played) return `${who}: ${frame.note}`;
-  const drew =
+  const who = h("bdi", {}, seatName(seats[frame.seat]));
+  if (!frame.played) return fill(gettext("%(who)s: %(note)s"), { who, note: frame.note });
+  const cpu = frame.by === "cpu";
+  const format =
     frame.from === "stock"
-      ? `drew the ${cardName(frame.drew)} from the stock`
-      : `took the ${cardName(frame.drew)}`;
-  const by = frame.by === "cpu" ? " (played by the CPU)" : "";
-  return `${who} discarded ${frame.played.map(cardName).join(", ")} and ${drew}${by}.`;
+      ? cpu
+        ? gettext(
+            "%(who)s discarded %(cards)s and drew the %(card)s from the stock (played by the CPU).",
+          )
+        : gettext("%(who)s discarded %(cards)s and drew the %(card)s from the stock.")
+      : cpu
+        ? gettext("%(who)s discarded %(cards)s and took the %(card)s (played by the CPU).")
+        : gettext("%(who)s discarded %(cards)s and took the %(card)s.");
+  return fill(format, {
+    who,
+    cards: frame.played.map(cardName).join(", "),
+    card: cardName(frame.drew),
+  });
 }
 
 function replayView(place, { game, results, dispatch }) {
@@ -103,16 +122,19 @@ function replayView(place, { game, results, dispatch }) {
   const result = results[place.round];
   const step = (by) => dispatch({ type: "step", by });
   return [
-    h("h1", {}, "Replay"),
+    h("h1", {}, gettext("Replay")),
     h(
       "p",
       { class: "muted" },
-      `${game.ranked ? "Ranked" : "Private"} game · ${rounds.length} rounds · `,
-      h("a", { href: `/games/${gameId}` }, "the table"),
+      game.ranked ? gettext("Ranked game") : gettext("Private game"),
+      " · ",
+      interpolate(ngettext("%(n)s round", "%(n)s rounds", rounds.length), { n: rounds.length }),
+      " · ",
+      h("a", { href: `/games/${gameId}` }, gettext("the table")),
     ),
     h(
       "nav",
-      { class: "row controls", "aria-label": "Replay controls" },
+      { class: "row controls", "aria-label": gettext("Replay controls") },
       h(
         "button",
         {
@@ -121,7 +143,8 @@ function replayView(place, { game, results, dispatch }) {
           disabled: place.round === 0,
           onclick: () => dispatch(go(place.round - 1, 0)),
         },
-        "« Round",
+        "« ",
+        gettext("Round"),
       ),
       h(
         "button",
@@ -132,12 +155,17 @@ function replayView(place, { game, results, dispatch }) {
           disabled: place.round === 0 && place.frame === 0,
           onclick: () => step(-1),
         },
-        "‹ Back",
+        "‹ ",
+        gettext("Back"),
       ),
       h(
         "span",
         { class: "status", testid: "replay-position", "aria-live": "polite" },
-        `Round ${round.round}, action ${place.frame} of ${round.frames.length - 1}`,
+        interpolate(gettext("Round %(round)s, action %(action)s of %(actions)s"), {
+          round: round.round,
+          action: place.frame,
+          actions: round.frames.length - 1,
+        }),
       ),
       h(
         "button",
@@ -148,7 +176,8 @@ function replayView(place, { game, results, dispatch }) {
           disabled: place.round === rounds.length - 1 && last,
           onclick: () => step(1),
         },
-        "Next ›",
+        gettext("Next"),
+        " ›",
       ),
       h(
         "button",
@@ -158,7 +187,8 @@ function replayView(place, { game, results, dispatch }) {
           disabled: place.round === rounds.length - 1,
           onclick: () => dispatch(go(place.round + 1, 0)),
         },
-        "Round »",
+        gettext("Round"),
+        " »",
       ),
     ),
     h("p", { class: "note", testid: "replay-action" }, describe(frame, seats)),
@@ -176,11 +206,15 @@ function replayView(place, { game, results, dispatch }) {
             "div",
             { class: "seat-name" },
             seatLabel(seat, { link: true }),
-            frame.out.includes(seat.seat) ? h("span", { class: "badge out" }, "out") : null,
+            frame.out.includes(seat.seat)
+              ? h("span", { class: "badge out" }, pgettext("out of the game", "out"))
+              : null,
           ),
           frame.hands[seat.seat].length
-            ? cards(frame.hands[seat.seat], { "aria-label": `${seatName(seat)}'s hand` })
-            : h("span", { class: "muted" }, "no cards"),
+            ? cards(frame.hands[seat.seat], {
+                "aria-label": interpolate(gettext("%(name)s's hand"), { name: seatName(seat) }),
+              })
+            : h("span", { class: "muted" }, gettext("no cards")),
         ),
       ),
     ),
@@ -190,13 +224,17 @@ function replayView(place, { game, results, dispatch }) {
       h(
         "div",
         { class: "pile-block" },
-        h("h2", { class: "label" }, "Stock"),
-        h("p", {}, `${frame.stock} cards`),
+        h("h2", { class: "label" }, gettext("Stock")),
+        h(
+          "p",
+          {},
+          interpolate(ngettext("%(n)s card", "%(n)s cards", frame.stock), { n: frame.stock }),
+        ),
       ),
       h(
         "div",
         { class: "pile-block" },
-        h("h2", { class: "label" }, "Last discard"),
+        h("h2", { class: "label" }, gettext("Last discard")),
         cards(frame.discard, { testid: "discard" }),
         frame.pile ? h("p", { class: "muted small" }, cardsBelow(frame.pile)) : null,
       ),
@@ -219,7 +257,7 @@ function seedsView(record, game, verdict) {
   return h(
     "section",
     { class: "panel fair-deal", testid: "fair-deal", "aria-labelledby": "fair-h" },
-    h("h2", { id: "fair-h" }, "Fair deal: the seeds"),
+    h("h2", { id: "fair-h" }, gettext("Fair deal: the seeds")),
     fairVerdict(verdict),
     h(
       "ul",
@@ -231,8 +269,9 @@ function seedsView(record, game, verdict) {
     h(
       "p",
       { class: "muted small" },
-      "Game seed (revealed) ",
-      hexValue(fairness.game_seed, { testid: "fair-game-seed" }, { full: true }),
+      fill(gettext("Game seed (revealed) %(seed)s"), {
+        seed: hexValue(fairness.game_seed, { testid: "fair-game-seed" }, { full: true }),
+      }),
     ),
   );
 }

@@ -5,11 +5,13 @@
 
 import { h } from "../dom.js";
 import { clientSeed } from "../fair-deal.js";
+import { gettext, interpolate, ngettext, pgettext } from "../i18n.js";
 import { createStore, mount } from "../store.js";
 import { meFeed } from "../transport/me-feed.js";
 import { api } from "../transport/rest.js";
 import { session } from "../transport/session.js";
 import { playerName } from "../views/player-name.js";
+import { fill } from "../views/text.js";
 
 // How long a challenge that ended stays shown, with what became of it.
 const ENDED_MS = 8000;
@@ -127,23 +129,39 @@ export function startChallenges(root, client) {
 
 function secondsLeft(expiresAt) {
   const seconds = Math.max(0, Math.ceil((Date.parse(expiresAt) - Date.now()) / 1000));
-  return `${seconds} s left`;
+  return interpolate(ngettext("%(n)s s left", "%(n)s s left", seconds), { n: seconds });
 }
 
 const ENDED = {
-  accepted: () => "Accepted.",
-  declined: (c) => (mine(c) ? `${c.challenged.display_name} declined.` : "You declined."),
+  accepted: () => gettext("Accepted."),
+  declined: (c) =>
+    mine(c)
+      ? fill(gettext("%(name)s declined."), { name: playerName(c.challenged) })
+      : gettext("You declined."),
   cancelled: (c) =>
-    mine(c) ? "You cancelled it." : `${c.challenger.display_name} withdrew the challenge.`,
-  expired: () => "It expired unanswered.",
+    mine(c)
+      ? gettext("You cancelled it.")
+      : fill(gettext("%(name)s withdrew the challenge."), { name: playerName(c.challenger) }),
+  expired: () => gettext("It expired unanswered."),
 };
+
+/** The challenge in a sentence, the other player's name in it (in bold). */
+function challengeText(challenge, outgoing, other) {
+  const two = challenge.max_players === 2;
+  const format = outgoing
+    ? two
+      ? gettext("You challenged %(name)s to a game of two.")
+      : gettext("You challenged %(name)s to a table of %(n)s.")
+    : two
+      ? gettext("%(name)s challenges you to a game of two.")
+      : gettext("%(name)s challenges you to a table of %(n)s.");
+  return fill(format, { name: h("strong", {}, playerName(other)), n: challenge.max_players });
+}
 
 function challengeView(challenge, error) {
   const outgoing = mine(challenge);
   const other = outgoing ? challenge.challenged : challenge.challenger;
   const open = challenge.status === "open";
-  const table =
-    challenge.max_players === 2 ? "a game of two" : `a table of ${challenge.max_players}`;
   const button = (testid, label, onclick, primary = false) =>
     h(
       "button",
@@ -164,24 +182,25 @@ function challengeView(challenge, error) {
       "data-challenge": challenge.id,
       "data-direction": outgoing ? "outgoing" : "incoming",
       "data-status": challenge.status,
-      "aria-label": "Challenge",
+      "aria-label": pgettext("a challenge (noun)", "Challenge"),
     },
-    h(
-      "p",
-      {},
-      outgoing
-        ? ["You challenged ", h("strong", {}, playerName(other)), ` to ${table}.`]
-        : [h("strong", {}, playerName(other)), ` challenges you to ${table}.`],
-    ),
+    h("p", {}, challengeText(challenge, outgoing, other)),
     open
       ? h(
           "p",
           { class: "row" },
           outgoing
-            ? button("cancel-challenge", "Cancel", () => answer(challenge, "", "DELETE"))
+            ? button("cancel-challenge", gettext("Cancel"), () => answer(challenge, "", "DELETE"))
             : [
-                button("accept-challenge", "Accept", () => answer(challenge, "accept/"), true),
-                button("decline-challenge", "Decline", () => answer(challenge, "decline/")),
+                button(
+                  "accept-challenge",
+                  gettext("Accept"),
+                  () => answer(challenge, "accept/"),
+                  true,
+                ),
+                button("decline-challenge", gettext("Decline"), () =>
+                  answer(challenge, "decline/"),
+                ),
               ],
           h(
             "span",
@@ -197,7 +216,7 @@ function challengeView(challenge, error) {
           "p",
           { class: "row" },
           h("span", { testid: "challenge-outcome" }, ENDED[challenge.status]?.(challenge) ?? ""),
-          button("dismiss-challenge", "Close", () =>
+          button("dismiss-challenge", gettext("Close"), () =>
             store.dispatch({ type: "dismiss", id: challenge.id }),
           ),
         ),

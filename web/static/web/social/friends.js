@@ -3,6 +3,7 @@
 // friend's presence drawn, and the relation to one player.
 
 import { h } from "../dom.js";
+import { gettext, pgettext } from "../i18n.js";
 import { allPages } from "../transport/rest.js";
 
 /** The player's friends, open requests (both ways) and blocks. */
@@ -30,17 +31,23 @@ export function relationTo(relations, playerId) {
   return request ? request.direction : null;
 }
 
-const PRESENCE = { online: "online", playing: "playing", offline: "offline" };
+// Each presence (the API's value) and its word as players read it.
+const PRESENCE = {
+  online: pgettext("presence", "online"),
+  playing: pgettext("presence", "playing"),
+  offline: pgettext("presence", "offline"),
+};
 
 /** A friend's presence as a dot and a word; "playing" links to the game when it is public. */
 export function presenceView(row) {
-  const word = PRESENCE[row.presence] ?? "offline";
+  const presence = row.presence in PRESENCE ? row.presence : "offline";
+  const word = PRESENCE[presence];
   return h(
     "span",
-    { class: `presence ${word}`, testid: "presence", "data-presence": word },
+    { class: `presence ${presence}`, testid: "presence", "data-presence": presence },
     h("span", { class: "dot", "aria-hidden": "true" }),
     row.presence === "playing" && row.game_id
-      ? h("a", { href: `/games/${row.game_id}`, title: "Watch their game" }, "playing")
+      ? h("a", { href: `/games/${row.game_id}`, title: gettext("Watch their game") }, word)
       : word,
   );
 }
@@ -71,26 +78,30 @@ export function personButton(testid, player, label, onclick, primary = false) {
 export function relationButtons(state, player, actions, { challenge = true } = {}) {
   const relation = relationTo(state, player.id);
   if (relation === "blocked") {
-    return personButton("unblock-player", player, "Unblock", () => actions.unblock(player));
+    return personButton("unblock-player", player, gettext("Unblock"), () =>
+      actions.unblock(player),
+    );
   }
   const registered = !state.me.is_guest && !player.is_guest;
   const friendship = !registered
     ? null
     : relation === "friend"
-      ? h("span", { class: "badge", testid: "friend-status" }, "friend")
+      ? h("span", { class: "badge", testid: "friend-status" }, pgettext("relation", "friend"))
       : relation === "outgoing"
-        ? h("span", { class: "badge", testid: "friend-status" }, "request sent")
+        ? h("span", { class: "badge", testid: "friend-status" }, gettext("request sent"))
         : personButton(
             relation === "incoming" ? "accept-request" : "add-friend",
             player,
-            relation === "incoming" ? "Accept request" : "Add friend",
+            relation === "incoming" ? gettext("Accept request") : gettext("Add friend"),
             () => actions.befriend(player),
           );
   return [
     friendship,
     challenge && mayChallenge(state, player)
-      ? personButton("challenge-player", player, "Challenge", () => actions.challenge(player))
+      ? personButton("challenge-player", player, gettext("Challenge"), () =>
+          actions.challenge(player),
+        )
       : null,
-    personButton("block-player", player, "Block", () => actions.block(player)),
+    personButton("block-player", player, gettext("Block"), () => actions.block(player)),
   ];
 }

@@ -2,6 +2,8 @@
 // a vertical mark where each season starts.
 
 import { h, s } from "../dom.js";
+import { formatDate, gettext, interpolate, ngettext } from "../i18n.js";
+import { decimal } from "./text.js";
 
 const PAD = { left: 44, right: 12, top: 12, bottom: 28 };
 
@@ -21,7 +23,7 @@ export function ratingChart(entries, { seasons = {}, marked = true } = {}) {
     return h(
       "div",
       { class: "chart empty", testid: "rating-chart" },
-      "No rated games yet: the chart starts with the first ranked game.",
+      gettext("No rated games yet: the chart starts with the first ranked game."),
     );
   }
   const values = entries.map((p) => p.ordinal);
@@ -41,8 +43,26 @@ export function ratingChart(entries, { seasons = {}, marked = true } = {}) {
       : (i * (W - PAD.left - PAD.right)) / (entries.length - 1));
   const y = (v) => top + ((high - v) * (H - top - PAD.bottom)) / (high - low);
   const ticks = [low + pad, (low + high) / 2, high - pad];
-  const first = games[0].ordinal.toFixed(1);
-  const last = games[games.length - 1].ordinal.toFixed(1);
+  const first = decimal(games[0].ordinal, 1);
+  const last = decimal(games[games.length - 1].ordinal, 1);
+  const n = games.length;
+  const label = marks.length
+    ? interpolate(
+        ngettext(
+          "Rating after each of %(n)s rated games, from %(first)s to %(last)s, with %(marks)s season start marked",
+          "Rating after each of %(n)s rated games, from %(first)s to %(last)s, with %(marks)s season starts marked",
+          marks.length,
+        ),
+        { n, first, last, marks: marks.length },
+      )
+    : interpolate(
+        ngettext(
+          "Rating after each of %(n)s rated game, from %(first)s to %(last)s",
+          "Rating after each of %(n)s rated games, from %(first)s to %(last)s",
+          n,
+        ),
+        { n, first, last },
+      );
   const gameNumber = new Map(games.map((p, i) => [p, i + 1]));
   return h(
     "figure",
@@ -52,60 +72,75 @@ export function ratingChart(entries, { seasons = {}, marked = true } = {}) {
       "data-points": games.length,
       "data-seasons": marks.length,
     },
-    s(
-      "svg",
-      {
-        viewBox: `0 0 ${W} ${H}`,
-        role: "img",
-        "aria-label":
-          `Rating after each of ${games.length} rated games, from ${first} to ${last}` +
-          (marks.length ? `, with ${marks.length} season starts marked` : ""),
-      },
-      ticks.map((t) => [
-        s("line", { x1: PAD.left, x2: W - PAD.right, y1: y(t), y2: y(t), class: "gridline" }),
+    // Time runs from left to right on the chart, whatever the page's direction.
+    h(
+      "div",
+      { dir: "ltr" },
+      s(
+        "svg",
+        {
+          viewBox: `0 0 ${W} ${H}`,
+          role: "img",
+          "aria-label": label,
+        },
+        ticks.map((t) => [
+          s("line", { x1: PAD.left, x2: W - PAD.right, y1: y(t), y2: y(t), class: "gridline" }),
+          s(
+            "text",
+            { x: PAD.left - 6, y: y(t) + 4, class: "axis", "text-anchor": "end" },
+            decimal(t, 1),
+          ),
+        ]),
+        marks.map((mark) =>
+          seasonMark(mark, x(mark.at), seasons[mark.season], {
+            top: PAD.top + 4,
+            bottom: H - PAD.bottom,
+            width: W,
+          }),
+        ),
         s(
           "text",
-          { x: PAD.left - 6, y: y(t) + 4, class: "axis", "text-anchor": "end" },
-          t.toFixed(1),
+          { x: PAD.left, y: H - 8, class: "axis" },
+          interpolate(gettext("game %(n)s"), { n: 1 }),
         ),
-      ]),
-      marks.map((mark) =>
-        seasonMark(mark, x(mark.at), seasons[mark.season], {
-          top: PAD.top + 4,
-          bottom: H - PAD.bottom,
-          width: W,
+        s(
+          "text",
+          { x: W - PAD.right, y: H - 8, class: "axis", "text-anchor": "end" },
+          interpolate(gettext("game %(n)s"), { n }),
+        ),
+        s("polyline", {
+          class: "line",
+          points: entries.map((p, i) => `${x(i)},${y(p.ordinal)}`).join(" "),
         }),
-      ),
-      s("text", { x: PAD.left, y: H - 8, class: "axis" }, "game 1"),
-      s(
-        "text",
-        { x: W - PAD.right, y: H - 8, class: "axis", "text-anchor": "end" },
-        `game ${games.length}`,
-      ),
-      s("polyline", {
-        class: "line",
-        points: entries.map((p, i) => `${x(i)},${y(p.ordinal)}`).join(" "),
-      }),
-      entries.map((p, i) =>
-        isGame(p)
-          ? s(
-              "circle",
-              { cx: x(i), cy: y(p.ordinal), r: 3.5, class: "dot" },
-              s(
-                "title",
-                {},
-                `Game ${gameNumber.get(p)}: ${p.ordinal.toFixed(2)} ` +
-                  `(${new Date(p.at).toLocaleDateString()})`,
-              ),
-            )
-          : null,
+        entries.map((p, i) =>
+          isGame(p)
+            ? s(
+                "circle",
+                { cx: x(i), cy: y(p.ordinal), r: 3.5, class: "dot" },
+                s(
+                  "title",
+                  {},
+                  interpolate(gettext("Game %(n)s: %(rating)s (%(date)s)"), {
+                    n: gameNumber.get(p),
+                    rating: decimal(p.ordinal, 2),
+                    date: formatDate(p.at, { dateStyle: "short" }),
+                  }),
+                ),
+              )
+            : null,
+        ),
       ),
     ),
     h(
       "figcaption",
       { class: "muted small" },
-      `Rating (ordinal) after each rated game: ${first} → ${last}.`,
-      marks.length ? " A dashed line marks a season's start (its reset widens sigma)." : "",
+      interpolate(gettext("Rating (ordinal) after each rated game: %(first)s → %(last)s."), {
+        first,
+        last,
+      }),
+      marks.length
+        ? [" ", gettext("A dashed line marks a season's start (its reset widens sigma).")]
+        : null,
     ),
   );
 }
@@ -128,7 +163,7 @@ export function seasonMarks(entries) {
 }
 
 function seasonMark({ season, reset }, where, known, { top, bottom, width }) {
-  const name = known?.name || `Season ${season}`;
+  const name = known?.name || interpolate(gettext("Season %(n)s"), { n: season });
   const starts = known?.starts_at || reset?.at;
   // The name centred over its mark, or beside it near an edge.
   const room = name.length * 4;
@@ -148,11 +183,29 @@ function seasonMark({ season, reset }, where, known, { top, bottom, width }) {
       },
       name,
     ),
-    s(
-      "title",
-      {},
-      `${name} starts${starts ? ` (${new Date(starts).toLocaleDateString()})` : ""}` +
-        (reset ? `: rating reset to ${reset.ordinal.toFixed(2)} (sigma widened)` : ""),
-    ),
+    s("title", {}, seasonTitle(name, starts, reset)),
   );
+}
+
+/** A season mark's tooltip: its name and start, and the reset's rating when it had one. */
+function seasonTitle(name, starts, reset) {
+  const values = {
+    season: name,
+    date: starts ? formatDate(starts, { dateStyle: "short" }) : "",
+    rating: reset ? decimal(reset.ordinal, 2) : "",
+  };
+  if (starts && reset) {
+    return interpolate(
+      gettext("%(season)s starts (%(date)s): rating reset to %(rating)s (sigma widened)"),
+      values,
+    );
+  }
+  if (starts) return interpolate(gettext("%(season)s starts (%(date)s)"), values);
+  if (reset) {
+    return interpolate(
+      gettext("%(season)s starts: rating reset to %(rating)s (sigma widened)"),
+      values,
+    );
+  }
+  return interpolate(gettext("%(season)s starts"), values);
 }

@@ -4,12 +4,14 @@
 // the views draw it (views.js), a part at a time.
 
 import { h } from "../../dom.js";
+import { gettext } from "../../i18n.js";
 import { sendChallenge } from "../../social/challenges.js";
 import { readRelations } from "../../social/friends.js";
 import { createStore, mount } from "../../store.js";
 import { meFeed } from "../../transport/me-feed.js";
 import { allPages, api } from "../../transport/rest.js";
 import { session } from "../../transport/session.js";
+import { fill } from "../../views/text.js";
 import { initialState, reduce } from "./store.js";
 import {
   blocksView,
@@ -22,7 +24,7 @@ import {
 } from "./views.js";
 
 export async function friendsPage(root, _params, app) {
-  app.title("Friends");
+  app.title(gettext("Friends"));
   const store = createStore(reduce, initialState({ me: session.me }));
   const { dispatch } = store;
 
@@ -57,7 +59,7 @@ export async function friendsPage(root, _params, app) {
     return el;
   };
   root.replaceChildren(
-    h("h1", {}, "Friends"),
+    h("h1", {}, gettext("Friends")),
     part("div", { class: "error-slot" }, (s) => [s.error], errorView),
     part("div", {}, (s) => [s.me], guestView),
     h(
@@ -80,7 +82,7 @@ export async function friendsPage(root, _params, app) {
         h(
           "section",
           { class: "panel", "aria-labelledby": "search-h" },
-          h("h2", { id: "search-h" }, "Find a player"),
+          h("h2", { id: "search-h" }, gettext("Find a player")),
           searchForm(actions),
           part("div", {}, (s) => [s.results, s.friends, s.requests, s.blocks], resultsView),
         ),
@@ -95,9 +97,12 @@ export async function friendsPage(root, _params, app) {
     h(
       "p",
       { class: "muted" },
-      "Who may challenge you, appearing offline and what chat you see: ",
-      h("a", { href: "/#settings" }, "your settings"),
-      ".",
+      fill(
+        gettext("Who may challenge you, appearing offline and what chat you see: %(settings)s."),
+        {
+          settings: h("a", { href: "/#settings" }, gettext("your settings")),
+        },
+      ),
     ),
   );
 

@@ -1,9 +1,11 @@
 // The friends page drawn from its state, a part at a time (page.js mounts each where it goes);
 // `actions` are the page's answers to the forms and buttons.
 
-import { errorLine, h, when } from "../../dom.js";
+import { errorLine, h } from "../../dom.js";
+import { formatDate, gettext, interpolate } from "../../i18n.js";
 import { personButton as button, presenceView, relationButtons } from "../../social/friends.js";
 import { playerName } from "../../views/player-name.js";
+import { decimal, fill } from "../../views/text.js";
 import { sortedFriends } from "./store.js";
 
 const nameLink = (player) => playerName(player, { link: true, attrs: { class: "name" } });
@@ -16,25 +18,32 @@ export function guestView({ me }) {
       ? h(
           "p",
           { class: "panel highlight", testid: "appear-offline" },
-          "You appear offline to your friends, whatever you do (",
-          h("a", { href: "/#settings" }, "settings"),
-          ").",
+          fill(gettext("You appear offline to your friends, whatever you do (%(settings)s)."), {
+            settings: h("a", { href: "/#settings" }, gettext("settings")),
+          }),
         )
       : null;
   }
   return h(
     "p",
     { class: "panel highlight", testid: "friends-guest" },
-    "Friends, requests and challenges are for registered players: ",
-    h("a", { href: "/" }, "register on the start page"),
-    " (your name, rating and history stay). You may block players already.",
+    fill(
+      gettext(
+        "Friends, requests and challenges are for registered players: %(register)s (your name, rating and history stay). You may block players already.",
+      ),
+      { register: h("a", { href: "/" }, gettext("register on the start page")) },
+    ),
   );
 }
 
 export function friendsView(state, actions) {
   const { friends, loaded } = state;
   return [
-    h("h2", { id: "friends-h" }, `Friends${loaded ? ` (${friends.length})` : ""}`),
+    h(
+      "h2",
+      { id: "friends-h" },
+      loaded ? interpolate(gettext("Friends (%(n)s)"), { n: friends.length }) : gettext("Friends"),
+    ),
     friends.length
       ? h(
           "ul",
@@ -48,10 +57,12 @@ export function friendsView(state, actions) {
               h(
                 "span",
                 { class: "actions" },
-                button("challenge-player", row.player, "Challenge", () =>
+                button("challenge-player", row.player, gettext("Challenge"), () =>
                   actions.challenge(row.player),
                 ),
-                button("remove-friend", row.player, "Remove", () => actions.unfriend(row.player)),
+                button("remove-friend", row.player, gettext("Remove"), () =>
+                  actions.unfriend(row.player),
+                ),
               ),
             ),
           ),
@@ -59,7 +70,9 @@ export function friendsView(state, actions) {
       : h(
           "p",
           { class: "muted", testid: "friends-list" },
-          loaded ? "No friends yet: find players below, or add one from their profile." : "…",
+          loaded
+            ? gettext("No friends yet: find players below, or add one from their profile.")
+            : "…",
         ),
   ];
 }
@@ -77,16 +90,16 @@ export function requestsView(state, actions) {
         "data-direction": request.direction,
       },
       nameLink(request.player),
-      h("span", { class: "muted small" }, when(request.created_at)),
+      h("span", { class: "muted small" }, formatDate(request.created_at)),
       h("span", { class: "actions" }, buttons),
     );
   return h(
     "section",
     { class: "panel", "aria-labelledby": "requests-h", testid: "friend-requests" },
-    h("h2", { id: "requests-h" }, "Requests"),
+    h("h2", { id: "requests-h" }, gettext("Requests")),
     incoming.length
       ? [
-          h("h3", {}, "Asking to be your friend"),
+          h("h3", {}, gettext("Asking to be your friend")),
           h(
             "ul",
             { class: "people" },
@@ -96,11 +109,11 @@ export function requestsView(state, actions) {
                 button(
                   "accept-request",
                   request.player,
-                  "Accept",
+                  gettext("Accept"),
                   () => actions.befriend(request.player),
                   true,
                 ),
-                button("decline-request", request.player, "Decline", () =>
+                button("decline-request", request.player, gettext("Decline"), () =>
                   actions.unfriend(request.player),
                 ),
               ),
@@ -110,14 +123,14 @@ export function requestsView(state, actions) {
       : null,
     outgoing.length
       ? [
-          h("h3", {}, "Sent, waiting for an answer"),
+          h("h3", {}, gettext("Sent, waiting for an answer")),
           h(
             "ul",
             { class: "people" },
             outgoing.map((request) =>
               row(
                 request,
-                button("withdraw-request", request.player, "Withdraw", () =>
+                button("withdraw-request", request.player, gettext("Withdraw"), () =>
                   actions.unfriend(request.player),
                 ),
               ),
@@ -140,7 +153,7 @@ export function searchForm(actions) {
         actions.search(new FormData(event.target).get("search").trim());
       },
     },
-    h("label", { for: "player-search" }, "Name"),
+    h("label", { for: "player-search" }, gettext("Name")),
     h("input", {
       id: "player-search",
       name: "search",
@@ -150,9 +163,9 @@ export function searchForm(actions) {
       maxlength: 32,
       required: true,
       autocomplete: "off",
-      placeholder: "at least 2 letters",
+      placeholder: gettext("at least 2 letters"),
     }),
-    h("button", { type: "submit", testid: "search-submit" }, "Search"),
+    h("button", { type: "submit", testid: "search-submit" }, gettext("Search")),
   );
 }
 
@@ -162,7 +175,9 @@ export function resultsView(state, actions) {
     return h(
       "p",
       { class: "muted", testid: "search-results" },
-      `No registered player's name holds “${state.query}”.`,
+      fill(gettext("No registered player's name holds “%(query)s”."), {
+        query: h("bdi", {}, state.query),
+      }),
     );
   }
   return h(
@@ -173,7 +188,13 @@ export function resultsView(state, actions) {
         "li",
         { testid: "search-result", "data-player": player.id },
         nameLink(player),
-        h("span", { class: "muted small" }, `rating ${player.rating.ordinal.toFixed(1)}`),
+        h(
+          "span",
+          { class: "muted small" },
+          interpolate(gettext("rating %(rating)s"), {
+            rating: decimal(player.rating.ordinal, 1),
+          }),
+        ),
         h("span", { class: "actions" }, relationButtons(state, player, actions)),
       ),
     ),
@@ -182,12 +203,13 @@ export function resultsView(state, actions) {
 
 export function blocksView(state, actions) {
   return [
-    h("h2", { id: "blocks-h" }, "Blocked"),
+    h("h2", { id: "blocks-h" }, gettext("Blocked")),
     h(
       "p",
       { class: "muted small" },
-      "Neither of you sees the other's presence or chat, nor can ask or challenge the other; " +
-        "they are not told.",
+      gettext(
+        "Neither of you sees the other's presence or chat, nor can ask or challenge the other; they are not told.",
+      ),
     ),
     state.blocks.length
       ? h(
@@ -198,15 +220,21 @@ export function blocksView(state, actions) {
               "li",
               { testid: "blocked", "data-player": row.player.id },
               nameLink(row.player),
-              h("span", { class: "muted small" }, `since ${when(row.since)}`),
+              h(
+                "span",
+                { class: "muted small" },
+                interpolate(gettext("since %(when)s"), { when: formatDate(row.since) }),
+              ),
               h(
                 "span",
                 { class: "actions" },
-                button("unblock-player", row.player, "Unblock", () => actions.unblock(row.player)),
+                button("unblock-player", row.player, gettext("Unblock"), () =>
+                  actions.unblock(row.player),
+                ),
               ),
             ),
           ),
         )
-      : h("p", { class: "muted", testid: "blocked-list" }, "You block nobody."),
+      : h("p", { class: "muted", testid: "blocked-list" }, gettext("You block nobody.")),
   ];
 }

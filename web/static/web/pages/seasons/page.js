@@ -4,6 +4,7 @@
 // its number in the address.
 
 import { errorLine, h } from "../../dom.js";
+import { gettext } from "../../i18n.js";
 import { createStore, mount } from "../../store.js";
 import { allPages, api } from "../../transport/rest.js";
 import { session } from "../../transport/session.js";
@@ -11,7 +12,7 @@ import { initialState, reduce } from "./store.js";
 import { boardView, PAGE, pagerView, pickerView, seasonView } from "./views.js";
 
 export async function seasonsPage(root, [number], app) {
-  app.title("Seasons");
+  app.title(gettext("Seasons"));
   const offset = Math.max(0, Number(new URLSearchParams(location.search).get("offset")) || 0);
   const seasons = await allPages("seasons/?limit=100");
   const asked = number === undefined ? null : Number(number);
@@ -45,13 +46,15 @@ export async function seasonsPage(root, [number], app) {
     return el;
   };
   root.replaceChildren(
-    h("h1", {}, "Season leaderboard"),
+    h("h1", {}, gettext("Season leaderboard")),
     h(
       "p",
       { class: "muted" },
-      "Each season ranks the players placed in it by ordinal (mu − 3 sigma): live for the " +
-        "current season, as it ended for a finished one. ",
-      h("a", { href: "/leaderboard" }, "All-time leaderboard"),
+      gettext(
+        "Each season ranks the players placed in it by ordinal (mu − 3 sigma): live for the current season, as it ended for a finished one.",
+      ),
+      " ",
+      h("a", { href: "/leaderboard" }, gettext("All-time leaderboard")),
     ),
     part(
       "div",

@@ -2,7 +2,10 @@
 // and its leaderboard a page at a time. Functions of the state (store.js).
 
 import { h, scrolling } from "../../dom.js";
+import { formatDate, formatNumber, gettext, interpolate, ngettext, pgettext } from "../../i18n.js";
 import { playerName } from "../../views/player-name.js";
+import { seasonStatus } from "../../views/season-badges.js";
+import { decimal } from "../../views/text.js";
 import { chosen } from "./store.js";
 
 export const PAGE = 50;
@@ -11,22 +14,25 @@ export const PAGE = 50;
 export function seasonDates({ starts_at, ends_at }) {
   const [start, end] = [new Date(starts_at), new Date(ends_at)];
   const day = { month: "short", day: "numeric" };
-  const from = start.toLocaleDateString(
-    [],
+  const from = formatDate(
+    starts_at,
     start.getFullYear() === end.getFullYear() ? day : { dateStyle: "medium" },
   );
-  return `${from} – ${end.toLocaleDateString([], { dateStyle: "medium" })}`;
+  return interpolate(pgettext("from one date to another", "%(from)s – %(to)s"), {
+    from,
+    to: formatDate(ends_at, { dateStyle: "medium" }),
+  });
 }
 
 /** The picker: each season's name and status, and its dates unless the screen is narrow (a
  *  closed <select> would cut them off; the line below the picker shows them). */
 export function pickerView(state, actions) {
-  if (!state.seasons.length) return h("p", { testid: "season-picker" }, "No season yet.");
+  if (!state.seasons.length) return h("p", { testid: "season-picker" }, gettext("No season yet."));
   const narrow = matchMedia("(max-width: 600px)").matches;
   return h(
     "div",
     { class: "row" },
-    h("label", { for: "season" }, "Season"),
+    h("label", { for: "season" }, gettext("Season")),
     h(
       "select",
       {
@@ -39,7 +45,16 @@ export function pickerView(state, actions) {
         h(
           "option",
           { value: season.number, selected: season.number === state.number },
-          `${season.name} (${season.status})${narrow ? "" : ` · ${seasonDates(season)}`}`,
+          narrow
+            ? interpolate(gettext("%(season)s (%(status)s)"), {
+                season: season.name,
+                status: seasonStatus(season.status),
+              })
+            : interpolate(gettext("%(season)s (%(status)s) · %(dates)s"), {
+                season: season.name,
+                status: seasonStatus(season.status),
+                dates: seasonDates(season),
+              }),
         ),
       ),
     ),
@@ -59,23 +74,39 @@ export function seasonView(state) {
     h(
       "p",
       {},
-      h("strong", {}, season.name),
-      h("span", { class: `badge ${current ? "you" : ""}` }, season.status),
+      h("strong", {}, h("bdi", {}, season.name)),
+      h("span", { class: `badge ${current ? "you" : ""}` }, seasonStatus(season.status)),
       " ",
       h("span", { class: "muted" }, seasonDates(season)),
-      current ? null : h("span", { class: "muted" }, " · final standings"),
+      current ? null : h("span", { class: "muted" }, " · ", gettext("final standings")),
     ),
     h(
       "p",
       { class: "muted", testid: "placement" },
-      `A player is listed once placed: after ${season.placement_games} rated ` +
-        `${plural(season.placement_games, "game")} in the season.`,
+      interpolate(
+        ngettext(
+          "A player is listed once placed: after %(n)s rated game in the season.",
+          "A player is listed once placed: after %(n)s rated games in the season.",
+          season.placement_games,
+        ),
+        { n: season.placement_games },
+      ),
       current && left > 0
-        ? h(
-            "strong",
-            { class: "placement-left", testid: "placement-left" },
-            ` You have ${left} placement ${plural(left, "game")} left.`,
-          )
+        ? [
+            " ",
+            h(
+              "strong",
+              { class: "placement-left", testid: "placement-left" },
+              interpolate(
+                ngettext(
+                  "You have %(n)s placement game left.",
+                  "You have %(n)s placement games left.",
+                  left,
+                ),
+                { n: left },
+              ),
+            ),
+          ]
         : null,
     ),
   );
@@ -84,9 +115,13 @@ export function seasonView(state) {
 export function boardView(state) {
   if (state.error) return null;
   const { board } = state;
-  if (!board) return h("p", { class: "muted" }, "Loading...");
+  if (!board) return h("p", { class: "muted" }, gettext("Loading..."));
   if (!board.results.length) {
-    return h("p", { testid: "season-leaderboard" }, "Nobody is placed in this season yet.");
+    return h(
+      "p",
+      { testid: "season-leaderboard" },
+      gettext("Nobody is placed in this season yet."),
+    );
   }
   const me = state.me?.id;
   return scrolling(
@@ -99,7 +134,9 @@ export function boardView(state) {
         h(
           "tr",
           {},
-          ["Rank", "Player", "Rating", "Games"].map((t) => h("th", { scope: "col" }, t)),
+          [gettext("Rank"), gettext("Player"), gettext("Rating"), gettext("Games")].map((t) =>
+            h("th", { scope: "col" }, t),
+          ),
         ),
       ),
       h(
@@ -109,15 +146,17 @@ export function boardView(state) {
           h(
             "tr",
             { "data-player": entry.player.id, class: entry.player.id === me ? "mine" : null },
-            h("td", {}, String(entry.rank)),
+            h("td", {}, formatNumber(entry.rank)),
             h(
               "th",
               { scope: "row" },
               playerName(entry.player, { link: true }),
-              entry.player.id === me ? h("span", { class: "badge you" }, "you") : null,
+              entry.player.id === me
+                ? h("span", { class: "badge you" }, pgettext("the player's own row", "you"))
+                : null,
             ),
-            h("td", {}, entry.rating.ordinal.toFixed(1)),
-            h("td", {}, String(entry.games)),
+            h("td", {}, decimal(entry.rating.ordinal, 1)),
+            h("td", {}, formatNumber(entry.games)),
           ),
         ),
       ),
@@ -131,11 +170,15 @@ export function pagerView(state) {
   const at = (o) => `/seasons/${number}?offset=${o}`;
   return [
     board.previous
-      ? h("a", { class: "button", href: at(Math.max(0, offset - PAGE)) }, "Previous")
+      ? h("a", { class: "button", href: at(Math.max(0, offset - PAGE)) }, gettext("Previous"))
       : null,
-    board.next ? h("a", { class: "button", href: at(offset + PAGE) }, "Next") : null,
-    h("span", { class: "muted" }, `${board.count} placed ${plural(board.count, "player")}`),
+    board.next ? h("a", { class: "button", href: at(offset + PAGE) }, gettext("Next")) : null,
+    h(
+      "span",
+      { class: "muted" },
+      interpolate(ngettext("%(n)s placed player", "%(n)s placed players", board.count), {
+        n: board.count,
+      }),
+    ),
   ];
 }
-
-const plural = (n, word) => (n === 1 ? word : `${word}s`);

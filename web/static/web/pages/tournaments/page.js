@@ -4,6 +4,7 @@
 // (`/ws/v1/me/`) says they are seated at a table of this tournament, the table opens.
 
 import { errorLine, h } from "../../dom.js";
+import { direction, gettext } from "../../i18n.js";
 import { createStore, mount } from "../../store.js";
 import { meFeed } from "../../transport/me-feed.js";
 import { api } from "../../transport/rest.js";
@@ -21,7 +22,7 @@ import {
 } from "./views.js";
 
 export async function tournamentsPage(root, _params, app) {
-  app.title("Tournaments");
+  app.title(gettext("Tournaments"));
   const lists = await Promise.all(
     SECTIONS.map(([status]) => api("GET", `tournaments/?status=${status}&limit=50`)),
   );
@@ -36,15 +37,17 @@ export async function tournamentsPage(root, _params, app) {
   };
   form.replaceChildren(createView(session.me, create, ""));
   root.replaceChildren(
-    h("h1", {}, "Tournaments"),
+    h("h1", {}, gettext("Tournaments")),
     h(
       "p",
       { class: "muted" },
-      "Arena tournaments: join before or during one, and you are seated at a new table as " +
-        "soon as your last one ends, for as long as it runs. Points by place; two first " +
-        "places in a row put you on fire (points doubled).",
+      gettext(
+        "Arena tournaments: join before or during one, and you are seated at a new table as soon as your last one ends, for as long as it runs. Points by place; two first places in a row put you on fire (points doubled).",
+      ),
     ),
-    ...SECTIONS.map(([status, title], i) => listSection(status, title, lists[i].results)),
+    ...SECTIONS.map(([status, title, empty], i) =>
+      listSection(status, title, empty, lists[i].results),
+    ),
     form,
   );
   return null;
@@ -55,11 +58,11 @@ export async function tournamentPage(root, [tournamentId], app) {
   try {
     tournament = await api("GET", `tournaments/${tournamentId}/`);
   } catch (error) {
-    app.title("Tournament");
+    app.title(gettext("Tournament"));
     root.append(
-      h("h1", {}, "Tournament"),
+      h("h1", {}, gettext("Tournament")),
       errorLine(error.message),
-      h("p", {}, h("a", { href: "/tournaments" }, "All tournaments")),
+      h("p", {}, h("a", { href: "/tournaments" }, gettext("All tournaments"))),
     );
     return null;
   }
@@ -98,7 +101,17 @@ export async function tournamentPage(root, [tournamentId], app) {
     return el;
   };
   root.replaceChildren(
-    h("p", {}, h("a", { href: "/tournaments" }, "← All tournaments")),
+    // The arrow points back: left in a left-to-right page, right in a right-to-left one.
+    h(
+      "p",
+      {},
+      h(
+        "a",
+        { href: "/tournaments" },
+        direction === "rtl" ? "→ " : "← ",
+        gettext("All tournaments"),
+      ),
+    ),
     part(
       "div",
       {},
@@ -111,7 +124,7 @@ export async function tournamentPage(root, [tournamentId], app) {
       (s) => [s.tournament, s.board, s.error, s.sending],
       (s) => entryView(s, actions),
     ),
-    h("h2", {}, "Standings"),
+    h("h2", {}, gettext("Standings")),
     part("div", {}, (s) => [s.board], standingsView),
   );
 

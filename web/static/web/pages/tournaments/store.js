@@ -56,12 +56,12 @@ export function mine(state) {
   return row ? { ...entry, score: row.score, rank: row.rank, paused: row.paused } : { ...entry };
 }
 
-/** What the countdown counts to: the start while upcoming, the end while running (null once
- *  the end has passed: the games in play are finishing). */
+/** What the countdown counts to: the start while upcoming (`upcoming` true), the end while
+ *  running (null once the end has passed: the games in play are finishing). */
 export function countdownTarget(tournament, now = Date.now()) {
-  if (tournament.status === "upcoming") return { label: "Starts in", at: tournament.starts_at };
+  if (tournament.status === "upcoming") return { upcoming: true, at: tournament.starts_at };
   if (tournament.status === "running" && Date.parse(tournament.ends_at) > now) {
-    return { label: "Ends in", at: tournament.ends_at };
+    return { upcoming: false, at: tournament.ends_at };
   }
   return null;
 }

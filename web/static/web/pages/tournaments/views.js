@@ -3,63 +3,75 @@
 // Functions of the state (store.js) and of what the pages read.
 
 import { errorLine, h, scrolling } from "../../dom.js";
+import { formatDate, formatNumber, gettext, interpolate, ngettext, pgettext } from "../../i18n.js";
 import { playerName } from "../../views/player-name.js";
+import { fill } from "../../views/text.js";
 import { countdownTarget, mine, rows } from "./store.js";
 
 export const SIZES = [2, 3, 4, 5];
+// Each list: its status (the API's), its heading and what it says when empty.
 export const SECTIONS = [
-  ["running", "Running"],
-  ["upcoming", "Upcoming"],
-  ["finished", "Finished"],
+  ["running", gettext("Running"), gettext("No running tournament.")],
+  ["upcoming", gettext("Upcoming"), gettext("No upcoming tournament.")],
+  ["finished", gettext("Finished"), gettext("No finished tournament.")],
 ];
-const LINK = { open: "live", closed: "not updating" };
+// A tournament's status as players read it (the API's value stays in `data-status`).
+const STATUS = {
+  upcoming: pgettext("tournament status", "upcoming"),
+  running: pgettext("tournament status", "running"),
+  finished: pgettext("tournament status", "finished"),
+  cancelled: pgettext("tournament status", "cancelled"),
+};
+const statusText = (status) => STATUS[status] ?? status;
+const LINK = {
+  open: pgettext("live updates", "live"),
+  closed: pgettext("live updates", "not updating"),
+};
 // The countdown line once there is nothing to count down to.
 const OVER = {
-  running: "Time is up: the games in play finish, then the standings are final.",
-  finished: "It is over: these are the final standings.",
-  cancelled: "It was cancelled.",
+  running: gettext("Time is up: the games in play finish, then the standings are final."),
+  finished: gettext("It is over: these are the final standings."),
+  cancelled: gettext("It was cancelled."),
 };
 // The list's columns; those marked are left out on a phone (the section names the status),
 // where each tournament is a card: its name, then its facts on a line (app.css).
 const COLUMNS = [
-  ["Name", false],
-  ["Status", true],
-  ["Starts", false],
-  ["Length", false],
-  ["Tables", false],
-  ["Rated", true],
-  ["Players", false],
+  [gettext("Name"), false],
+  [gettext("Status"), true],
+  [gettext("Starts"), false],
+  [gettext("Length"), false],
+  [gettext("Tables"), false],
+  [gettext("Rated"), true],
+  [gettext("Players"), false],
 ];
 // The standings' columns; a phone leaves out the outright firsts (the rank counts them).
 const STANDING_COLUMNS = [
-  ["Rank", false],
-  ["Player", false],
-  ["Score", false],
-  ["Games", false],
-  ["Firsts", true],
+  [gettext("Rank"), false],
+  [gettext("Player"), false],
+  [gettext("Score"), false],
+  [gettext("Games"), false],
+  [gettext("Firsts"), true],
 ];
 
-const STARTS = new Intl.DateTimeFormat([], {
-  month: "short",
-  day: "numeric",
-  hour: "numeric",
-  minute: "2-digit",
-});
-const STARTS_YEAR = new Intl.DateTimeFormat([], { dateStyle: "medium", timeStyle: "short" });
+const STARTS = { month: "short", day: "numeric", hour: "numeric", minute: "2-digit" };
+const STARTS_YEAR = { dateStyle: "medium", timeStyle: "short" };
 
-/** The start in the browser's time zone ("Dec 2, 2:31 AM"; with the year when not this one). */
+/** The start in the browser's time zone and the page's language ("Dec 2, 2:31 AM"; with the
+ *  year when not this one). */
 export function startsAt(tournament) {
   const start = new Date(tournament.starts_at);
-  const format = start.getFullYear() === new Date().getFullYear() ? STARTS : STARTS_YEAR;
-  return format.format(start);
+  const thisYear = start.getFullYear() === new Date().getFullYear();
+  return formatDate(tournament.starts_at, thisYear ? STARTS : STARTS_YEAR);
 }
 
 /** "30 min", "2 h", "1 h 30 min". */
 export function duration({ starts_at, ends_at }) {
   const minutes = Math.round((Date.parse(ends_at) - Date.parse(starts_at)) / 60000);
   const [hours, rest] = [Math.floor(minutes / 60), minutes % 60];
-  if (!hours) return `${minutes} min`;
-  return rest ? `${hours} h ${rest} min` : `${hours} h`;
+  if (!hours) return interpolate(gettext("%(minutes)s min"), { minutes });
+  return rest
+    ? interpolate(gettext("%(hours)s h %(minutes)s min"), { hours, minutes: rest })
+    : interpolate(gettext("%(hours)s h"), { hours });
 }
 
 /** "1:05:09" or "4:09" until `at`, "0:00" once it has passed. */
@@ -70,12 +82,17 @@ export function remaining(at) {
   return hours ? `${hours}:${mmss.padStart(5, "0")}` : mmss;
 }
 
-const sizesText = (sizes) => sizes.map((n) => `${n}p`).join(", ");
-const plural = (n, word) => (n === 1 ? word : `${word}s`);
+/** "2p, 3p, 4p": the table sizes, short. */
+const sizesText = (sizes) =>
+  sizes.map((n) => interpolate(pgettext("players at a table, short", "%(n)sp"), { n })).join(", ");
+const tablesOf = (sizes) =>
+  interpolate(gettext("tables of %(sizes)s"), { sizes: sizesText(sizes) });
+const playersText = (n) => interpolate(ngettext("%(n)s player", "%(n)s players", n), { n });
+const ratedText = (rated) => (rated ? gettext("rated") : gettext("unrated"));
 
 // The list ---------------------------------------------------------------------------------
 
-export function listSection(status, title, tournaments) {
+export function listSection(status, title, empty, tournaments) {
   const heading = `tournaments-${status}-h`;
   return h(
     "section",
@@ -100,7 +117,7 @@ export function listSection(status, title, tournaments) {
             h("tbody", {}, tournaments.map(listRow)),
           ),
         )
-      : h("p", { class: "muted" }, `No ${title.toLowerCase()} tournament.`),
+      : h("p", { class: "muted" }, empty),
   );
 }
 
@@ -111,25 +128,26 @@ function listRow(tournament) {
     h(
       "th",
       { scope: "row" },
-      h("a", { href: `/tournaments/${tournament.id}` }, tournament.name),
-      tournament.private ? h("span", { class: "badge" }, "private") : null,
+      h("a", { href: `/tournaments/${tournament.id}` }, h("bdi", {}, tournament.name)),
+      tournament.private ? h("span", { class: "badge" }, gettext("private")) : null,
     ),
-    h("td", { class: "wide-only" }, tournament.status),
+    h("td", { class: "wide-only" }, statusText(tournament.status)),
     h("td", {}, startsAt(tournament)),
     h("td", {}, duration(tournament)),
-    // A phone has no column headings: the words they give are in these cells.
+    // A phone has no column headings: the words they give are in these cells (whole phrases,
+    // one shown on a wide screen, the other on a phone).
     h(
       "td",
       {},
-      h("span", { class: "narrow-only" }, "tables of "),
-      sizesText(tournament.table_sizes),
+      h("span", { class: "wide-only" }, sizesText(tournament.table_sizes)),
+      h("span", { class: "narrow-only" }, tablesOf(tournament.table_sizes)),
     ),
-    h("td", { class: "wide-only" }, tournament.rated ? "rated" : "unrated"),
+    h("td", { class: "wide-only" }, ratedText(tournament.rated)),
     h(
       "td",
       {},
-      String(tournament.players_count),
-      h("span", { class: "narrow-only" }, ` ${plural(tournament.players_count, "player")}`),
+      h("span", { class: "wide-only" }, formatNumber(tournament.players_count)),
+      h("span", { class: "narrow-only" }, playersText(tournament.players_count)),
     ),
   );
 }
@@ -145,7 +163,7 @@ function localInput(date) {
 
 /** The form that creates a tournament; a guest is told why there is none. */
 export function createView(me, create, error) {
-  const heading = h("h2", { id: "create-h" }, "Create a tournament");
+  const heading = h("h2", { id: "create-h" }, gettext("Create a tournament"));
   if (me.is_guest) {
     return h(
       "section",
@@ -154,9 +172,12 @@ export function createView(me, create, error) {
       h(
         "p",
         { class: "muted", testid: "create-guest" },
-        "Only registered players create tournaments (anyone may join one). ",
-        h("a", { href: "/" }, "Register on the start page"),
-        " and keep your rating and games.",
+        fill(
+          gettext(
+            "Only registered players create tournaments (anyone may join one). %(register)s and keep your rating and games.",
+          ),
+          { register: h("a", { href: "/" }, gettext("Register on the start page")) },
+        ),
       ),
     );
   }
@@ -189,14 +210,14 @@ export function createView(me, create, error) {
     },
     heading,
     errorLine(error),
-    field("Name", "name", { required: true, maxlength: 64, testid: "tournament-name" }),
-    field("Starts (your time)", "starts_at", {
+    field(gettext("Name"), "name", { required: true, maxlength: 64, testid: "tournament-name" }),
+    field(gettext("Starts (your time)"), "starts_at", {
       type: "datetime-local",
       required: true,
       value: localInput(start),
       testid: "tournament-start",
     }),
-    field("Minutes", "minutes", {
+    field(gettext("Minutes"), "minutes", {
       type: "number",
       min: 5,
       max: 720,
@@ -207,7 +228,7 @@ export function createView(me, create, error) {
     h(
       "fieldset",
       { class: "sizes" },
-      h("legend", {}, "Table sizes"),
+      h("legend", {}, gettext("Table sizes")),
       SIZES.map((n) =>
         h(
           "label",
@@ -219,7 +240,8 @@ export function createView(me, create, error) {
             checked: n <= 4,
             testid: `tournament-size-${n}`,
           }),
-          ` ${n} players`,
+          " ",
+          interpolate(ngettext("%(n)s player", "%(n)s players", n), { n }),
         ),
       ),
     ),
@@ -230,10 +252,11 @@ export function createView(me, create, error) {
         "label",
         { class: "check" },
         h("input", { type: "checkbox", name: "rated", checked: true, testid: "tournament-rated" }),
-        " Rated (the games move ratings)",
+        " ",
+        gettext("Rated (the games move ratings)"),
       ),
     ),
-    field("Password (optional: a private tournament)", "password", {
+    field(gettext("Password (optional: a private tournament)"), "password", {
       type: "password",
       autocomplete: "new-password",
       maxlength: 128,
@@ -242,7 +265,7 @@ export function createView(me, create, error) {
     h(
       "p",
       { class: "row" },
-      h("button", { type: "submit", class: "primary", testid: "create-submit" }, "Create"),
+      h("button", { type: "submit", class: "primary", testid: "create-submit" }, gettext("Create")),
     ),
   );
 }
@@ -255,36 +278,44 @@ export function headView(state) {
   return h(
     "header",
     { class: "tournament-head" },
-    h("h1", { testid: "tournament-name" }, tournament.name),
+    h("h1", { testid: "tournament-name" }, h("bdi", {}, tournament.name)),
     h(
       "p",
       { class: "muted" },
       h(
         "span",
         { class: "badge", testid: "tournament-status", "data-status": tournament.status },
-        tournament.status,
+        statusText(tournament.status),
       ),
-      ` Starts ${startsAt(tournament)} · ${duration(tournament)} · tables of ` +
-        `${sizesText(tournament.table_sizes)} · ${tournament.rated ? "rated" : "unrated"} · `,
-      h(
-        "span",
-        { testid: "players-count" },
-        `${tournament.players_count} ${plural(tournament.players_count, "player")}`,
-      ),
-      tournament.private ? " · private" : "",
-      " · ",
-      h("span", { class: `link ${state.link}` }, LINK[state.link] ?? "connecting…"),
+      " ",
+      // Its facts, each whole, a dot between them.
+      [
+        interpolate(gettext("Starts %(when)s"), { when: startsAt(tournament) }),
+        duration(tournament),
+        tablesOf(tournament.table_sizes),
+        ratedText(tournament.rated),
+        h("span", { testid: "players-count" }, playersText(tournament.players_count)),
+        tournament.private ? gettext("private") : null,
+        h(
+          "span",
+          { class: `link ${state.link}` },
+          LINK[state.link] ?? pgettext("live updates", "connecting…"),
+        ),
+      ]
+        .filter(Boolean)
+        .flatMap((fact, i) => (i ? [" · ", fact] : [fact])),
     ),
     target
       ? h(
           "p",
           { class: "status", testid: "countdown-line" },
-          `${target.label} `,
-          h(
-            "strong",
-            { class: "tournament-countdown", testid: "countdown", "data-until": target.at },
-            remaining(target.at),
-          ),
+          fill(target.upcoming ? gettext("Starts in %(time)s") : gettext("Ends in %(time)s"), {
+            time: h(
+              "strong",
+              { class: "tournament-countdown", testid: "countdown", "data-until": target.at },
+              remaining(target.at),
+            ),
+          }),
         )
       : h("p", { class: "status", testid: "countdown-line" }, OVER[tournament.status] ?? ""),
   );
@@ -299,11 +330,28 @@ export function entryView(state, actions) {
     ? h(
         "p",
         { testid: "my-entry" },
-        "You: ",
-        h("strong", { testid: "my-score" }, String(entry.score)),
-        ` ${plural(entry.score, "point")}`,
-        entry.rank ? [", rank ", h("strong", { testid: "my-rank" }, `#${entry.rank}`)] : null,
-        entry.paused ? h("span", { class: "badge", testid: "my-paused" }, "paused") : null,
+        entry.rank
+          ? fill(
+              ngettext(
+                "You: %(score)s point, rank %(rank)s",
+                "You: %(score)s points, rank %(rank)s",
+                entry.score,
+              ),
+              {
+                score: h("strong", { testid: "my-score" }, formatNumber(entry.score)),
+                rank: h(
+                  "strong",
+                  { testid: "my-rank" },
+                  interpolate(gettext("#%(rank)s"), { rank: entry.rank }),
+                ),
+              },
+            )
+          : fill(ngettext("You: %(score)s point", "You: %(score)s points", entry.score), {
+              score: h("strong", { testid: "my-score" }, formatNumber(entry.score)),
+            }),
+        entry.paused
+          ? h("span", { class: "badge", testid: "my-paused" }, pgettext("player status", "paused"))
+          : null,
       )
     : null;
   let controls = null;
@@ -319,7 +367,7 @@ export function entryView(state, actions) {
       },
       tournament.private
         ? [
-            h("label", { for: "join-password" }, "Password"),
+            h("label", { for: "join-password" }, gettext("Password")),
             h("input", {
               id: "join-password",
               name: "password",
@@ -344,14 +392,14 @@ export function entryView(state, actions) {
           "data-key": "join",
           disabled: state.sending,
         },
-        "Join",
+        gettext("Join"),
       ),
     );
   } else if (open && entry.paused) {
     controls = h(
       "p",
       { class: "row" },
-      h("span", { class: "muted" }, "Paused: you are not seated until you come back."),
+      h("span", { class: "muted" }, gettext("Paused: you are not seated until you come back.")),
       h(
         "button",
         {
@@ -362,7 +410,7 @@ export function entryView(state, actions) {
           disabled: state.sending,
           onclick: () => actions.join(""),
         },
-        "Come back",
+        gettext("Come back"),
       ),
     );
   } else if (open) {
@@ -373,8 +421,8 @@ export function entryView(state, actions) {
         "span",
         { class: "muted" },
         tournament.status === "running"
-          ? "A table opens by itself when you are seated."
-          : "Keep this page open: when it starts, a table opens by itself.",
+          ? gettext("A table opens by itself when you are seated.")
+          : gettext("Keep this page open: when it starts, a table opens by itself."),
       ),
       h(
         "button",
@@ -385,13 +433,13 @@ export function entryView(state, actions) {
           disabled: state.sending,
           onclick: () => actions.pause(),
         },
-        "Pause",
+        gettext("Pause"),
       ),
     );
   }
   return h(
     "section",
-    { class: "panel tournament-entry", "aria-label": "Your entry" },
+    { class: "panel tournament-entry", "aria-label": gettext("Your entry") },
     errorLine(state.error),
     you,
     controls,
@@ -402,13 +450,17 @@ export function standingsView(state) {
   const board = rows(state);
   const me = state.me?.id;
   if (!board.length) {
-    return h("p", { class: "muted", testid: "tournament-standings" }, "Nobody has joined yet.");
+    return h(
+      "p",
+      { class: "muted", testid: "tournament-standings" },
+      gettext("Nobody has joined yet."),
+    );
   }
   return scrolling(
     h(
       "table",
       { class: "grid fits tournament-standings", testid: "tournament-standings" },
-      h("caption", { class: "sr-only" }, "Standings"),
+      h("caption", { class: "sr-only" }, gettext("Standings")),
       h(
         "thead",
         {},
@@ -431,7 +483,7 @@ export function standingsView(state) {
               class: row.player.id === me ? "mine" : null,
               testid: "standing",
             },
-            h("td", { testid: "standing-rank" }, String(row.rank)),
+            h("td", { testid: "standing-rank" }, formatNumber(row.rank)),
             h(
               "th",
               { scope: "row" },
@@ -440,18 +492,28 @@ export function standingsView(state) {
               row.on_fire
                 ? h(
                     "span",
-                    { class: "badge fire", title: "On fire: points doubled", testid: "on-fire" },
-                    "on fire",
+                    {
+                      class: "badge fire",
+                      title: gettext("On fire: points doubled"),
+                      testid: "on-fire",
+                    },
+                    gettext("on fire"),
                   )
                 : null,
               row.paused
-                ? h("span", { class: "badge", testid: "standing-paused" }, "paused")
+                ? h(
+                    "span",
+                    { class: "badge", testid: "standing-paused" },
+                    pgettext("player status", "paused"),
+                  )
                 : null,
-              row.player.id === me ? h("span", { class: "badge you" }, "you") : null,
+              row.player.id === me
+                ? h("span", { class: "badge you" }, pgettext("the player's own row", "you"))
+                : null,
             ),
-            h("td", { testid: "standing-score" }, String(row.score)),
-            h("td", { testid: "standing-games" }, String(row.games)),
-            h("td", { class: "wide-only", testid: "standing-firsts" }, String(row.firsts)),
+            h("td", { testid: "standing-score" }, formatNumber(row.score)),
+            h("td", { testid: "standing-games" }, formatNumber(row.games)),
+            h("td", { class: "wide-only", testid: "standing-firsts" }, formatNumber(row.firsts)),
           ),
         ),
       ),
