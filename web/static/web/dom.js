@@ -1,7 +1,7 @@
 // A few DOM helpers: the client builds its pages with `h`, never with innerHTML, so no text
 // from the server is ever parsed as markup.
 
-import { formatDate, interpolate } from "./i18n.js";
+import { formatDate } from "./i18n.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -56,15 +56,4 @@ export const scrolling = (table) => h("div", { class: "scroll" }, table);
 /** The page's one error line (`data-testid="error"`), or nothing. */
 export function errorLine(message) {
   return message ? h("p", { class: "error", role: "alert", testid: "error" }, message) : null;
-}
-
-/** A translated sentence with elements in it: `sentence(format, {link: h("a", ...)})` for a
- *  format such as "Phrases only: %(link)s to write...", the pieces in the translation's order. */
-export function sentence(format, values) {
-  return format.split(/(%\(\w+\)[sd])/).map((piece) => {
-    const name = /^%\((\w+)\)[sd]$/.exec(piece)?.[1];
-    if (!name) return piece;
-    const value = values[name];
-    return value instanceof Node ? value : interpolate(piece, values);
-  });
 }

@@ -6,11 +6,12 @@
 // Report button. Its own store: a chat message never redraws the table, nor the table the
 // field being typed in. What players write is inserted as text, never as markup.
 
-import { h, sentence } from "../../dom.js";
+import { h } from "../../dom.js";
 import { formatDate, gettext, interpolate } from "../../i18n.js";
 import { createStore, mount } from "../../store.js";
 import { api } from "../../transport/rest.js";
 import { playerName } from "../../views/player-name.js";
+import { fill } from "../../views/text.js";
 
 let phrasesRead = null;
 /** The fixed phrases, by id (read once). */
@@ -173,7 +174,7 @@ export async function chatPanel(game, me) {
     ? h(
         "p",
         { class: "muted small" },
-        sentence(gettext("Phrases only: %(register)s to write your own words."), {
+        fill(gettext("Phrases only: %(register)s to write your own words."), {
           register: h("a", { href: "/" }, gettext("register")),
         }),
       )

@@ -2,8 +2,9 @@
 // `actions` are the page's answers to the forms and buttons.
 
 import { errorLine, h } from "../../dom.js";
-import { gettext, interpolate, language, ngettext, pgettext } from "../../i18n.js";
+import { gettext, interpolate, ngettext, pgettext } from "../../i18n.js";
 import { presetTitle, RULES } from "../../rules.js";
+import { decimal } from "../../views/text.js";
 import { mostSeats } from "./store.js";
 
 // Ranked tables (docs/api.md, Ranked matchmaking); a private table may seat up to 8.
@@ -95,7 +96,7 @@ export function youView(state, actions) {
       " · ",
       gettext("rating"),
       " ",
-      h("span", { class: "num" }, formatRating(rating.ordinal)),
+      h("span", { class: "num" }, decimal(rating.ordinal)),
       rating.provisional
         ? h(
             "span",
@@ -126,13 +127,6 @@ const CHALLENGERS = [
   ["friends", gettext("my friends")],
   ["nobody", gettext("nobody")],
 ];
-
-/** A rating as the page shows it: one decimal, in the page's digits. */
-const formatRating = (value) =>
-  new Intl.NumberFormat(`${language}-u-nu-latn`, {
-    minimumFractionDigits: 1,
-    maximumFractionDigits: 1,
-  }).format(value);
 
 /** The player's settings (`PATCH /me/`), each saved as it changes: what of a table's chat they
  *  see, who may challenge them, and appearing offline to their friends. */
