@@ -20,6 +20,10 @@ from tests.web.table import Table
 # marked translate="no" (the picker's language names, invite links), a card's face (its name
 # for a screen reader is checked), code (seeds, hex values), digits and punctuation.
 TEXTS_JS = """() => {
+  // An attribute or the title is plain text: a player's name in it ("Dana's hand") is left
+  // out, as the page's <bdi> elements name them.
+  const names = [...document.querySelectorAll("bdi")].map((b) => b.textContent.trim());
+  const unnamed = (text) => names.filter(Boolean).reduce((t, name) => t.split(name).join(""), text);
   const skipText = "bdi, [translate='no'], [data-card], code, script, style, template, noscript";
   const found = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -33,10 +37,11 @@ TEXTS_JS = """() => {
     if (el.closest(skipAttrs)) continue;
     for (const name of ["title", "aria-label", "placeholder", "alt"]) {
       const value = el.getAttribute(name);
-      if (value && !(name === "placeholder" && value.includes("/join/"))) found.push(value);
+      if (!value || (name === "placeholder" && value.includes("/join/"))) continue;
+      found.push(unnamed(value));
     }
   }
-  found.push(document.title);
+  found.push(unnamed(document.title));
   return found;
 }"""
 LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
@@ -96,7 +101,7 @@ def test_a_whole_game_in_hebrew_right_to_left(open_player, phone: bool) -> None:
     table = Table(page)
     # A card's face and code still read left to right: "10" is one, then its suit.
     hand_card = page.get_by_test_id("hand").locator("[data-card]").first
-    assert hand_card.evaluate("el => getComputedStyle(el).direction") == "ltr"
+    expect(hand_card).to_have_css("direction", "ltr")
     name = hand_card.get_attribute("aria-label") or ""
     assert name, name
     assert not LATIN_WORD.search(name), name  # "אס לב", not "ace of hearts"
@@ -121,7 +126,7 @@ def test_a_whole_game_in_hebrew_right_to_left(open_player, phone: bool) -> None:
     expect(page.get_by_test_id("fair-verdict")).to_contain_text("החלוקה אומתה")
     # A hand's cards and their total read left to right inside the right-to-left table.
     shown_card = page.get_by_test_id("round-result").locator("[data-card]").first
-    assert shown_card.evaluate("el => getComputedStyle(el).direction") == "ltr"
+    expect(shown_card).to_have_css("direction", "ltr")
     shot(page, f"game-he-{suffix}-end")
 
 
@@ -165,7 +170,7 @@ def test_no_english_is_left_on_any_page_in_hebrew(open_player) -> None:
     shot(page, "how-to-play-he-desktop")
     # Its cards ("4♥ 5♥ 6♥") read left to right in the Hebrew text.
     example = page.get_by_test_id("how-to-play").locator(".cards-text").first
-    assert example.evaluate("el => getComputedStyle(el).direction") == "ltr"
+    expect(example).to_have_css("direction", "ltr")
     visit("/leaderboard", "main h1")
     visit("/seasons", "main h1")
     visit("/tournaments", "main h1")
