@@ -5,6 +5,7 @@ import { cardFace, cardName, isJoker, rankName } from "../cards.js";
 import { h } from "../dom.js";
 import { formatNumber, gettext, interpolate, language, ngettext, pgettext } from "../i18n.js";
 import { playerName } from "./player-name.js";
+import { fill } from "./text.js";
 
 /** A card as a `<span>` (or a `<button>` when `onclick` is given), named for screen readers. */
 export function card(code, { onclick, pressed, takeable, key, label, disabled } = {}) {
@@ -83,11 +84,11 @@ export function seatLabel(seat, { link = false } = {}) {
 export function roundResult(last, seats, before) {
   const caller = seats[last.caller];
   const callerTotal = last.hand_totals?.[last.caller];
-  const values = { name: seatName(caller), total: callerTotal };
+  const values = { name: h("bdi", {}, seatName(caller)), total: callerTotal };
   const verdict =
     last.outcome === "yaniv"
-      ? interpolate(gettext("%(name)s called Yaniv with %(total)s and it stands."), values)
-      : interpolate(
+      ? fill(gettext("%(name)s called Yaniv with %(total)s and it stands."), values)
+      : fill(
           gettext("%(name)s called Yaniv with %(total)s: Assaf! Someone had as little or less."),
           values,
         );

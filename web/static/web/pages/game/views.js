@@ -17,6 +17,7 @@ import {
   wildBlock,
 } from "../../views/card-table.js";
 import { fairSeat, fairVerdict } from "../../views/fair-deal.js";
+import { fill } from "../../views/text.js";
 import { mySeat, myTurn, selectedCopies, totalsBefore } from "./store.js";
 
 const STATUS = {
@@ -283,7 +284,9 @@ function turnView({ game }) {
   const mine = myTurn(game);
   const who = mine
     ? gettext("Your turn")
-    : interpolate(gettext("%(name)s's turn"), { name: seatName(game.seats[game.turn.seat]) });
+    : fill(gettext("%(name)s's turn"), {
+        name: h("bdi", {}, seatName(game.seats[game.turn.seat])),
+      });
   const called = game.caller !== null && game.caller !== undefined;
   return h(
     "p",
@@ -299,9 +302,10 @@ function turnView({ game }) {
       ? h(
           "span",
           { class: "final-turns" },
-          ` · ${interpolate(gettext("%(name)s called Yaniv: final turns"), {
-            name: seatName(game.seats[game.caller]),
-          })}`,
+          " · ",
+          fill(gettext("%(name)s called Yaniv: final turns"), {
+            name: h("bdi", {}, seatName(game.seats[game.caller])),
+          }),
         )
       : null,
     game.turn.deadline
@@ -372,8 +376,8 @@ function middleView(state, actions) {
         { class: "label" },
         discard.seat === null
           ? gettext("Face-up card")
-          : interpolate(gettext("Last discard (%(name)s)"), {
-              name: seatName(game.seats[discard.seat]),
+          : fill(gettext("Last discard (%(name)s)"), {
+              name: h("bdi", {}, seatName(game.seats[discard.seat])),
             }),
       ),
       h(
@@ -571,42 +575,42 @@ const named = (codes) => codes.map(cardName).join(", ");
 /** One event as a line of the log (null: not worth a line). */
 function describeEvent(event, game) {
   const you = event.seat === game.you?.seat;
-  const name = seatName(game.seats[event.seat]);
+  const name = h("bdi", {}, seatName(game.seats[event.seat]));
   switch (event.type) {
     case "round_started":
       return event.wild
-        ? interpolate(gettext("Round %(round)s dealt; the wild card is the %(card)s."), {
+        ? fill(gettext("Round %(round)s dealt; the wild card is the %(card)s."), {
             round: event.round,
             card: cardName(event.wild),
           })
-        : interpolate(gettext("Round %(round)s dealt."), { round: event.round });
+        : fill(gettext("Round %(round)s dealt."), { round: event.round });
     case "played": {
       const values = { name, cards: named(event.cards) };
       if (event.draw !== "stock") {
         values.card = cardName(event.draw);
         return you
-          ? interpolate(gettext("You discarded %(cards)s and took the %(card)s."), values)
-          : interpolate(gettext("%(name)s discarded %(cards)s and took the %(card)s."), values);
+          ? fill(gettext("You discarded %(cards)s and took the %(card)s."), values)
+          : fill(gettext("%(name)s discarded %(cards)s and took the %(card)s."), values);
       }
       if (event.drawn) {
         values.card = cardName(event.drawn);
         return you
-          ? interpolate(gettext("You discarded %(cards)s and drew the %(card)s."), values)
-          : interpolate(gettext("%(name)s discarded %(cards)s and drew the %(card)s."), values);
+          ? fill(gettext("You discarded %(cards)s and drew the %(card)s."), values)
+          : fill(gettext("%(name)s discarded %(cards)s and drew the %(card)s."), values);
       }
       return you
-        ? interpolate(gettext("You discarded %(cards)s and drew from the stock."), values)
-        : interpolate(gettext("%(name)s discarded %(cards)s and drew from the stock."), values);
+        ? fill(gettext("You discarded %(cards)s and drew from the stock."), values)
+        : fill(gettext("%(name)s discarded %(cards)s and drew from the stock."), values);
     }
     case "forced_draw":
       if (event.drawn) {
-        return interpolate(gettext("You drew the %(card)s: a seven was played."), {
+        return fill(gettext("You drew the %(card)s: a seven was played."), {
           card: cardName(event.drawn),
         });
       }
       return you
         ? gettext("You drew a card: a seven was played.")
-        : interpolate(gettext("%(name)s drew a card: a seven was played."), { name });
+        : fill(gettext("%(name)s drew a card: a seven was played."), { name });
     case "spied":
       return gettext("You saw the other hands (queen of diamonds).");
     case "reshuffled":
@@ -615,17 +619,15 @@ function describeEvent(event, game) {
       if (game.rules.final_turns) {
         return you
           ? gettext("You called Yaniv: everyone else plays once more.")
-          : interpolate(gettext("%(name)s called Yaniv: everyone else plays once more."), {
+          : fill(gettext("%(name)s called Yaniv: everyone else plays once more."), {
               name,
             });
       }
-      return you
-        ? gettext("You called Yaniv.")
-        : interpolate(gettext("%(name)s called Yaniv."), { name });
+      return you ? gettext("You called Yaniv.") : fill(gettext("%(name)s called Yaniv."), { name });
     case "round_ended":
       return event.outcome === "yaniv"
-        ? interpolate(gettext("Round %(round)s ended: Yaniv."), { round: event.round })
-        : interpolate(gettext("Round %(round)s ended: Assaf."), { round: event.round });
+        ? fill(gettext("Round %(round)s ended: Yaniv."), { round: event.round })
+        : fill(gettext("Round %(round)s ended: Assaf."), { round: event.round });
     default:
       return null;
   }
