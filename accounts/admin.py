@@ -19,6 +19,8 @@ from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import AuthToken, BotToken, Offence, Player, QueueBan, StaffAction
 from accounts.services import (
@@ -33,15 +35,19 @@ from core.admin import ReadOnlyAdmin
 
 
 class BanForm(forms.Form):
-    reason = forms.CharField(max_length=500, widget=forms.Textarea(attrs={"rows": 3}))
+    reason = forms.CharField(
+        label=_("Reason"), max_length=500, widget=forms.Textarea(attrs={"rows": 3})
+    )
     until = forms.DateTimeField(
-        required=False, help_text="UTC, e.g. 2030-01-31 18:00. Empty: banned for good."
+        label=_("Until"),
+        required=False,
+        help_text=_("UTC, e.g. 2030-01-31 18:00. Empty: banned for good."),
     )
 
     def clean_until(self) -> Any:
         until = self.cleaned_data["until"]
         if until is not None and until <= timezone.now():
-            raise forms.ValidationError("A ban must end in the future.")
+            raise forms.ValidationError(_("A ban must end in the future."))
         return until
 
 
@@ -74,15 +80,43 @@ def confirm_action_page(
 
 
 class ReasonForm(forms.Form):
-    reason = forms.CharField(max_length=500, widget=forms.Textarea(attrs={"rows": 3}))
+    reason = forms.CharField(
+        label=_("Reason"), max_length=500, widget=forms.Textarea(attrs={"rows": 3})
+    )
+
+
+BANNED = ngettext_lazy("Banned %(count)d player(s).", "Banned %(count)d player(s).", "count")
+
+# The actions that ask for a reason: their button, their page's title, what they report.
+REASON_ACTIONS: dict[str, tuple[Any, Any, Any]] = {
+    "unban": (
+        _("Unban"),
+        _("Unban players"),
+        ngettext_lazy("Unban: %(count)d player(s).", "Unban: %(count)d player(s).", "count"),
+    ),
+    "erase": (
+        _("Erase"),
+        _("Erase players"),
+        ngettext_lazy("Erase: %(count)d player(s).", "Erase: %(count)d player(s).", "count"),
+    ),
+    "revoke_bot_tokens": (
+        _("Revoke bot tokens"),
+        _("Revoke bot tokens players"),
+        ngettext_lazy(
+            "Revoke bot tokens: %(count)d player(s).",
+            "Revoke bot tokens: %(count)d player(s).",
+            "count",
+        ),
+    ),
+}
 
 
 class BannedFilter(admin.SimpleListFilter):
-    title = "banned"
+    title = _("banned")
     parameter_name = "banned"
 
-    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [("yes", "Yes"), ("no", "No")]
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return [("yes", _("Yes")), ("no", _("No"))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         banned = Q(banned_at__isnull=False) & (
@@ -114,7 +148,7 @@ class BotTokenInline(admin.TabularInline[BotToken, Player]):
     fields = ("name", "created_at", "last_used_at")
     readonly_fields = fields
     extra = 0
-    verbose_name = "bot token"
+    verbose_name = _("bot token")
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -125,7 +159,7 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
     list_display = ("display_name", "username", "id", "is_guest", "is_bot", "is_staff", "banned")
     list_filter = ("is_guest", "is_bot", BannedFilter, "is_staff")
     search_fields = ("username", "display_name")
-    search_help_text = "Username, display name, or a player id."
+    search_help_text = _("Username, display name, or a player id.")
     ordering = ("-date_joined",)
     readonly_fields = (
         "id",
@@ -146,24 +180,27 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
     actions = ("ban", "unban", "erase", "revoke_bot_tokens")
 
     def get_fieldsets(self, request: HttpRequest, obj: Player | None = None) -> Any:
-        fieldsets: list[tuple[str | None, dict[str, Any]]] = [
+        fieldsets: list[tuple[Any, dict[str, Any]]] = [
             (None, {"fields": ("id", "username", "display_name", "is_guest", "erased_at")}),
             *self.extra_fieldsets,
             # A bot's description is its owner's words on a public page: staff may edit it.
-            ("Bot", {"fields": ("is_bot", "bot_description")}),
-            ("Dates", {"fields": ("date_joined", "last_login")}),
+            (_("Bot"), {"fields": ("is_bot", "bot_description")}),
+            (_("Dates"), {"fields": ("date_joined", "last_login")}),
             # Read-only: bans go through the actions, so that subscribers hear of them.
-            ("Ban", {"fields": ("banned_at", "banned_until", "ban_reason", "banned_by")}),
-            ("For staff", {"fields": ("staff_notes", "audit")}),
+            (
+                pgettext_lazy("fieldset", "Ban"),
+                {"fields": ("banned_at", "banned_until", "ban_reason", "banned_by")},
+            ),
+            (_("For staff"), {"fields": ("staff_notes", "audit")}),
         ]
         # Who may use the admin is a superuser's decision; a guest has nothing to decide.
         if request.user.is_superuser and obj is not None and not obj.is_guest:
             permissions = ("is_active", "is_staff", "is_superuser", "groups")
-            fieldsets.append(("Staff access", {"fields": permissions}))
+            fieldsets.append((_("Staff access"), {"fields": permissions}))
         return fieldsets
 
     # Fieldsets the composed player page (moderation/admin.py) adds after the first.
-    extra_fieldsets: tuple[tuple[str, dict[str, Any]], ...] = ()
+    extra_fieldsets: tuple[tuple[Any, dict[str, Any]], ...] = ()
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # players sign up through the API
@@ -171,18 +208,24 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
     def has_delete_permission(self, request: HttpRequest, obj: Player | None = None) -> bool:
         return False  # their games hold them: an account is erased (anonymised), not deleted
 
-    @admin.display(description="staff actions")
+    @admin.display(description=_("staff actions"))
     def audit(self, player: Player) -> str:
         actions = StaffAction.objects.filter(player=player).select_related("actor")[:20]
         return (
             "\n".join(
-                f"{a.at:%Y-%m-%d %H:%M} {a.action} by {a.actor or 'system'}: {a.reason}"
+                _("%(at)s %(action)s by %(actor)s: %(reason)s")
+                % {
+                    "at": f"{a.at:%Y-%m-%d %H:%M}",
+                    "action": a.action,
+                    "actor": a.actor or _("system"),
+                    "reason": a.reason,
+                }
                 for a in actions
             )
             or "—"
         )
 
-    @admin.display(boolean=True)
+    @admin.display(description=_("banned"), boolean=True)
     def banned(self, player: Player) -> bool:
         return player.is_banned
 
@@ -196,7 +239,7 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
             return results, may_have_duplicates
         return results | queryset.filter(pk=player_id), may_have_duplicates
 
-    @admin.action(description="Ban selected players…", permissions=["change"])
+    @admin.action(description=_("Ban selected players…"), permissions=["change"])
     def ban(self, request: HttpRequest, queryset: QuerySet[Player]) -> TemplateResponse | None:
         by = request.user if isinstance(request.user, Player) else None
         players = queryset if by is None else queryset.exclude(pk=by.pk)
@@ -205,7 +248,11 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
             if form.is_valid():
                 for player in players:
                     player_ban(player=player, by=by, **form.cleaned_data)
-                self.message_user(request, f"Banned {len(players)} player(s).", messages.SUCCESS)
+                self.message_user(
+                    request,
+                    BANNED % {"count": len(players)},
+                    messages.SUCCESS,
+                )
                 return None
         else:
             form = BanForm()
@@ -214,23 +261,21 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
             request,
             template="admin/accounts/player/ban.html",
             action="ban",
-            verb="Ban",
-            title="Ban players",
+            verb=gettext("Ban"),
+            title=gettext("Ban players"),
             objects=players,
             form=form,
         )
 
-    @admin.action(description="Unban selected players…", permissions=["change"])
+    @admin.action(description=_("Unban selected players…"), permissions=["change"])
     def unban(self, request: HttpRequest, queryset: QuerySet[Player]) -> TemplateResponse | None:
-        return self._with_reason(request, queryset, "unban", "Unban", player_unban)
+        return self._with_reason(request, queryset, "unban", player_unban)
 
-    @admin.action(description="Erase selected players (anonymise)…", permissions=["change"])
+    @admin.action(description=_("Erase selected players (anonymise)…"), permissions=["change"])
     def erase(self, request: HttpRequest, queryset: QuerySet[Player]) -> TemplateResponse | None:
-        return self._with_reason(
-            request, queryset.exclude(is_staff=True), "erase", "Erase", player_erase
-        )
+        return self._with_reason(request, queryset.exclude(is_staff=True), "erase", player_erase)
 
-    @admin.action(description="Revoke the tokens of selected bots…", permissions=["change"])
+    @admin.action(description=_("Revoke the tokens of selected bots…"), permissions=["change"])
     def revoke_bot_tokens(
         self, request: HttpRequest, queryset: QuerySet[Player]
     ) -> TemplateResponse | None:
@@ -239,21 +284,21 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
             request,
             queryset.filter(is_bot=True),
             "revoke_bot_tokens",
-            "Revoke bot tokens",
             bot_tokens_revoke_all,
         )
 
     def _with_reason(
-        self, request: HttpRequest, players: QuerySet[Player], action: str, verb: str, do: Any
+        self, request: HttpRequest, players: QuerySet[Player], action: str, do: Any
     ) -> TemplateResponse | None:
         """An action that asks for a reason first (the audit log keeps it)."""
+        verb, title, done = REASON_ACTIONS[action]
         by = request.user if isinstance(request.user, Player) else None
         if "apply" in request.POST:
             form = ReasonForm(request.POST)
             if form.is_valid():
                 for player in players:
                     do(player=player, by=by, reason=form.cleaned_data["reason"])
-                self.message_user(request, f"{verb}: {len(players)} player(s).", messages.SUCCESS)
+                self.message_user(request, done % {"count": len(players)}, messages.SUCCESS)
                 return None
         else:
             form = ReasonForm()
@@ -263,7 +308,7 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
             template="admin/accounts/player/reason.html",
             action=action,
             verb=verb,
-            title=f"{verb} players",
+            title=title,
             objects=players,
             form=form,
         )
@@ -321,16 +366,23 @@ class QueueBanAdmin(admin.ModelAdmin[QueueBan]):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    @admin.display(boolean=True)
+    @admin.display(description=_("in force"), boolean=True)
     def in_force(self, ban: QueueBan) -> bool:
         return ban.in_force
 
-    @admin.action(description="Lift selected queue bans", permissions=["change"])
+    @admin.action(description=_("Lift selected queue bans"), permissions=["change"])
     def lift(self, request: HttpRequest, queryset: QuerySet[QueueBan]) -> None:
         by = request.user if isinstance(request.user, Player) else None
         for ban in queryset:
             queue_ban_lift(ban=ban, by=by)
-        self.message_user(request, f"Lifted {len(queryset)} queue ban(s).", messages.SUCCESS)
+        self.message_user(
+            request,
+            ngettext_lazy(
+                "Lifted %(count)d queue ban(s).", "Lifted %(count)d queue ban(s).", "count"
+            )
+            % {"count": len(queryset)},
+            messages.SUCCESS,
+        )
 
 
 def lockout_username(request: HttpRequest, credentials: dict[str, Any] | None) -> str | None:
@@ -348,7 +400,7 @@ def lockout_response(
     cool_off: timedelta = settings.AXES_COOLOFF_TIME
     context = {
         **admin.site.each_context(request),
-        "title": "Too many failed logins",
+        "title": _("Too many failed logins"),
         "failure_limit": settings.AXES_FAILURE_LIMIT,
         "cool_off_minutes": f"{cool_off.total_seconds() / 60:g}",
     }

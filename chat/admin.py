@@ -15,6 +15,8 @@ from django.template.response import TemplateResponse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from accounts.admin import ReasonForm, confirm_action_page
 from accounts.models import Player
@@ -24,8 +26,10 @@ from core.admin import ReadOnlyAdmin
 
 
 class MuteForm(forms.Form):
-    hours = forms.IntegerField(min_value=1, max_value=24 * 365, initial=24)
-    reason = forms.CharField(max_length=500, widget=forms.Textarea(attrs={"rows": 3}))
+    hours = forms.IntegerField(label=_("Hours"), min_value=1, max_value=24 * 365, initial=24)
+    reason = forms.CharField(
+        label=_("Reason"), max_length=500, widget=forms.Textarea(attrs={"rows": 3})
+    )
 
 
 def _staff(request: HttpRequest) -> Player | None:
@@ -45,7 +49,7 @@ class ChatActions(admin.ModelAdmin[Any]):
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    @admin.action(description="Delete the messages for everyone…", permissions=["change"])
+    @admin.action(description=_("Delete the messages for everyone…"), permissions=["change"])
     def delete_messages(
         self, request: HttpRequest, queryset: QuerySet[Any]
     ) -> TemplateResponse | None:
@@ -56,20 +60,25 @@ class ChatActions(admin.ModelAdmin[Any]):
                 chat_delete(message=row, by=_staff(request), reason=form.cleaned_data["reason"])
                 for row in rows
             )
-            self.message_user(request, f"Deleted {done} message(s).", messages.SUCCESS)
+            self.message_user(
+                request,
+                ngettext("Deleted %(count)d message(s).", "Deleted %(count)d message(s).", done)
+                % {"count": done},
+                messages.SUCCESS,
+            )
             return None
         return confirm_action_page(
             self,
             request,
             template="admin/chat/delete.html",
             action="delete_messages",
-            verb="Delete",
-            title="Delete chat messages",
+            verb=gettext("Delete"),
+            title=gettext("Delete chat messages"),
             objects=rows,
             form=form,
         )
 
-    @admin.action(description="Mute the authors…", permissions=["change"])
+    @admin.action(description=_("Mute the authors…"), permissions=["change"])
     def mute_authors(
         self, request: HttpRequest, queryset: QuerySet[Any]
     ) -> TemplateResponse | None:
@@ -84,15 +93,20 @@ class ChatActions(admin.ModelAdmin[Any]):
                     by=_staff(request),
                     reason=form.cleaned_data["reason"],
                 )
-            self.message_user(request, f"Muted {len(authors)} player(s).", messages.SUCCESS)
+            self.message_user(
+                request,
+                ngettext("Muted %(count)d player(s).", "Muted %(count)d player(s).", len(authors))
+                % {"count": len(authors)},
+                messages.SUCCESS,
+            )
             return None
         return confirm_action_page(
             self,
             request,
             template="admin/chat/mute.html",
             action="mute_authors",
-            verb="Mute",
-            title="Mute players in chat",
+            verb=gettext("Mute"),
+            title=gettext("Mute players in chat"),
             objects=authors,
             form=form,
         )
@@ -123,7 +137,7 @@ class ChatReportAdmin(ChatActions):
         ids = queryset.exclude(message=None).values_list("message_id", flat=True)
         return list(ChatMessage.objects.filter(pk__in=ids).select_related("author"))
 
-    @admin.display(description="the room then (oldest first)")
+    @admin.display(description=_("the room then (oldest first)"))
     def conversation(self, report: ChatReport) -> SafeString:
         rows = format_html_join(
             "",
@@ -134,21 +148,31 @@ class ChatReportAdmin(ChatActions):
                     line["at"],
                     line["display_name"],
                     line["text"],
-                    "deleted" if line["deleted"] else "",
+                    gettext("deleted") if line["deleted"] else "",
                 )
                 for line in report.snapshot
             ),
         )
         return format_html(
-            '<table data-testid="chat-snapshot"><tr><th>at</th><th>who</th><th>said</th>'
+            '<table data-testid="chat-snapshot"><tr><th>{}</th><th>{}</th><th>{}</th>'
             "<th></th></tr>{}</table>",
+            gettext("at"),
+            gettext("who"),
+            gettext("said"),
             rows,
         )
 
-    @admin.action(description="Mark as reviewed", permissions=["change"])
+    @admin.action(description=_("Mark as reviewed"), permissions=["change"])
     def mark_reviewed(self, request: HttpRequest, queryset: QuerySet[ChatReport]) -> None:
         done = chat_reports_review(reports=list(queryset), by=_staff(request))
-        self.message_user(request, f"Marked {done} report(s) reviewed.", messages.SUCCESS)
+        self.message_user(
+            request,
+            ngettext(
+                "Marked %(count)d report(s) reviewed.", "Marked %(count)d report(s) reviewed.", done
+            )
+            % {"count": done},
+            messages.SUCCESS,
+        )
 
 
 @admin.register(ChatMessage)
@@ -174,7 +198,7 @@ class ChatMessageAdmin(ChatActions):
     def _messages(self, queryset: QuerySet[Any]) -> list[ChatMessage]:
         return list(queryset.select_related("author"))
 
-    @admin.display(description="said")
+    @admin.display(description=_("said"))
     def said(self, message: ChatMessage) -> str:
         return message.text or f"[{message.phrase}]"
 

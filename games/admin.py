@@ -21,6 +21,8 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from accounts.admin import confirm_action_page
 from accounts.models import Player
@@ -37,9 +39,10 @@ EVENTS_PER_PAGE = 50
 
 class VoidForm(forms.Form):
     reason = forms.CharField(
+        label=_("Reason"),
         max_length=500,
         widget=forms.Textarea(attrs={"rows": 3}),
-        help_text="Recorded in the audit log and shown with the game.",
+        help_text=_("Recorded in the audit log and shown with the game."),
     )
 
 
@@ -70,7 +73,7 @@ class SeatInline(admin.TabularInline[Seat, Game]):
 
 def _seat_name(seat: Seat) -> str:
     if seat.player is None:
-        return f"{seat.seat}: CPU"
+        return f"{seat.seat}: {gettext('CPU')}"
     return f"{seat.seat}: {seat.player.display_name}"
 
 
@@ -93,7 +96,7 @@ class GameAdmin(admin.ModelAdmin[Game]):
     )
     list_filter = ("status", "ranked", "pool", ("voided_at", admin.EmptyFieldListFilter))
     search_fields = ("seats__player__username", "seats__player__display_name")
-    search_help_text = "A player's name or id, or a game id."
+    search_help_text = _("A player's name or id, or a game id.")
     readonly_fields = (
         "id",
         "status",
@@ -154,58 +157,66 @@ class GameAdmin(admin.ModelAdmin[Game]):
 
     # The list ---------------------------------------------------------------------------
 
-    @admin.display(description="game", ordering="id")
+    @admin.display(description=_("game"), ordering="id")
     def short_id(self, game: Game) -> str:
         return str(game.pk)[:8]
 
-    @admin.display(description="players")
+    @admin.display(description=_("players"))
     def players(self, game: Game) -> str:
         return ", ".join(_seat_name(seat) for seat in game.seats.all())
 
-    @admin.display(description="result (places)")
+    @admin.display(description=_("result (places)"))
     def result(self, game: Game) -> str:
         placed = sorted((s for s in game.seats.all() if s.place), key=lambda s: s.place or 0)
         return " ".join(f"{s.place}. {_seat_name(s).split(': ', 1)[1]}" for s in placed) or "—"
 
-    @admin.display(description="rounds", ordering="rounds_played")
+    @admin.display(description=_("rounds"), ordering="rounds_played")
     def rounds(self, game: Game) -> int:
         return getattr(game, "rounds_played", 0)
 
-    @admin.display(description="duration")
+    @admin.display(description=_("duration"))
     def duration(self, game: Game) -> str:
         if game.started_at is None or game.finished_at is None:
             return "—"
         seconds = int((game.finished_at - game.started_at).total_seconds())
         return f"{seconds // 60}:{seconds % 60:02d}"
 
-    @admin.display(description="voided", boolean=True, ordering="voided_at")
+    @admin.display(description=_("voided"), boolean=True, ordering="voided_at")
     def voided(self, game: Game) -> bool:
         return game.voided_at is not None
 
     # The detail -------------------------------------------------------------------------
 
-    @admin.display(description="rating")
+    @admin.display(description=_("rating"))
     def rating(self, game: Game) -> str:
         if not game.ranked:
-            return "private game: not rated"
+            return gettext("private game: not rated")
         changes = RatingChange.objects.filter(game_id=game.pk).count()
         if game.voided_at is not None:
-            return "voided: rolling back…" if changes else "voided: rolled back"
+            return gettext("voided: rolling back…") if changes else gettext("voided: rolled back")
         if game.rated_at is None:
-            return "not rated yet"
-        return f"rated at {game.rated_at:%Y-%m-%d %H:%M} ({changes} players)"
+            return gettext("not rated yet")
+        return ngettext(
+            "rated at %(at)s (%(count)d players)", "rated at %(at)s (%(count)d players)", changes
+        ) % {"at": f"{game.rated_at:%Y-%m-%d %H:%M}", "count": changes}
 
-    @admin.display(description="pages")
+    @admin.display(description=_("pages"))
     def links(self, game: Game) -> SafeString:
         events = reverse("admin:games_game_events", args=[game.pk])
         if not game.ended:
-            return format_html('<a href="{}">events (as a spectator sees them)</a>', events)
+            return format_html(
+                '<a href="{}">{}</a>', events, gettext("events (as a spectator sees them)")
+            )
         record = reverse("admin:games_game_record", args=[game.pk])
         return format_html(
-            '<a href="{}">events</a> · <a href="{}">download yaniv-record/1</a>', events, record
+            '<a href="{}">{}</a> · <a href="{}">{}</a>',
+            events,
+            gettext("events"),
+            record,
+            gettext("download yaniv-record/1"),
         )
 
-    @admin.display(description="table")
+    @admin.display(description=_("table"))
     def table(self, game: Game) -> SafeString:
         seats = game_seats(game)
         if not game.ended:
@@ -232,7 +243,7 @@ class GameAdmin(admin.ModelAdmin[Game]):
         if not self.has_view_permission(request, game):
             raise Http404
         if not game.ended:
-            raise Http404("The record is readable once the game has ended.")
+            raise Http404(gettext("The record is readable once the game has ended."))
         body = json.dumps(game_record(game, game_seats(game)), indent=1)
         response = HttpResponse(body, content_type="application/json")
         response["Content-Disposition"] = f'attachment; filename="yaniv-{game.pk}.json"'
@@ -251,7 +262,7 @@ class GameAdmin(admin.ModelAdmin[Game]):
         ]
         context = {
             **self.admin_site.each_context(request),
-            "title": f"Events of {game}",
+            "title": gettext("Events of %(game)s") % {"game": game},
             "opts": self.model._meta,
             "game": game,
             "live": not game.ended,
@@ -271,7 +282,8 @@ class GameAdmin(admin.ModelAdmin[Game]):
             raise Http404
         context = {
             **self.admin_site.each_context(request),
-            "title": f"Round {number} of {len(rounds)}",
+            "title": gettext("Round %(number)s of %(count)s")
+            % {"number": number, "count": len(rounds)},
             "opts": self.model._meta,
             "game": game,
             "round": _round_html(rounds[number - 1], names),
@@ -282,7 +294,7 @@ class GameAdmin(admin.ModelAdmin[Game]):
 
     # Voiding ----------------------------------------------------------------------------
 
-    @admin.action(description="Void the selected games (ratings are rolled back)…")
+    @admin.action(description=_("Void the selected games (ratings are rolled back)…"))
     def void_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> TemplateResponse | None:
         games = list(queryset.filter(voided_at__isnull=True))
         by = request.user if isinstance(request.user, Player) else None
@@ -297,7 +309,12 @@ class GameAdmin(admin.ModelAdmin[Game]):
                         self.message_user(request, f"{game}: {error.detail}", messages.WARNING)
                     else:
                         voided += 1
-                self.message_user(request, f"Voided {voided} game(s).", messages.SUCCESS)
+                self.message_user(
+                    request,
+                    ngettext("Voided %(count)d game(s).", "Voided %(count)d game(s).", voided)
+                    % {"count": voided},
+                    messages.SUCCESS,
+                )
                 return None
         else:
             form = VoidForm()
@@ -306,8 +323,8 @@ class GameAdmin(admin.ModelAdmin[Game]):
             request,
             template="admin/games/game/void.html",
             action="void_games",
-            verb="Void",
-            title="Void games",
+            verb=gettext("Void"),
+            title=gettext("Void games"),
             objects=games,
             form=form,
         )
@@ -326,7 +343,7 @@ def _spectator_html(shown: GameData) -> SafeString:
         "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
         (
             (
-                "CPU" if seat["player"] is None else seat["player"]["display_name"],
+                gettext("CPU") if seat["player"] is None else seat["player"]["display_name"],
                 seat["hand_count"],
                 " ".join(seat["known"]),
                 seat["score"],
@@ -335,16 +352,35 @@ def _spectator_html(shown: GameData) -> SafeString:
             for seat in shown["seats"]
         ),
     )
+    figures = {
+        "round": shown["round"],
+        "stock": shown["stock_count"],
+        "discard": " ".join(shown["discard"]["cards"]) or "—",
+        "wild": shown["wild"],
+    }
+    if shown["wild"]:
+        intro = gettext(
+            "Live game: what a spectator sees (round %(round)s, stock %(stock)s cards;"
+            " discard %(discard)s; wild card %(wild)s)."
+        )
+    else:
+        intro = gettext(
+            "Live game: what a spectator sees (round %(round)s, stock %(stock)s cards;"
+            " discard %(discard)s)."
+        )
     return format_html(
-        "<p>Live game: what a spectator sees (round {}, stock {} cards; discard {}{}).</p>"
-        "<table><thead><tr><th>seat</th><th>cards</th><th>known (taken face up)</th>"
-        "<th>score</th><th>turn</th></tr></thead><tbody>{}</tbody></table>"
-        "<details><summary>the spectator's payload</summary>{}</details>",
-        shown["round"],
-        shown["stock_count"],
-        " ".join(shown["discard"]["cards"]) or "—",
-        f"; wild card {shown['wild']}" if shown["wild"] else "",
+        "<p>{}</p>"
+        "<table><thead><tr><th>{}</th><th>{}</th><th>{}</th>"
+        "<th>{}</th><th>{}</th></tr></thead><tbody>{}</tbody></table>"
+        "<details><summary>{}</summary>{}</details>",
+        intro % figures,
+        gettext("seat"),
+        gettext("cards"),
+        gettext("known (taken face up)"),
+        gettext("score"),
+        gettext("turn"),
         rows,
+        gettext("the spectator's payload"),
         _pretty(shown),
     )
 
@@ -360,20 +396,31 @@ def _rounds(game: Game, names: list[str]) -> list[dict[str, Any]]:
             continue
         elif event.type == "played":
             drawn = f" ({data['drawn']})" if data["draw"] == "stock" and data.get("drawn") else ""
+            draw = gettext("stock") if data["draw"] == "stock" else data["draw"]
+            by = {"player": gettext("player"), "cpu": gettext("CPU")}.get(data["by"], data["by"])
             rounds[-1]["actions"].append(
-                (names[data["seat"]], data["by"], " ".join(data["cards"]), f"{data['draw']}{drawn}")
+                (names[data["seat"]], by, " ".join(data["cards"]), f"{draw}{drawn}")
             )
         elif event.type == "forced_draw":  # docs/rules.md §12, sevens
             rounds[-1]["actions"].append(
-                (names[data["seat"]], "", "draws: a seven was played", f"stock ({data['drawn']})")
+                (
+                    names[data["seat"]],
+                    "",
+                    gettext("draws: a seven was played"),
+                    f"{gettext('stock')} ({data['drawn']})",
+                )
             )
         elif event.type == "spied":  # docs/rules.md §12, spy queen
             seen = " · ".join(f"{names[int(s)]}: {' '.join(c)}" for s, c in data["hands"].items())
-            rounds[-1]["actions"].append((names[data["seat"]], "", "sees the others' hands", seen))
+            rounds[-1]["actions"].append(
+                (names[data["seat"]], "", gettext("sees the others' hands"), seen)
+            )
         elif event.type == "yaniv_called":
-            rounds[-1]["actions"].append((names[data["seat"]], "", "calls Yaniv", ""))
+            rounds[-1]["actions"].append((names[data["seat"]], "", gettext("calls Yaniv"), ""))
         elif event.type == "reshuffled":
-            rounds[-1]["actions"].append(("—", "", "the pile is reshuffled into the stock", ""))
+            rounds[-1]["actions"].append(
+                ("—", "", gettext("the pile is reshuffled into the stock"), "")
+            )
         elif event.type == "round_ended":
             rounds[-1]["result"] = data
     return rounds
@@ -384,14 +431,14 @@ def _rounds_summary(game: Game, seats: list[Seat]) -> SafeString:
     names = [_seat_name(seat) for seat in seats]
     rounds = _rounds(game, names)
     if not rounds:
-        return format_html("<p>{}</p>", "No round was dealt.")
+        return format_html("<p>{}</p>", gettext("No round was dealt."))
     rows = format_html_join(
         "",
-        '<tr><td><a href="{}">Round {}</a></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>',
+        '<tr><td><a href="{}">{}</a></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>',
         (
             (
                 reverse("admin:games_game_round", args=[game.pk, r["number"]]),
-                r["number"],
+                gettext("Round %(number)s") % {"number": r["number"]},
                 names[r["starter"]],
                 len(r["actions"]),
                 _outcome(r, names),
@@ -401,8 +448,13 @@ def _rounds_summary(game: Game, seats: list[Seat]) -> SafeString:
         ),
     )
     return format_html(
-        '<table data-testid="rounds"><thead><tr><th>round</th><th>starter</th><th>actions</th>'
-        "<th>outcome</th><th>scores after</th></tr></thead><tbody>{}</tbody></table>",
+        '<table data-testid="rounds"><thead><tr><th>{}</th><th>{}</th><th>{}</th>'
+        "<th>{}</th><th>{}</th></tr></thead><tbody>{}</tbody></table>",
+        gettext("round"),
+        gettext("starter"),
+        gettext("actions"),
+        gettext("outcome"),
+        gettext("scores after"),
         rows,
     )
 
@@ -410,8 +462,18 @@ def _rounds_summary(game: Game, seats: list[Seat]) -> SafeString:
 def _outcome(round_: dict[str, Any], names: list[str]) -> str:
     result = round_.get("result")
     if result is None:
-        return "did not end"
-    return f"{str(result['outcome']).capitalize()} by {names[result['caller']]}"
+        return gettext("did not end")
+    return _by(result, names)
+
+
+def _by(result: dict[str, Any], names: list[str]) -> str:
+    """Who called, and how the call ended: "Yaniv by 0: Dana", "Assaf by 1: CPU"."""
+    caller = names[result["caller"]]
+    if result["outcome"] == "assaf":
+        return gettext("Assaf by %(caller)s") % {"caller": caller}
+    if result["outcome"] == "yaniv":
+        return gettext("Yaniv by %(caller)s") % {"caller": caller}
+    return f"{str(result['outcome']).capitalize()} by {caller}"
 
 
 def _round_html(round_: dict[str, Any], names: list[str]) -> SafeString:
@@ -422,14 +484,22 @@ def _round_html(round_: dict[str, Any], names: list[str]) -> SafeString:
     )
     result = round_.get("result")
     if result is None:
-        table = format_html("<p>{}</p>", "The round did not end.")
+        table = format_html("<p>{}</p>", gettext("The round did not end."))
     else:
         table = format_html(
-            "<h3>Result: {} by {}{}</h3><table><thead><tr><th>seat</th><th>hand</th><th>total</th>"
-            "<th>points</th><th>score</th></tr></thead><tbody>{}</tbody></table>",
-            str(result["outcome"]).capitalize(),
-            names[result["caller"]],
-            f" (wild card {result['wild']})" if result.get("wild") else "",
+            "<h3>{}</h3><table><thead><tr><th>{}</th><th>{}</th><th>{}</th>"
+            "<th>{}</th><th>{}</th></tr></thead><tbody>{}</tbody></table>",
+            (
+                gettext("Result: %(by)s (wild card %(wild)s)")
+                if result.get("wild")
+                else gettext("Result: %(by)s")
+            )
+            % {"by": _by(result, names), "wild": result.get("wild")},
+            gettext("seat"),
+            gettext("hand"),
+            gettext("total"),
+            gettext("points"),
+            gettext("score"),
             format_html_join(
                 "",
                 "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
@@ -446,12 +516,16 @@ def _round_html(round_: dict[str, Any], names: list[str]) -> SafeString:
             ),
         )
     return format_html(
-        '<section class="round" data-round="{}"><h3>Round {}: {} starts</h3>'
-        "<table><thead><tr><th>#</th><th>seat</th><th>by</th><th>discards</th><th>draws</th>"
+        '<section class="round" data-round="{}"><h3>{}</h3>'
+        "<table><thead><tr><th>#</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th>"
         "</tr></thead><tbody>{}</tbody></table>{}</section>",
         round_["number"],
-        round_["number"],
-        names[round_["starter"]],
+        gettext("Round %(number)s: %(starter)s starts")
+        % {"number": round_["number"], "starter": names[round_["starter"]]},
+        gettext("seat"),
+        gettext("by"),
+        gettext("discards"),
+        gettext("draws"),
         actions,
         table,
     )

@@ -14,71 +14,92 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext_lazy as _
 
 
 class GameStatus(models.TextChoices):
-    WAITING = "waiting"
-    ACTIVE = "active"
-    FINISHED = "finished"
-    ABORTED = "aborted"
+    WAITING = "waiting", _("Waiting")
+    ACTIVE = "active", _("Active")
+    FINISHED = "finished", _("Finished")
+    ABORTED = "aborted", _("Aborted")
 
 
 class Pool(models.TextChoices):
     """Where a ranked game's players rate (docs/api.md, The bot ladder): the people's pool (the
     human queue, arenas) or the bots' ladder, whose CPU seats are fixed anchors."""
 
-    RANKED = "ranked"
-    BOTS = "bots"
+    RANKED = "ranked", _("Ranked")
+    BOTS = "bots", _("Bots")
 
 
 class Game(models.Model):
-    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    status = models.CharField(max_length=10, choices=GameStatus.choices, default=GameStatus.WAITING)
-    ranked = models.BooleanField(default=False)
+    id = models.UUIDField(
+        primary_key=True, default=uuid.uuid4, editable=False, verbose_name=_("id")
+    )
+    status = models.CharField(
+        max_length=10,
+        choices=GameStatus.choices,
+        default=GameStatus.WAITING,
+        verbose_name=_("status"),
+    )
+    ranked = models.BooleanField(default=False, verbose_name=_("ranked"))
     # A ranked game is rated unless it is an unrated tournament's.
-    rated = models.BooleanField(default=True)
+    rated = models.BooleanField(default=True, verbose_name=_("rated"))
     # A ranked game's pool; blank for an unranked table.
-    pool = models.CharField(max_length=8, choices=Pool.choices, blank=True, default="")
+    pool = models.CharField(
+        max_length=8, choices=Pool.choices, blank=True, default="", verbose_name=_("pool")
+    )
     # The arena tournament that seated it (tournaments/), or null.
-    tournament_id = models.UUIDField(null=True, blank=True, db_index=True)
-    rules: models.JSONField[dict[str, Any]] = models.JSONField()
-    max_players = models.PositiveSmallIntegerField()
+    tournament_id = models.UUIDField(
+        null=True, blank=True, db_index=True, verbose_name=_("tournament id")
+    )
+    rules: models.JSONField[dict[str, Any]] = models.JSONField(verbose_name=_("rules"))
+    max_players = models.PositiveSmallIntegerField(verbose_name=_("max players"))
     host = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
         related_name="+",
+        verbose_name=_("host"),
     )
-    invite_code = models.CharField(max_length=16, blank=True)
-    seq = models.PositiveIntegerField(default=0)
+    invite_code = models.CharField(max_length=16, blank=True, verbose_name=_("invite code"))
+    seq = models.PositiveIntegerField(default=0, verbose_name=_("seq"))
     # The engine's GameState.to_dict(); null while the table is waiting for players.
-    state: models.JSONField[dict[str, Any] | None] = models.JSONField(null=True, blank=True)
+    state: models.JSONField[dict[str, Any] | None] = models.JSONField(
+        null=True, blank=True, verbose_name=_("state")
+    )
     # When the server must act on its own: the deadline of a human turn (shown to clients),
     # or when a CPU-played turn is overdue (so a lost CPU task is recovered by the sweeper).
-    turn_deadline = models.DateTimeField(null=True, blank=True)
+    turn_deadline = models.DateTimeField(null=True, blank=True, verbose_name=_("turn deadline"))
     # What anyone at the game may see of its fair deal from its start (docs/fairness.md §5):
     # `{"version", "seats": [{"seat", "commitment", "client_seed"}]}`; null before the start,
     # and for a game started before fair deals. The secrets are the GameSeed rows'.
-    fairness: models.JSONField[dict[str, Any] | None] = models.JSONField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    fairness: models.JSONField[dict[str, Any] | None] = models.JSONField(
+        null=True, blank=True, verbose_name=_("fairness")
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    started_at = models.DateTimeField(null=True, blank=True, verbose_name=_("started at"))
+    finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("finished at"))
     # When this game's ratings were applied (ranked games only); set exactly once.
-    rated_at = models.DateTimeField(null=True, blank=True)
+    rated_at = models.DateTimeField(null=True, blank=True, verbose_name=_("rated at"))
     # Voided by staff (games/services/staff.py): the game stays finished and readable, but has
     # no result that counts: its ratings are rolled back and it is never rated again.
-    voided_at = models.DateTimeField(null=True, blank=True)
-    void_reason = models.CharField(max_length=500, blank=True)
+    voided_at = models.DateTimeField(null=True, blank=True, verbose_name=_("voided at"))
+    void_reason = models.CharField(max_length=500, blank=True, verbose_name=_("void reason"))
     voided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
         related_name="+",
+        verbose_name=_("voided by"),
     )
 
     class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
         indexes = [
             models.Index(
                 fields=["turn_deadline"],
@@ -95,8 +116,22 @@ class Game(models.Model):
         ]
 
     def __str__(self) -> str:
-        voided = ", voided" if self.voided_at else ""
-        return f"{'ranked' if self.ranked else 'private'} game {self.id} ({self.status}{voided})"
+        status = {
+            GameStatus.WAITING: pgettext("game status", "waiting"),
+            GameStatus.ACTIVE: pgettext("game status", "active"),
+            GameStatus.FINISHED: pgettext("game status", "finished"),
+            GameStatus.ABORTED: pgettext("game status", "aborted"),
+        }.get(GameStatus(self.status), self.status)
+        if self.ranked:
+            if self.voided_at:
+                text = gettext("ranked game %(id)s (%(status)s, voided)")
+            else:
+                text = gettext("ranked game %(id)s (%(status)s)")
+        elif self.voided_at:
+            text = gettext("private game %(id)s (%(status)s, voided)")
+        else:
+            text = gettext("private game %(id)s (%(status)s)")
+        return text % {"id": self.id, "status": status}
 
     @property
     def ended(self) -> bool:
@@ -105,29 +140,34 @@ class Game(models.Model):
 
 
 class Seat(models.Model):
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
-    seat = models.PositiveSmallIntegerField()
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="seats", verbose_name=_("game")
+    )
+    seat = models.PositiveSmallIntegerField(verbose_name=_("seat"))
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
         blank=True,
         on_delete=models.PROTECT,
         related_name="seats",
+        verbose_name=_("player"),
     )
-    is_cpu = models.BooleanField(default=False)
+    is_cpu = models.BooleanField(default=False, verbose_name=_("is cpu"))
     # The CPU level of a CPU seat (games.engine.cpu.Level); empty for a player's seat.
-    cpu_level = models.CharField(max_length=16, blank=True, default="")
+    cpu_level = models.CharField(max_length=16, blank=True, default="", verbose_name=_("cpu level"))
     # Missed a deadline: the CPU plays this seat's turns until the player acts again.
-    away = models.BooleanField(default=False)
+    away = models.BooleanField(default=False, verbose_name=_("away"))
     # Left for good (or banned): the CPU plays the seat to the end; the result still counts.
-    left = models.BooleanField(default=False)
-    score = models.PositiveIntegerField(default=0)
-    eliminated = models.BooleanField(default=False)
-    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    left = models.BooleanField(default=False, verbose_name=_("left"))
+    score = models.PositiveIntegerField(default=0, verbose_name=_("score"))
+    eliminated = models.BooleanField(default=False, verbose_name=_("eliminated"))
+    place = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("place"))
     # True while the player is at a waiting or active table: one live seat per player.
-    live = models.BooleanField(default=True)
+    live = models.BooleanField(default=True, verbose_name=_("live"))
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         ordering = ["seat"]
         constraints = [
             # Checked at the end of each statement: closing a gap renumbers seats in one UPDATE.
@@ -145,7 +185,7 @@ class Seat(models.Model):
         indexes = [models.Index(fields=["player", "game"], name="seat_player_game_idx")]
 
     def __str__(self) -> str:
-        return f"seat {self.seat} of {self.game_id}"
+        return gettext("seat %(seat)s of %(game)s") % {"seat": self.seat, "game": self.game_id}
 
     @property
     def cpu_plays(self) -> bool:

@@ -8,6 +8,8 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from matchmaking import services
 from matchmaking.models import Ticket
@@ -33,13 +35,18 @@ class TicketAdmin(admin.ModelAdmin[Ticket]):
     def has_delete_permission(self, request: HttpRequest, obj: Ticket | None = None) -> bool:
         return False  # cancel instead: the player is told, and the history stays
 
-    @admin.display(description="wait")
+    @admin.display(description=_("wait"))
     def wait(self, ticket: Ticket) -> timedelta:
         """How long the ticket has waited, or waited before it ended."""
         end = ticket.ended_at or timezone.now()
         return timedelta(seconds=round((end - ticket.created_at).total_seconds()))
 
-    @admin.action(description="Cancel the selected searching tickets")
+    @admin.action(description=_("Cancel the selected searching tickets"))
     def cancel_tickets(self, request: HttpRequest, queryset: QuerySet[Ticket]) -> None:
         cancelled = services.tickets_cancel(ticket_ids=list(queryset.values_list("pk", flat=True)))
-        self.message_user(request, f"Cancelled {cancelled} ticket(s).", messages.SUCCESS)
+        self.message_user(
+            request,
+            ngettext("Cancelled %(count)d ticket(s).", "Cancelled %(count)d ticket(s).", cancelled)
+            % {"count": cancelled},
+            messages.SUCCESS,
+        )

@@ -16,6 +16,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from accounts.admin import PlayerAdmin, confirm_action_page
 from accounts.models import Player
@@ -29,31 +31,36 @@ from ratings.payloads import shown_skill
 
 class ResolveForm(forms.Form):
     resolution = forms.ChoiceField(
+        label=_("Resolution"),
         choices=[
-            (ReportStatus.DISMISSED, "Dismiss"),
-            (ReportStatus.WARNED, "Warn the reported player"),
-            (ReportStatus.BANNED, "Ban the reported player"),
+            (ReportStatus.DISMISSED, _("Dismiss")),
+            (ReportStatus.WARNED, _("Warn the reported player")),
+            (ReportStatus.BANNED, _("Ban the reported player")),
         ],
         widget=forms.RadioSelect,
     )
     note = forms.CharField(
+        label=_("Note"),
         max_length=500,
         widget=forms.Textarea(attrs={"rows": 3}),
-        help_text="Why: kept in the audit log (and, for a ban, told to the banned player).",
+        help_text=_("Why: kept in the audit log (and, for a ban, told to the banned player)."),
     )
     ban_hours = forms.IntegerField(
-        required=False, min_value=1, help_text="For a ban: how many hours. Empty: for good."
+        label=_("Ban hours"),
+        required=False,
+        min_value=1,
+        help_text=_("For a ban: how many hours. Empty: for good."),
     )
 
 
 class StatusFilter(admin.SimpleListFilter):
     """The queue: open reports unless another status (or all) is chosen."""
 
-    title = "status"
+    title = _("status")
     parameter_name = "status"
 
-    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [*((s.value, s.label) for s in ReportStatus), ("all", "All")]
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return [*((s.value, s.label) for s in ReportStatus), ("all", _("All"))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         status = self.value() or ReportStatus.OPEN
@@ -98,12 +105,12 @@ class ReportAdmin(admin.ModelAdmin[Report]):
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    @admin.display(description="game")
+    @admin.display(description=_("game"))
     def game_link(self, report: Report) -> SafeString:
         url = reverse("admin:games_game_change", args=[report.game_id])
         return format_html('<a href="{}">{}</a>', url, str(report.game_id)[:8])
 
-    @admin.action(description="Resolve the selected reports…", permissions=["change"])
+    @admin.action(description=_("Resolve the selected reports…"), permissions=["change"])
     def resolve(self, request: HttpRequest, queryset: QuerySet[Report]) -> TemplateResponse | None:
         reports = list(queryset.filter(status=ReportStatus.OPEN).select_related("reported"))
         by = request.user if isinstance(request.user, Player) else None
@@ -126,7 +133,12 @@ class ReportAdmin(admin.ModelAdmin[Report]):
                         self.message_user(request, f"{report}: {error.detail}", messages.WARNING)
                     else:
                         done += 1
-                self.message_user(request, f"Resolved {done} report(s).", messages.SUCCESS)
+                self.message_user(
+                    request,
+                    ngettext("Resolved %(count)d report(s).", "Resolved %(count)d report(s).", done)
+                    % {"count": done},
+                    messages.SUCCESS,
+                )
                 return None
         else:
             form = ResolveForm()
@@ -135,8 +147,8 @@ class ReportAdmin(admin.ModelAdmin[Report]):
             request,
             template="admin/moderation/report/resolve.html",
             action="resolve",
-            verb="Resolve",
-            title="Resolve reports",
+            verb=gettext("Resolve"),
+            title=gettext("Resolve reports"),
             objects=reports,
             form=form,
         )
@@ -145,39 +157,53 @@ class ReportAdmin(admin.ModelAdmin[Report]):
 class ModerationPlayerAdmin(PlayerAdmin):
     """accounts' player page, with the rating, games and reports beside it."""
 
-    extra_fieldsets = (("Play", {"fields": ("rating_summary", "games", "reports")}),)
+    extra_fieldsets = ((_("Play"), {"fields": ("rating_summary", "games", "reports")}),)
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         return (*super().get_readonly_fields(request, obj), "rating_summary", "games", "reports")
 
-    @admin.display(description="rating")
+    @admin.display(description=_("rating"))
     def rating_summary(self, player: Player) -> str:
         row = Rating.objects.filter(player=player).first()
         if row is None:
-            return "no rated game"
+            return gettext("no rated game")
         skill = shown_skill(row)  # aged, as the player's page shows it
-        provisional = ", provisional" if skill.sigma > settings.YANIV_PROVISIONAL_SIGMA else ""
-        return (
-            f"{skill.ordinal:.2f} (mu {skill.mu:.2f}, sigma {skill.sigma:.2f}; "
-            f"{row.games} rated games{provisional})"
-        )
+        numbers = {
+            "ordinal": f"{skill.ordinal:.2f}",
+            "mu": f"{skill.mu:.2f}",
+            "sigma": f"{skill.sigma:.2f}",
+            "count": row.games,
+        }
+        if skill.sigma > settings.YANIV_PROVISIONAL_SIGMA:
+            shown = ngettext(
+                "%(ordinal)s (mu %(mu)s, sigma %(sigma)s; %(count)d rated games, provisional)",
+                "%(ordinal)s (mu %(mu)s, sigma %(sigma)s; %(count)d rated games, provisional)",
+                row.games,
+            )
+        else:
+            shown = ngettext(
+                "%(ordinal)s (mu %(mu)s, sigma %(sigma)s; %(count)d rated games)",
+                "%(ordinal)s (mu %(mu)s, sigma %(sigma)s; %(count)d rated games)",
+                row.games,
+            )
+        return shown % numbers
 
-    @admin.display(description="games")
+    @admin.display(description=_("games"))
     def games(self, player: Player) -> SafeString:
         count = Seat.objects.filter(player=player).count()
         url = reverse("admin:games_game_changelist") + f"?q={player.pk}"
-        return format_html('<a href="{}">{} games</a>', url, count)
+        label = ngettext("%(count)d games", "%(count)d games", count) % {"count": count}
+        return format_html('<a href="{}">{}</a>', url, label)
 
-    @admin.display(description="reports about them")
+    @admin.display(description=_("reports about them"))
     def reports(self, player: Player) -> SafeString:
         about = Report.objects.filter(reported=player)
         url = reverse("admin:moderation_report_changelist") + f"?reported__id__exact={player.pk}"
-        return format_html(
-            '<a href="{}">{} reports ({} open)</a>',
-            url,
-            about.count(),
-            about.filter(status=ReportStatus.OPEN).count(),
-        )
+        count = about.count()
+        label = ngettext(
+            "%(count)d reports (%(open)d open)", "%(count)d reports (%(open)d open)", count
+        ) % {"count": count, "open": about.filter(status=ReportStatus.OPEN).count()}
+        return format_html('<a href="{}">{}</a>', url, label)
 
 
 admin.site.unregister(Player)

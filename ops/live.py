@@ -27,6 +27,7 @@ from datetime import UTC, datetime
 from typing import Any, TypedDict
 
 from django.core.cache import cache
+from django.utils.translation import gettext
 from prometheus_client.metrics_core import Metric
 from prometheus_client.registry import Collector
 
@@ -242,9 +243,11 @@ def span(seconds: float) -> str:
     """45 -> "45 s", 97 -> "1 min 37 s", 3540 -> "59 min"."""
     whole = round(seconds)
     if whole < 60:
-        return f"{whole} s"
+        return gettext("%(seconds)d s") % {"seconds": whole}
     minutes, rest = divmod(whole, 60)
-    return f"{minutes} min {rest} s" if minutes < 10 and rest else f"{minutes} min"
+    if minutes < 10 and rest:
+        return gettext("%(minutes)d min %(seconds)d s") % {"minutes": minutes, "seconds": rest}
+    return gettext("%(minutes)d min") % {"minutes": minutes}
 
 
 def page_context(found: Figures) -> dict[str, Any]:
@@ -255,9 +258,12 @@ def page_context(found: Figures) -> dict[str, Any]:
         "figures": found,
         "read_at": datetime.fromtimestamp(found.read_at, UTC),
         "moves_total": sum(found.moves.values()),
-        "moves_caption": f"Moves per minute, over the last {minute}"
-        if found.minute.seconds >= 60
-        else f"Moves in the last {minute} (the history there is: less than a minute)",
+        "moves_caption": (
+            gettext("Moves per minute, over the last %(span)s")
+            if found.minute.seconds >= 60
+            else gettext("Moves in the last %(span)s (the history there is: less than a minute)")
+        )
+        % {"span": minute},
         "errors_http": errors_http,
         "errors_tasks": errors_tasks,
         "errors_total": sum(errors_http.values()) + sum(errors_tasks.values()),

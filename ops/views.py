@@ -13,6 +13,7 @@ from django.conf import settings
 from django.contrib import admin
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
@@ -47,7 +48,7 @@ def live_figures_view(request: HttpRequest) -> TemplateResponse:
     found = live.figures(scrape_registry())
     context = {
         **admin.site.each_context(request),
-        "title": "Live figures",
+        "title": gettext("Live figures"),
         **live.page_context(found),
     }
     return TemplateResponse(request, "admin/ops/live.html", context)

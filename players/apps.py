@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class PlayersConfig(AppConfig):
@@ -7,3 +8,4 @@ class PlayersConfig(AppConfig):
     endpoints sit above every other app. No models: the rows are the other apps'."""
 
     name = "players"
+    verbose_name = _("Players")

@@ -6,12 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from core.admin import ReadOnlyAdmin
 from ratings.models import Rating, RatingChange
 
 
-def _two_places(field: str, label: str) -> Any:
+def _two_places(field: str, label: Any) -> Any:
     """A list column showing a float field to two decimals (the stored value has sixteen)."""
 
     @admin.display(description=label, ordering=field)
@@ -25,9 +26,9 @@ def _two_places(field: str, label: str) -> Any:
 class RatingAdmin(ReadOnlyAdmin[Rating]):
     list_display = (
         "player",
-        _two_places("ordinal", "ordinal"),
-        _two_places("mu", "mu"),
-        _two_places("sigma", "sigma"),
+        _two_places("ordinal", _("ordinal")),
+        _two_places("mu", _("mu")),
+        _two_places("sigma", _("sigma")),
         "games",
         "season_games",
     )
@@ -45,9 +46,9 @@ class RatingChangeAdmin(ReadOnlyAdmin[RatingChange]):
         "game",
         "season",
         "place",
-        _two_places("mu_before", "mu before"),
-        _two_places("mu", "mu"),
-        _two_places("sigma", "sigma"),
+        _two_places("mu_before", _("mu before")),
+        _two_places("mu", _("mu")),
+        _two_places("sigma", _("sigma")),
     )
     list_select_related = ("player", "game")
     list_filter = ("kind",)

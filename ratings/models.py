@@ -11,28 +11,36 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 
 class Rating(models.Model):
     """A player's rating now. No row: the player has no rated game (OpenSkill's defaults)."""
 
     player = models.OneToOneField(
-        settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.CASCADE, related_name="rating"
+        settings.AUTH_USER_MODEL,
+        primary_key=True,
+        on_delete=models.CASCADE,
+        related_name="rating",
+        verbose_name=_("player"),
     )
-    mu = models.FloatField()
-    sigma = models.FloatField()
+    mu = models.FloatField(verbose_name=_("mu"))
+    sigma = models.FloatField(verbose_name=_("sigma"))
     # mu - 3*sigma, stored (not aged) so that the leaderboard walks an index: an aged ordinal is
     # never above it (ratings/selectors.py `leaderboard`).
-    ordinal = models.FloatField()
-    games = models.PositiveIntegerField(help_text="Rated games played.")
+    ordinal = models.FloatField(verbose_name=_("ordinal"))
+    games = models.PositiveIntegerField(help_text=_("Rated games played."), verbose_name=_("games"))
     # The `at` of the player's latest rated game: what is shown is this rating aged by the
     # days since (ratings/rating.py `aged`); the row itself changes only when a game is rated.
-    last_game_at = models.DateTimeField()
+    last_game_at = models.DateTimeField(verbose_name=_("last game at"))
     # Rated games since the latest season reset (the current season's): a player is placed on
     # the season's leaderboard at YANIV_SEASON_PLACEMENT_GAMES.
-    season_games = models.PositiveIntegerField(default=0)
+    season_games = models.PositiveIntegerField(default=0, verbose_name=_("season games"))
 
     class Meta:
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
         indexes = [
             # The leaderboard's order, ties broken by id so that pages never overlap.
             models.Index(fields=["-ordinal", "player"], name="rating_leaderboard_idx"),
@@ -43,8 +51,8 @@ class Rating(models.Model):
 
 
 class ChangeKind(models.TextChoices):
-    GAME = "game"
-    SEASON_RESET = "season_reset"
+    GAME = "game", _("Game")
+    SEASON_RESET = "season_reset", _("Season Reset")
 
 
 class RatingChange(models.Model):
@@ -53,32 +61,41 @@ class RatingChange(models.Model):
     The history is in the order (at, then a reset before the games of the same instant, then
     game id): a season's reset is at its start, and the games from that instant on are its."""
 
-    id = models.BigAutoField(primary_key=True)
+    id = models.BigAutoField(primary_key=True, verbose_name=_("id"))
     # The (player, game) constraint below indexes the player column already.
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,
         related_name="rating_changes",
         db_index=False,
+        verbose_name=_("player"),
     )
-    kind = models.CharField(max_length=16, choices=ChangeKind.choices, default=ChangeKind.GAME)
+    kind = models.CharField(
+        max_length=16, choices=ChangeKind.choices, default=ChangeKind.GAME, verbose_name=_("kind")
+    )
     # A game's change: the game, the player's seat and final place.
     game = models.ForeignKey(
-        "games.Game", on_delete=models.CASCADE, related_name="rating_changes", null=True
+        "games.Game",
+        on_delete=models.CASCADE,
+        related_name="rating_changes",
+        null=True,
+        verbose_name=_("game"),
     )
-    seat = models.PositiveSmallIntegerField(null=True)
-    place = models.PositiveSmallIntegerField(null=True)
+    seat = models.PositiveSmallIntegerField(null=True, verbose_name=_("seat"))
+    place = models.PositiveSmallIntegerField(null=True, verbose_name=_("place"))
     # A reset's: the number of the season it opened.
-    season = models.PositiveIntegerField(null=True)
+    season = models.PositiveIntegerField(null=True, verbose_name=_("season"))
     # The game's finished_at, or the season's start: the history's order, and a void replays
     # what comes after this point.
-    at = models.DateTimeField()
-    mu_before = models.FloatField()
-    sigma_before = models.FloatField()
-    mu = models.FloatField()
-    sigma = models.FloatField()
+    at = models.DateTimeField(verbose_name=_("at"))
+    mu_before = models.FloatField(verbose_name=_("mu before"))
+    sigma_before = models.FloatField(verbose_name=_("sigma before"))
+    mu = models.FloatField(verbose_name=_("mu"))
+    sigma = models.FloatField(verbose_name=_("sigma"))
 
     class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
         constraints = [
             models.UniqueConstraint(fields=["player", "game"], name="rating_change_once_per_game"),
             models.UniqueConstraint(
@@ -98,8 +115,18 @@ class RatingChange(models.Model):
         ]
 
     def __str__(self) -> str:
-        where = f"in {self.game_id}" if self.game_id else f"at season {self.season}'s reset"
-        return f"{self.player_id} {where}: {self.sigma_before:.2f} -> {self.sigma:.2f} sigma"
+        numbers = {
+            "player": self.player_id,
+            "game": self.game_id,
+            "season": self.season,
+            "before": f"{self.sigma_before:.2f}",
+            "after": f"{self.sigma:.2f}",
+        }
+        if self.game_id:
+            text = gettext("%(player)s in %(game)s: %(before)s -> %(after)s sigma")
+        else:
+            text = gettext("%(player)s at season %(season)s's reset: %(before)s -> %(after)s sigma")
+        return text % numbers
 
     @property
     def ordinal(self) -> float:

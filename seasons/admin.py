@@ -10,6 +10,8 @@ from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from core.admin import ReadOnlyAdmin
 from core.errors import ApplicationError
@@ -56,17 +58,19 @@ class SeasonAdmin(admin.ModelAdmin[Season]):
     def save_model(self, request: HttpRequest, obj: Season, form: Any, change: bool) -> None:
         season_update(obj, name=obj.name, ends_at=obj.ends_at)
 
-    @admin.action(description="End now (the next season opens within a minute)")
+    @admin.action(description=_("End now (the next season opens within a minute)"))
     def end_now(self, request: HttpRequest, queryset: QuerySet[Season]) -> None:
         current = queryset.filter(status=SeasonStatus.CURRENT).first()
         if current is None:
-            self.message_user(request, "Only the current season can end.", messages.ERROR)
+            self.message_user(request, gettext("Only the current season can end."), messages.ERROR)
             return
         season_end_now(current)
         # The rollover is games' (it rates the season's last games first): sent by name.
         current_app.send_task("games.tasks.seasons_roll_over")
         self.message_user(
-            request, f"{current.name} has ended; the next season opens within a minute."
+            request,
+            gettext("%(season)s has ended; the next season opens within a minute.")
+            % {"season": current.name},
         )
 
 

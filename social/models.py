@@ -15,18 +15,26 @@ import uuid
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Player
 from games.models import Game
 
 
 class Friendship(models.Model):
-    id = models.BigAutoField(primary_key=True)
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="friendships")
-    friend = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    since = models.DateTimeField(default=timezone.now)
+    id = models.BigAutoField(primary_key=True, verbose_name=_("id"))
+    player = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="friendships", verbose_name=_("player")
+    )
+    friend = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", verbose_name=_("friend")
+    )
+    since = models.DateTimeField(default=timezone.now, verbose_name=_("since"))
 
     class Meta:
+        verbose_name = _("friendship")
+        verbose_name_plural = _("friendships")
         constraints = [
             models.UniqueConstraint(fields=["player", "friend"], name="friendship_once"),
             models.CheckConstraint(condition=~Q(player=F("friend")), name="friendship_not_oneself"),
@@ -41,13 +49,19 @@ class FriendRequest(models.Model):
     declined, withdrawn, or ended by a block) it is kept a day, for the daily limit of requests
     sent (YANIV_FRIEND_REQUESTS_PER_DAY: withdrawing one does not give it back), then purged."""
 
-    id = models.BigAutoField(primary_key=True)
-    sender = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    receiver = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    created_at = models.DateTimeField(default=timezone.now)
-    closed_at = models.DateTimeField(null=True, blank=True)
+    id = models.BigAutoField(primary_key=True, verbose_name=_("id"))
+    sender = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", verbose_name=_("sender")
+    )
+    receiver = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", verbose_name=_("receiver")
+    )
+    created_at = models.DateTimeField(default=timezone.now, verbose_name=_("created at"))
+    closed_at = models.DateTimeField(null=True, blank=True, verbose_name=_("closed at"))
 
     class Meta:
+        verbose_name = _("friend request")
+        verbose_name_plural = _("friend requests")
         constraints = [
             models.UniqueConstraint(
                 fields=["sender", "receiver"],
@@ -68,34 +82,46 @@ class FriendRequest(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.sender_id} asks {self.receiver_id}"
+        return gettext("%(sender)s asks %(receiver)s") % {
+            "sender": self.sender_id,
+            "receiver": self.receiver_id,
+        }
 
 
 class Block(models.Model):
     """`blocker` blocked `blocked`: no friendship or request between them either way, no
     presence, and the ranked queue never seats them together."""
 
-    id = models.BigAutoField(primary_key=True)
-    blocker = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    blocked = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    created_at = models.DateTimeField(default=timezone.now)
+    id = models.BigAutoField(primary_key=True, verbose_name=_("id"))
+    blocker = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", verbose_name=_("blocker")
+    )
+    blocked = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", verbose_name=_("blocked")
+    )
+    created_at = models.DateTimeField(default=timezone.now, verbose_name=_("created at"))
 
     class Meta:
+        verbose_name = _("block")
+        verbose_name_plural = _("blocks")
         constraints = [
             models.UniqueConstraint(fields=["blocker", "blocked"], name="block_once"),
             models.CheckConstraint(condition=~Q(blocker=F("blocked")), name="block_not_oneself"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.blocker_id} blocks {self.blocked_id}"
+        return gettext("%(blocker)s blocks %(blocked)s") % {
+            "blocker": self.blocker_id,
+            "blocked": self.blocked_id,
+        }
 
 
 class ChallengeStatus(models.TextChoices):
-    OPEN = "open"
-    ACCEPTED = "accepted"
-    DECLINED = "declined"
-    CANCELLED = "cancelled"
-    EXPIRED = "expired"
+    OPEN = "open", _("Open")
+    ACCEPTED = "accepted", _("Accepted")
+    DECLINED = "declined", _("Declined")
+    CANCELLED = "cancelled", _("Cancelled")
+    EXPIRED = "expired", _("Expired")
 
 
 class Challenge(models.Model):
@@ -104,21 +130,37 @@ class Challenge(models.Model):
     row past that time is shown expired before the task that marks it has run. Accepted, it
     names the table it made."""
 
-    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    challenger = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    challenged = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    max_players = models.PositiveSmallIntegerField(default=2)
-    rules = models.JSONField(default=dict)
-    status = models.CharField(
-        max_length=10, choices=ChallengeStatus.choices, default=ChallengeStatus.OPEN
+    id = models.UUIDField(
+        primary_key=True, default=uuid.uuid4, editable=False, verbose_name=_("id")
     )
-    created_at = models.DateTimeField(default=timezone.now)
-    expires_at = models.DateTimeField()
+    challenger = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", verbose_name=_("challenger")
+    )
+    challenged = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", verbose_name=_("challenged")
+    )
+    max_players = models.PositiveSmallIntegerField(default=2, verbose_name=_("max players"))
+    rules = models.JSONField(default=dict, verbose_name=_("rules"))
+    status = models.CharField(
+        max_length=10,
+        choices=ChallengeStatus.choices,
+        default=ChallengeStatus.OPEN,
+        verbose_name=_("status"),
+    )
+    created_at = models.DateTimeField(default=timezone.now, verbose_name=_("created at"))
+    expires_at = models.DateTimeField(verbose_name=_("expires at"))
     game = models.ForeignKey(
-        Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        Game,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("game"),
     )
 
     class Meta:
+        verbose_name = _("challenge")
+        verbose_name_plural = _("challenges")
         constraints = [
             models.CheckConstraint(
                 condition=~Q(challenger=F("challenged")), name="challenge_not_oneself"
@@ -135,4 +177,7 @@ class Challenge(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.challenger_id} challenges {self.challenged_id}"
+        return gettext("%(challenger)s challenges %(challenged)s") % {
+            "challenger": self.challenger_id,
+            "challenged": self.challenged_id,
+        }

@@ -9,6 +9,8 @@ from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Player
 from core.admin import ReadOnlyAdmin
@@ -19,9 +21,13 @@ from tournaments.services import tournament_cancel, tournament_create, tournamen
 
 
 class TournamentCreateForm(forms.ModelForm[Tournament]):
-    minutes = forms.IntegerField(min_value=5, max_value=720, initial=60)
-    sizes = forms.CharField(initial="2,3,4", help_text="Table sizes among 2-5, by commas.")
-    turn_seconds = forms.IntegerField(min_value=10, max_value=300, initial=30)
+    minutes = forms.IntegerField(label=_("Minutes"), min_value=5, max_value=720, initial=60)
+    sizes = forms.CharField(
+        label=_("Sizes"), initial="2,3,4", help_text=_("Table sizes among 2-5, by commas.")
+    )
+    turn_seconds = forms.IntegerField(
+        label=_("Turn seconds"), min_value=10, max_value=300, initial=30
+    )
 
     class Meta:
         model = Tournament
@@ -31,9 +37,9 @@ class TournamentCreateForm(forms.ModelForm[Tournament]):
         try:
             sizes = [int(part) for part in self.cleaned_data["sizes"].split(",") if part.strip()]
         except ValueError as error:
-            raise forms.ValidationError("Numbers among 2-5, by commas.") from error
+            raise forms.ValidationError(gettext("Numbers among 2-5, by commas.")) from error
         if not sizes or not set(sizes) <= {2, 3, 4, 5}:
-            raise forms.ValidationError("Numbers among 2-5, by commas.")
+            raise forms.ValidationError(gettext("Numbers among 2-5, by commas."))
         return sizes
 
 
@@ -89,16 +95,16 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
         )
         obj.pk = created.pk
 
-    @admin.action(description="End now (games in play finish and count)")
+    @admin.action(description=_("End now (games in play finish and count)"))
     def end_now(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
-        self._each(request, queryset, tournament_end_now, "ended")
+        self._each(request, queryset, tournament_end_now, _("%(tournament)s: ended."))
 
-    @admin.action(description="Cancel (no standings)")
+    @admin.action(description=_("Cancel (no standings)"))
     def cancel(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
-        self._each(request, queryset, tournament_cancel, "cancelled")
+        self._each(request, queryset, tournament_cancel, _("%(tournament)s: cancelled."))
 
     def _each(
-        self, request: HttpRequest, queryset: QuerySet[Tournament], act: Any, done: str
+        self, request: HttpRequest, queryset: QuerySet[Tournament], act: Any, done: Any
     ) -> None:
         for tournament in queryset:
             try:
@@ -106,7 +112,15 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
             except ApplicationError as error:
                 self.message_user(request, f"{tournament.name}: {error.detail}", messages.ERROR)
             else:
-                self.message_user(request, f"{tournament.name}: {done}.")
+                self.message_user(request, done % {"tournament": tournament.name})
+
+
+# What tournaments/schedule.py (no Django) refuses, in the staff member's language.
+RULE_ERRORS = {
+    "every must be 'hourly' or 'daily'": _("every must be 'hourly' or 'daily'"),
+    "minute 0-59, hour 0-23": _("minute 0-59, hour 0-23"),
+    "weekdays 0 (Monday) to 6 (Sunday)": _("weekdays 0 (Monday) to 6 (Sunday)"),
+}
 
 
 class ScheduleForm(forms.ModelForm[TournamentSchedule]):
@@ -127,10 +141,12 @@ class ScheduleForm(forms.ModelForm[TournamentSchedule]):
                 tuple(cleaned.get("weekdays") or ()),
             )
         except (ValueError, TypeError) as error:
-            raise forms.ValidationError(str(error)) from error
+            raise forms.ValidationError(str(RULE_ERRORS.get(str(error), error))) from error
         sizes = cleaned.get("table_sizes") or []
         if not sizes or not set(sizes) <= {2, 3, 4, 5}:
-            raise forms.ValidationError({"table_sizes": "A list of sizes among 2-5: [2, 3, 4]."})
+            raise forms.ValidationError(
+                {"table_sizes": gettext("A list of sizes among 2-5: [2, 3, 4].")}
+            )
         return cleaned
 
 

@@ -16,73 +16,101 @@ from typing import Any
 from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
 from django.db import models
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 
 class TournamentStatus(models.TextChoices):
-    UPCOMING = "upcoming"
-    RUNNING = "running"
-    FINISHED = "finished"
-    CANCELLED = "cancelled"
+    UPCOMING = "upcoming", _("Upcoming")
+    RUNNING = "running", _("Running")
+    FINISHED = "finished", _("Finished")
+    CANCELLED = "cancelled", _("Cancelled")
 
 
 class TournamentSchedule(models.Model):
     """A recurring tournament staff define in the admin (tournaments/schedule.py's rule): the
     next one is always made ahead, so clients show it before it starts."""
 
-    name = models.CharField(max_length=64)
-    every = models.CharField(max_length=8, choices=[("hourly", "hourly"), ("daily", "daily")])
-    minute = models.PositiveSmallIntegerField(default=0, help_text="0-59, past the hour.")
-    hour = models.PositiveSmallIntegerField(default=19, help_text="0-23 UTC (daily).")
-    weekdays: models.JSONField[list[int]] = models.JSONField(
-        default=list, blank=True, help_text="0 Monday .. 6 Sunday; empty: every day."
+    name = models.CharField(max_length=64, verbose_name=_("name"))
+    every = models.CharField(
+        max_length=8,
+        choices=[("hourly", _("hourly")), ("daily", _("daily"))],
+        verbose_name=_("every"),
     )
-    minutes = models.PositiveIntegerField(default=60)
-    table_sizes: models.JSONField[list[int]] = models.JSONField(default=list)
-    rated = models.BooleanField(default=True)
-    turn_seconds = models.PositiveIntegerField(default=30)
-    min_rated_games = models.PositiveIntegerField(default=0)
-    max_players = models.PositiveIntegerField(null=True, blank=True)
-    active = models.BooleanField(default=True)
+    minute = models.PositiveSmallIntegerField(
+        default=0, help_text=_("0-59, past the hour."), verbose_name=_("minute")
+    )
+    hour = models.PositiveSmallIntegerField(
+        default=19, help_text=_("0-23 UTC (daily)."), verbose_name=_("hour")
+    )
+    weekdays: models.JSONField[list[int]] = models.JSONField(
+        default=list,
+        blank=True,
+        help_text=_("0 Monday .. 6 Sunday; empty: every day."),
+        verbose_name=_("weekdays"),
+    )
+    minutes = models.PositiveIntegerField(default=60, verbose_name=_("minutes"))
+    table_sizes: models.JSONField[list[int]] = models.JSONField(
+        default=list, verbose_name=_("table sizes")
+    )
+    rated = models.BooleanField(default=True, verbose_name=_("rated"))
+    turn_seconds = models.PositiveIntegerField(default=30, verbose_name=_("turn seconds"))
+    min_rated_games = models.PositiveIntegerField(default=0, verbose_name=_("min rated games"))
+    max_players = models.PositiveIntegerField(null=True, blank=True, verbose_name=_("max players"))
+    active = models.BooleanField(default=True, verbose_name=_("active"))
+
+    class Meta:
+        verbose_name = _("tournament schedule")
+        verbose_name_plural = _("tournament schedules")
 
     def __str__(self) -> str:
         return self.name
 
 
 class Tournament(models.Model):
-    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    name = models.CharField(max_length=64)
-    status = models.CharField(
-        max_length=16, choices=TournamentStatus.choices, default=TournamentStatus.UPCOMING
+    id = models.UUIDField(
+        primary_key=True, default=uuid.uuid4, editable=False, verbose_name=_("id")
     )
-    starts_at = models.DateTimeField()
-    ends_at = models.DateTimeField()
-    table_sizes: models.JSONField[list[int]] = models.JSONField()
-    rated = models.BooleanField(default=True)
+    name = models.CharField(max_length=64, verbose_name=_("name"))
+    status = models.CharField(
+        max_length=16,
+        choices=TournamentStatus.choices,
+        default=TournamentStatus.UPCOMING,
+        verbose_name=_("status"),
+    )
+    starts_at = models.DateTimeField(verbose_name=_("starts at"))
+    ends_at = models.DateTimeField(verbose_name=_("ends at"))
+    table_sizes: models.JSONField[list[int]] = models.JSONField(verbose_name=_("table sizes"))
+    rated = models.BooleanField(default=True, verbose_name=_("rated"))
     # The games' house rules (games.game_rules.GameRules as a dict, the turn limit included).
-    rules: models.JSONField[dict[str, Any]] = models.JSONField()
-    min_rated_games = models.PositiveIntegerField(default=0)
-    max_players = models.PositiveIntegerField(null=True, blank=True)
+    rules: models.JSONField[dict[str, Any]] = models.JSONField(verbose_name=_("rules"))
+    min_rated_games = models.PositiveIntegerField(default=0, verbose_name=_("min rated games"))
+    max_players = models.PositiveIntegerField(null=True, blank=True, verbose_name=_("max players"))
     # A hash (Django's password hashers), or empty: no password.
-    password = models.CharField(max_length=256, blank=True)
+    password = models.CharField(max_length=256, blank=True, verbose_name=_("password"))
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
         related_name="+",
+        verbose_name=_("created by"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
     schedule = models.ForeignKey(
         TournamentSchedule,
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
         related_name="tournaments",
+        verbose_name=_("schedule"),
     )
     # When it became finished (its last game ended after ends_at) or was cancelled.
-    closed_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True, verbose_name=_("closed at"))
 
     class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
         indexes = [
             models.Index(fields=["status", "starts_at"], name="tournament_status_idx"),
         ]
@@ -98,30 +126,42 @@ class Tournament(models.Model):
 
 
 class Participant(models.Model):
-    id = models.BigAutoField(primary_key=True)
+    id = models.BigAutoField(primary_key=True, verbose_name=_("id"))
     tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="participants"
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="participants",
+        verbose_name=_("tournament"),
     )
     player = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_entries"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="tournament_entries",
+        verbose_name=_("player"),
     )
-    joined_at = models.DateTimeField(auto_now_add=True)
-    paused = models.BooleanField(default=False)
-    score = models.FloatField(default=0.0)
-    games = models.PositiveIntegerField(default=0)
-    firsts = models.PositiveIntegerField(default=0, help_text="Outright first places.")
+    joined_at = models.DateTimeField(auto_now_add=True, verbose_name=_("joined at"))
+    paused = models.BooleanField(default=False, verbose_name=_("paused"))
+    score = models.FloatField(default=0.0, verbose_name=_("score"))
+    games = models.PositiveIntegerField(default=0, verbose_name=_("games"))
+    firsts = models.PositiveIntegerField(
+        default=0, help_text=_("Outright first places."), verbose_name=_("firsts")
+    )
     # Outright firsts in a row, up to the last game (2 or more: on fire for the next).
-    streak = models.PositiveSmallIntegerField(default=0)
+    streak = models.PositiveSmallIntegerField(default=0, verbose_name=_("streak"))
     # When the score last changed (the standings' last tie-break: who reached it first).
-    score_at = models.DateTimeField(auto_now_add=True)
+    score_at = models.DateTimeField(auto_now_add=True, verbose_name=_("score at"))
     # Since when they wait for a table (joined, back from a pause, or their game ended).
-    idle_since = models.DateTimeField(auto_now_add=True)
+    idle_since = models.DateTimeField(auto_now_add=True, verbose_name=_("idle since"))
     # The tournament game they sit at now, or null.
-    game_id = models.UUIDField(null=True, blank=True)
+    game_id = models.UUIDField(null=True, blank=True, verbose_name=_("game id"))
     # The other players (ids) of their previous tournament table.
-    previous: models.JSONField[list[str]] = models.JSONField(default=list)
+    previous: models.JSONField[list[str]] = models.JSONField(
+        default=list, verbose_name=_("previous")
+    )
 
     class Meta:
+        verbose_name = _("participant")
+        verbose_name_plural = _("participants")
         constraints = [
             models.UniqueConstraint(fields=["tournament", "player"], name="participant_once"),
         ]
@@ -133,7 +173,11 @@ class Participant(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.player_id} in {self.tournament_id}: {self.score}"
+        return gettext("%(player)s in %(tournament)s: %(score)s") % {
+            "player": self.player_id,
+            "tournament": self.tournament_id,
+            "score": self.score,
+        }
 
 
 class PendingTable(models.Model):
