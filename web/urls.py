@@ -18,5 +18,6 @@ urlpatterns: list[URLPattern] = [
     re_path(rf"^tournaments/(?P<tournament_id>{UUID})/?$", client, name="web-tournament"),
     re_path(r"^watch/?$", client, name="web-watch"),
     re_path(r"^friends/?$", client, name="web-friends"),
+    re_path(r"^how-to-play/?$", client, name="web-how-to-play"),
     re_path(rf"^replay/(?P<game_id>{UUID})/?$", client, name="web-replay"),
 ]

@@ -1,5 +1,6 @@
 """The web client's one page: every route of the client gets the same HTML, and the client's
-router (static/web/app.js) shows what the path names. The client talks only to the public API
+router (static/web/app.js) shows what the path names (and `/how-to-play` carries the player's
+guide in the page's language). The client talks only to the public API
 (docs/api.md), as any other client does, so this view reads nothing but the language.
 
 The page speaks the request's language (the picker's cookie, else the browser's
@@ -48,4 +49,16 @@ def catalog_json(language: str) -> SafeString:
 @never_cache  # the page names the scripts; a new release must not be served a stale page
 def client(request: HttpRequest, **route: str) -> HttpResponse:
     language = translation.get_language()
-    return render(request, "web/index.html", {"catalog": catalog_json(language)})
+    context: dict[str, Any] = {"catalog": catalog_json(language)}
+    if request.resolver_match and request.resolver_match.url_name == "web-how-to-play":
+        context["how_to_play"] = how_to_play_template(language)
+    return render(request, "web/index.html", context)
+
+
+def how_to_play_template(language: str) -> str:
+    """The player's guide (docs/rules.md told short) in `language`, one template a language
+    (web/templates/web/how_to_play/), English where there is none. The page carries it in a
+    `<template id="how-to-play">` for the client's `/how-to-play` page to show."""
+    codes = {code for code, _name in settings.LANGUAGES}
+    code = language if language in codes else "en"
+    return f"web/how_to_play/{code}.html"

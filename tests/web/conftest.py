@@ -81,17 +81,20 @@ def server(
 
 @pytest.fixture
 def open_player(browser: Browser, server: str) -> Iterator[Callable[..., Page]]:
-    """`open_player(path="/", phone=False)`: a new browser (a new guest) at `path`, once the
-    client shows the guest's name. Console errors and failed page loads fail the test."""
+    """`open_player(path="/", phone=False, locale="en-US")`: a new browser (a new guest) at
+    `path`, once the client shows the guest's name. Console errors and failed page loads fail
+    the test."""
     contexts: list[BrowserContext] = []
     problems: list[str] = []
 
-    def open_one(path: str = "/", *, phone: bool = False) -> Page:
+    def open_one(path: str = "/", *, phone: bool = False, locale: str = "en-US") -> Page:
+        # The browser's language (its Accept-Language): English unless a test says otherwise.
         context = browser.new_context(
             base_url=server,
             viewport=PHONE if phone else DESKTOP,
             is_mobile=phone,
             has_touch=phone,
+            locale=locale,
         )
         context.set_default_timeout(TIMEOUT_MS)
         contexts.append(context)

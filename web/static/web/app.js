@@ -3,9 +3,11 @@
 
 import { h } from "./dom.js";
 import { clientSeed } from "./fair-deal.js";
+import { chooseLanguage, gettext } from "./i18n.js";
 import { friendsPage } from "./pages/friends/page.js";
 import { gamePage } from "./pages/game/page.js";
 import { homePage } from "./pages/home/page.js";
+import { howToPlayPage } from "./pages/how-to-play.js";
 import { joinPage } from "./pages/join.js";
 import { leaderboardPage } from "./pages/leaderboard.js";
 import { playerPage } from "./pages/player.js";
@@ -31,6 +33,7 @@ const ROUTES = [
   [/^\/watch\/?$/, watchPage],
   [/^\/friends\/?$/, friendsPage],
   [new RegExp(`^/replay/${ID}/?$`), replayPage],
+  [/^\/how-to-play\/?$/, howToPlayPage],
 ];
 
 const main = document.getElementById("main");
@@ -44,7 +47,8 @@ const app = {
     show();
   },
   title(text) {
-    document.title = text ? `${text} · Yaniv` : "Yaniv";
+    const yaniv = gettext("Yaniv");
+    document.title = text ? `${text} · ${yaniv}` : yaniv;
   },
 };
 
@@ -64,7 +68,7 @@ async function show() {
       cleanup = (await page(root, match.slice(1).map(decodeURIComponent), app)) || null;
     } catch (error) {
       root.replaceChildren(
-        h("h1", {}, "Something went wrong"),
+        h("h1", {}, gettext("Something went wrong")),
         h("p", { class: "error", role: "alert", testid: "error" }, error.message),
       );
     }
@@ -72,8 +76,11 @@ async function show() {
     if (location.hash) document.getElementById(location.hash.slice(1))?.scrollIntoView();
     return;
   }
-  app.title("Not found");
-  root.append(h("h1", {}, "Not found"), h("p", {}, h("a", { href: "/" }, "Back to the start")));
+  app.title(gettext("Not found"));
+  root.append(
+    h("h1", {}, gettext("Not found")),
+    h("p", {}, h("a", { href: "/" }, gettext("Back to the start"))),
+  );
 }
 
 /** What lives on every page, once there is a player: their socket (presence: their friends see
@@ -108,6 +115,11 @@ document.addEventListener("click", (event) => {
   app.navigate(url.pathname + url.search + url.hash);
 });
 window.addEventListener("popstate", show);
+
+// The language picker (the header's): the cookie, then the page again in that language.
+document.getElementById("language-picker")?.addEventListener("change", (event) => {
+  chooseLanguage(event.target.value);
+});
 
 session.onChange((me) => {
   document.getElementById("you-name").textContent = me.display_name;

@@ -1,23 +1,31 @@
 // Card codes of docs/rules.md §1 ("AS", "TH", "X1"): names, faces, values, the order of a
 // hand, and the laid order of a run.
 
+import { interpolate, pgettext } from "./i18n.js";
+
 const RANKS = "A23456789TJQK";
+// The names a screen reader says (a card's face stays as printed: "10♥", read left to right).
 const RANK_NAMES = {
-  A: "ace",
-  2: "two",
-  3: "three",
-  4: "four",
-  5: "five",
-  6: "six",
-  7: "seven",
-  8: "eight",
-  9: "nine",
-  T: "ten",
-  J: "jack",
-  Q: "queen",
-  K: "king",
+  A: pgettext("card rank", "ace"),
+  2: pgettext("card rank", "two"),
+  3: pgettext("card rank", "three"),
+  4: pgettext("card rank", "four"),
+  5: pgettext("card rank", "five"),
+  6: pgettext("card rank", "six"),
+  7: pgettext("card rank", "seven"),
+  8: pgettext("card rank", "eight"),
+  9: pgettext("card rank", "nine"),
+  T: pgettext("card rank", "ten"),
+  J: pgettext("card rank", "jack"),
+  Q: pgettext("card rank", "queen"),
+  K: pgettext("card rank", "king"),
 };
-const SUITS = { S: ["spades", "♠"], H: ["hearts", "♥"], D: ["diamonds", "♦"], C: ["clubs", "♣"] };
+const SUITS = {
+  S: [pgettext("card suit", "spades"), "♠"],
+  H: [pgettext("card suit", "hearts"), "♥"],
+  D: [pgettext("card suit", "diamonds"), "♦"],
+  C: [pgettext("card suit", "clubs"), "♣"],
+};
 const SUIT_ORDER = "SHDC";
 
 export const isJoker = (code) => code[0] === "X";
@@ -27,8 +35,11 @@ export const rankOf = (code) => (isJoker(code) ? 0 : RANKS.indexOf(code[0]) + 1)
 
 /** "ace of spades", "joker". */
 export function cardName(code) {
-  if (isJoker(code)) return "joker";
-  return `${RANK_NAMES[code[0]]} of ${SUITS[code[1]][0]}`;
+  if (isJoker(code)) return pgettext("card", "joker");
+  return interpolate(pgettext("card: rank of suit", "%(rank)s of %(suit)s"), {
+    rank: RANK_NAMES[code[0]],
+    suit: SUITS[code[1]][0],
+  });
 }
 
 /** "ace", "seven": a card's rank spelled out. */

@@ -1,6 +1,8 @@
 // A few DOM helpers: the client builds its pages with `h`, never with innerHTML, so no text
 // from the server is ever parsed as markup.
 
+import { formatDate } from "./i18n.js";
+
 const SVG = "http://www.w3.org/2000/svg";
 
 function build(el, attrs, children) {
@@ -45,7 +47,7 @@ export function replace(root, ...children) {
 }
 
 export function when(iso) {
-  return iso ? new Date(iso).toLocaleString([], { dateStyle: "medium", timeStyle: "short" }) : "";
+  return formatDate(iso);
 }
 
 /** A wide table that scrolls sideways inside its box on a narrow screen, not the page. */

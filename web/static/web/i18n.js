@@ -4,7 +4,7 @@
 // server from the language cookie or the browser's Accept-Language) and carries that
 // language's catalog (`<script id="i18n-catalog">`): nothing to fetch, nothing to wait for.
 //
-// Placeholders are named, `interpolate(gettext("%(name)s called Yaniv"), {name})`, so a
+// Placeholders are named ("%(name)s called Yaniv", given to `interpolate` with {name}), so a
 // translator may move them; never build a sentence from pieces or a template literal.
 
 const root = document.documentElement;
@@ -34,7 +34,7 @@ export function ngettext(singular, plural, n) {
   return index === 0 ? singular : plural;
 }
 
-/** A string told apart by its context: `pgettext("card rank", "Queen")`. */
+/** A string told apart by its context (`pgettext` of "card rank" and "queen"). */
 export function pgettext(context, msgid) {
   const found = catalog[`${context}\x04${msgid}`];
   return typeof found === "string" && found ? found : msgid;

@@ -4,6 +4,11 @@
 // direction, the wild card, the forced draws of sevens, which the record leaves to replay).
 
 import { handTotal } from "./cards.js";
+import { gettext, interpolate } from "./i18n.js";
+
+const STOCK_RAN_OUT = gettext(
+  "The stock ran out: the discards below the last group became the new stock.",
+);
 
 /** Rounds of frames:
  *  `[{round, starter, wild, frames: [{hands, discard, pile, stock, seat, note}]}]`.
@@ -48,20 +53,26 @@ export function recordRounds(record, outBefore = []) {
       if (stock.length || !actions[at + 1]?.reshuffle) return at;
       stock = [...actions[at + 1].reshuffle];
       pile = [];
-      snap(null, "The stock ran out: the discards below the last group became the new stock.");
+      snap(null, STOCK_RAN_OUT);
       return at + 1;
     };
-    snap(round.starter, "Dealt: the starter plays first.");
+    snap(round.starter, gettext("Dealt: the starter plays first."));
     for (let at = 0; at < actions.length; at += 1) {
       const action = actions[at];
       if (action.reshuffle) {
         stock = [...action.reshuffle];
         pile = [];
-        snap(null, "The stock ran out: the discards below the last group became the new stock.");
+        snap(null, STOCK_RAN_OUT);
       } else if (action.yaniv) {
-        snap(action.seat, `Yaniv! called with ${handTotal(hands[action.seat], rules, wild)}.`, {
-          yaniv: true,
-        });
+        snap(
+          action.seat,
+          interpolate(gettext("Yaniv! called with %(total)s."), {
+            total: handTotal(hands[action.seat], rules, wild),
+          }),
+          {
+            yaniv: true,
+          },
+        );
       } else {
         const hand = hands[action.seat];
         for (const code of action.discard) hand.splice(hand.indexOf(code), 1);
@@ -76,12 +87,16 @@ export function recordRounds(record, outBefore = []) {
         }
         hand.push(drew);
         pile.push(...previous);
-        snap(action.seat, action.draw === "stock" ? "drew from the stock" : "took a face-up card", {
-          played: action.discard,
-          drew,
-          from: action.draw === "stock" ? "stock" : "discard",
-          by: action.by,
-        });
+        snap(
+          action.seat,
+          action.draw === "stock" ? gettext("drew from the stock") : gettext("took a face-up card"),
+          {
+            played: action.discard,
+            drew,
+            from: action.draw === "stock" ? "stock" : "discard",
+            by: action.by,
+          },
+        );
         at = reshuffleIfEmpty(at);
         at = forcedDraws(action, at);
       }
@@ -100,7 +115,7 @@ export function recordRounds(record, outBefore = []) {
         for (const seat of others) {
           if (!stock.length) return at; // stock and pile both empty: the rest are skipped
           hands[seat].push(stock.shift());
-          snap(seat, "drew a card: a seven was played");
+          snap(seat, gettext("drew a card: a seven was played"));
           at = reshuffleIfEmpty(at);
         }
       }

@@ -1,11 +1,12 @@
 // The rules keys of docs/rules.md §9 and §12 as the client offers them, each with its label and
 // the text of its values; the defaults, the presets' keys and the seats come from the server.
 
+import { gettext, pgettext } from "./i18n.js";
 import { api } from "./transport/rest.js";
 
 const YES_NO = [
-  ["false", "no"],
-  ["true", "yes"],
+  ["false", gettext("no")],
+  ["true", gettext("yes")],
 ];
 const bool = (v) => v === "true";
 
@@ -14,126 +15,132 @@ const bool = (v) => v === "true";
 export const RULES = [
   {
     key: "decks",
-    label: "Decks",
+    label: gettext("Decks"),
     options: [
-      ["1", "one (2-5 players)"],
-      ["2", "two (2-8 players)"],
+      ["1", gettext("one (2-5 players)")],
+      ["2", gettext("two (2-8 players)")],
     ],
     parse: Number,
   },
   {
     key: "jokers",
-    label: "Jokers per deck",
+    label: gettext("Jokers per deck"),
     options: [
       ["2", "2"],
-      ["0", "none"],
+      ["0", gettext("none")],
     ],
     parse: Number,
   },
   {
     key: "hand_size",
-    label: "Cards dealt",
+    label: gettext("Cards dealt"),
     options: [5, 6, 7, 8].map((n) => [String(n), String(n)]),
     parse: Number,
   },
   {
     key: "direction",
-    label: "Play goes",
+    label: gettext("Play goes"),
     options: [
-      ["clockwise", "clockwise"],
-      ["counterclockwise", "counterclockwise"],
+      ["clockwise", gettext("clockwise")],
+      ["counterclockwise", gettext("counterclockwise")],
     ],
   },
   {
     key: "values",
-    label: "Card values",
+    label: gettext("Card values"),
     options: [
-      ["standard", "standard (faces 10)"],
-      ["jacks_zero", "jacks 0"],
-      ["faces_high", "J 11, Q 12, K 13"],
+      ["standard", gettext("standard (faces 10)")],
+      ["jacks_zero", gettext("jacks 0")],
+      ["faces_high", gettext("J 11, Q 12, K 13")],
     ],
   },
   {
     key: "joker_value",
-    label: "A joker is worth",
+    label: gettext("A joker is worth"),
     options: [
       ["0", "0"],
       ["20", "20"],
     ],
     parse: Number,
   },
-  { key: "call_limit", label: "Call limit (Yaniv at or below)", type: "number", min: 0, max: 15 },
+  {
+    key: "call_limit",
+    label: gettext("Call limit (Yaniv at or below)"),
+    type: "number",
+    min: 0,
+    max: 15,
+  },
   {
     key: "first_turn_call",
-    label: "Yaniv on the first turn",
+    label: gettext("Yaniv on the first turn"),
     options: [
-      ["true", "allowed"],
-      ["false", "not allowed"],
+      ["true", gettext("allowed")],
+      ["false", gettext("not allowed")],
     ],
     parse: bool,
   },
   {
     key: "final_turns",
-    label: "After a call, the others play once more",
+    label: gettext("After a call, the others play once more"),
     options: YES_NO,
     parse: bool,
   },
   {
     key: "draw_from",
-    label: "Draw from the last group",
+    label: gettext("Draw from the last group"),
     options: [
-      ["ends", "its ends"],
-      ["any_of_last", "any of its cards"],
+      ["ends", gettext("its ends")],
+      ["any_of_last", gettext("any of its cards")],
     ],
   },
   {
     key: "assaf_penalty_rule",
-    label: "Assaf costs the caller",
+    label: gettext("Assaf costs the caller"),
     options: [
-      ["fixed", "the penalty below"],
-      ["twice_highest", "twice the highest hand"],
+      ["fixed", gettext("the penalty below")],
+      ["twice_highest", gettext("twice the highest hand")],
     ],
   },
-  { key: "assaf_penalty", label: "Assaf penalty", type: "number", min: 0, max: 100 },
+  { key: "assaf_penalty", label: gettext("Assaf penalty"), type: "number", min: 0, max: 100 },
   {
     key: "assaf_scores",
-    label: "On Assaf, the others score",
+    label: gettext("On Assaf, the others score"),
     options: [
-      ["hand", "their hand"],
-      ["zero", "zero for the lowest"],
+      ["hand", gettext("their hand")],
+      ["zero", gettext("zero for the lowest")],
     ],
   },
   {
     key: "exact_scores",
-    label: "Exact scores",
+    label: gettext("Exact scores"),
     options: [
-      ["100_200", "100 → 50, 200 → 100"],
-      ["halve_50", "halve multiples of 50"],
-      ["none", "no drops"],
+      ["100_200", gettext("100 → 50, 200 → 100")],
+      ["halve_50", gettext("halve multiples of 50")],
+      ["none", gettext("no drops")],
     ],
   },
   {
     key: "ending",
-    label: "The game ends",
+    label: gettext("The game ends"),
     options: [
-      ["out_over_100", "out over 100"],
-      ["out_over_200", "out over 200"],
-      ["out_at_100", "out at 100"],
-      ["out_at_200", "out at 200"],
-      ["first_over_100", "when anyone passes 100"],
-      ["first_at_200", "when anyone reaches 200"],
+      ["out_over_100", gettext("out over 100")],
+      ["out_over_200", gettext("out over 200")],
+      ["out_at_100", gettext("out at 100")],
+      ["out_at_200", gettext("out at 200")],
+      ["first_over_100", gettext("when anyone passes 100")],
+      ["first_at_200", gettext("when anyone reaches 200")],
     ],
   },
-  { key: "wild_rank", label: "A wild card each round", options: YES_NO, parse: bool },
-  { key: "sevens", label: "A seven makes the others draw", options: YES_NO, parse: bool },
-  { key: "spy_queen", label: "The queen of diamonds spies", options: YES_NO, parse: bool },
+  { key: "wild_rank", label: gettext("A wild card each round"), options: YES_NO, parse: bool },
+  { key: "sevens", label: gettext("A seven makes the others draw"), options: YES_NO, parse: bool },
+  { key: "spy_queen", label: gettext("The queen of diamonds spies"), options: YES_NO, parse: bool },
   {
     key: "turn_seconds",
-    label: "Turn limit",
+    label: gettext("Turn limit"),
     options: [
-      ["", "none"],
-      ["30", "30 s"],
-      ["60", "60 s"],
+      ["", gettext("none")],
+      ["30", gettext("30 s")],
+      ["60", gettext("60 s")],
     ],
     parse: (v) => (v ? Number(v) : null),
   },
@@ -141,12 +148,12 @@ export const RULES = [
 
 /** The presets' names as the client shows them; their keys come from `GET /rules/`. */
 const PRESET_TITLES = {
-  standard: "Standard Yaniv",
-  nepalese: "Nepalese",
-  dhumbal: "Dhumbal",
-  yellow_lemon: "Yellow Lemon",
-  least_count: "Least Count",
-  declare: "Declare",
+  standard: pgettext("variant", "Standard Yaniv"),
+  nepalese: pgettext("variant", "Nepalese"),
+  dhumbal: pgettext("variant", "Dhumbal"),
+  yellow_lemon: pgettext("variant", "Yellow Lemon"),
+  least_count: pgettext("variant", "Least Count"),
+  declare: pgettext("variant", "Declare"),
 };
 
 /** A preset's name to show ("Least Count"), or its key spelled out for one added since. */
@@ -184,7 +191,7 @@ export function ruleText(key, value) {
   const rule = RULES.find((r) => r.key === key);
   const raw = value === null ? "" : String(value);
   const option = rule?.options?.find(([v]) => v === raw);
-  return option ? option[1] : value === null ? "none" : raw;
+  return option ? option[1] : value === null ? gettext("none") : raw;
 }
 
 /** The label of a key ("Decks"), or the key spelled out. */

@@ -1,11 +1,16 @@
 // The REST half of the public API (docs/api.md), and nothing else: JSON under /api/v1/ with a
 // bearer token kept in localStorage, and the API's error format as an ApiError.
 
+import { gettext, interpolate, language } from "../i18n.js";
+
 const TOKEN_KEY = "yaniv.token";
 
 export class ApiError extends Error {
   constructor(status, body) {
-    super(body?.detail || `The server answered ${status}.`);
+    super(
+      body?.detail ||
+        interpolate(gettext("The server answered %(status)s."), { status: String(status) }),
+    );
     this.status = status;
     this.code = body?.code || "error";
     this.body = body || {};
@@ -22,7 +27,8 @@ export const token = {
  *  server's `code` and `detail`. `path` may also be a list's full `next` URL. */
 export async function api(method, path, body) {
   const url = path.startsWith("http") ? new URL(path) : new URL(`/api/v1/${path}`, location.href);
-  const headers = { Accept: "application/json" };
+  // The server's details (errors, texts) come back in the page's language.
+  const headers = { Accept: "application/json", "Accept-Language": language };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const bearer = token.get();
   if (bearer) headers.Authorization = `Bearer ${bearer}`;
@@ -34,7 +40,7 @@ export async function api(method, path, body) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
-    throw new ApiError(0, { detail: "The server cannot be reached.", code: "network" });
+    throw new ApiError(0, { detail: gettext("The server cannot be reached."), code: "network" });
   }
   if (response.status === 204) return null;
   const data = await response.json().catch(() => ({}));

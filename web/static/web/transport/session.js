@@ -1,6 +1,7 @@
 // The player using this browser: their `me`, a guest made on the first visit, and whoever
 // wants to know when it changes (the header's name and profile link).
 
+import { language } from "../i18n.js";
 import { api, token } from "./rest.js";
 
 const listeners = new Set();
@@ -26,6 +27,7 @@ export const session = {
   },
   update(me) {
     this.me = me;
+    speakPageLanguage(me);
     for (const listener of listeners) listener(me);
     return me;
   },
@@ -33,3 +35,21 @@ export const session = {
     listeners.add(listener);
   },
 };
+
+/** The player's pushes and server texts speak the page's language: once the session knows
+ *  its player, their `language` follows the page's (the picker, or the browser's). */
+let asked = null;
+function speakPageLanguage(me) {
+  if (!me?.id || !("language" in me) || me.language === language) return;
+  if (asked === me.id) return;
+  asked = me.id;
+  api("PATCH", "me/", { language }).then(
+    (now) => {
+      if (session.me?.id === me.id)
+        session.me = { ...session.me, language: now?.language ?? language };
+    },
+    () => {
+      asked = null; // tried again with the next `me`
+    },
+  );
+}

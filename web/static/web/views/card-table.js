@@ -3,7 +3,9 @@
 
 import { cardFace, cardName, isJoker, rankName } from "../cards.js";
 import { h } from "../dom.js";
+import { formatNumber, gettext, interpolate, language, ngettext, pgettext } from "../i18n.js";
 import { playerName } from "./player-name.js";
+import { fill } from "./text.js";
 
 /** A card as a `<span>` (or a `<button>` when `onclick` is given), named for screen readers. */
 export function card(code, { onclick, pressed, takeable, key, label, disabled } = {}) {
@@ -19,6 +21,7 @@ export function card(code, { onclick, pressed, takeable, key, label, disabled } 
       .filter(Boolean)
       .join(" "),
     "data-card": code,
+    translate: "no",
     "aria-label": label || cardName(code),
     title: cardName(code),
   };
@@ -49,12 +52,24 @@ export const cards = (codes, attrs = {}) =>
     codes.map((code) => card(code)),
   );
 
+/** A CPU level's name ("easy"), its code spelled as is for a level added since. */
+export function cpuLevelName(level) {
+  const names = {
+    easy: pgettext("CPU level", "easy"),
+    medium: pgettext("CPU level", "medium"),
+    hard: pgettext("CPU level", "hard"),
+    expert: pgettext("CPU level", "expert"),
+  };
+  return names[level] ?? level;
+}
+
 export function seatName(seat) {
   if (!seat) return "";
   if (seat.player) return seat.player.display_name;
+  const n = seat.seat + 1;
   return seat.is_cpu && seat.cpu_level
-    ? `CPU ${seat.seat + 1} (${seat.cpu_level})`
-    : `CPU ${seat.seat + 1}`;
+    ? interpolate(gettext("CPU %(n)s (%(level)s)"), { n, level: cpuLevelName(seat.cpu_level) })
+    : interpolate(gettext("CPU %(n)s"), { n });
 }
 
 /** A seat's name as elements: its player's (in a `<bdi>`, a bot's with its BOT badge, linked to
@@ -69,17 +84,30 @@ export function seatLabel(seat, { link = false } = {}) {
 export function roundResult(last, seats, before) {
   const caller = seats[last.caller];
   const callerTotal = last.hand_totals?.[last.caller];
-  const called = `${seatName(caller)} called Yaniv with ${callerTotal}`;
+  const values = { name: h("bdi", {}, seatName(caller)), total: callerTotal };
   const verdict =
     last.outcome === "yaniv"
-      ? `${called} and it stands.`
-      : `${called}: Assaf! Someone had as little or less.`;
+      ? fill(gettext("%(name)s called Yaniv with %(total)s and it stands."), values)
+      : fill(
+          gettext("%(name)s called Yaniv with %(total)s: Assaf! Someone had as little or less."),
+          values,
+        );
   return h(
     "section",
     { class: "panel", testid: "round-result", "aria-labelledby": "round-result-h" },
-    h("h2", { id: "round-result-h" }, `Round ${last.round ?? ""} result`),
+    h(
+      "h2",
+      { id: "round-result-h" },
+      interpolate(gettext("Round %(round)s result"), { round: last.round ?? "" }),
+    ),
     h("p", {}, verdict),
-    last.wild ? h("p", { class: "muted" }, `Wild card: the ${cardName(last.wild)}.`) : null,
+    last.wild
+      ? h(
+          "p",
+          { class: "muted" },
+          interpolate(gettext("Wild card: the %(card)s."), { card: cardName(last.wild) }),
+        )
+      : null,
     h(
       "table",
       { class: "grid" },
@@ -89,10 +117,10 @@ export function roundResult(last, seats, before) {
         h(
           "tr",
           {},
-          h("th", { scope: "col" }, "Player"),
-          h("th", { scope: "col" }, "Hand"),
-          h("th", { scope: "col" }, "Points"),
-          h("th", { scope: "col" }, "Total"),
+          h("th", { scope: "col" }, gettext("Player")),
+          h("th", { scope: "col" }, gettext("Hand")),
+          h("th", { scope: "col" }, gettext("Points")),
+          h("th", { scope: "col" }, gettext("Total")),
         ),
       ),
       h(
@@ -111,21 +139,31 @@ export function roundResult(last, seats, before) {
               "th",
               { scope: "row" },
               seatLabel(seat),
-              seat.seat === last.caller ? h("span", { class: "badge" }, "called") : null,
+              seat.seat === last.caller
+                ? h("span", { class: "badge" }, pgettext("the seat that called", "called"))
+                : null,
             ),
-            h("td", {}, hand ? [cards(hand), ` = ${last.hand_totals[seat.seat]}`] : "out"),
-            h("td", {}, points === null ? "–" : `+${points}`),
+            h(
+              "td",
+              {},
+              hand
+                ? [cards(hand), " = ", h("span", { class: "num" }, last.hand_totals[seat.seat])]
+                : pgettext("eliminated", "out"),
+            ),
+            h("td", { class: "num" }, points === null ? "–" : `+${points}`),
             h(
               "td",
               {},
               dropped
                 ? h(
                     "span",
-                    { class: "drop", title: "Exact score dropped" },
+                    { class: "drop num", title: gettext("Exact score dropped") },
                     `${was + points} → ${total}`,
                   )
-                : String(total),
-              last.eliminated.includes(seat.seat) ? h("span", { class: "badge out" }, "out") : null,
+                : h("span", { class: "num" }, String(total)),
+              last.eliminated.includes(seat.seat)
+                ? h("span", { class: "badge out" }, pgettext("eliminated", "out"))
+                : null,
             ),
           );
         }),
@@ -140,7 +178,7 @@ export function standings(game, deltas) {
   return h(
     "section",
     { class: "panel highlight", testid: "standings", "aria-labelledby": "standings-h" },
-    h("h2", { id: "standings-h" }, "Final standings"),
+    h("h2", { id: "standings-h" }, gettext("Final standings")),
     h(
       "ol",
       { class: "standings" },
@@ -152,13 +190,19 @@ export function standings(game, deltas) {
           { "data-seat": seat, "data-place": place },
           h("span", { class: "place" }, ordinal(place)),
           h("span", { class: "name" }, seatLabel(s)),
-          h("span", { class: "score" }, `${s.score} points`),
+          h(
+            "span",
+            { class: "score" },
+            interpolate(ngettext("%(n)s point", "%(n)s points", s.score), { n: s.score }),
+          ),
           delta === undefined
             ? null
             : h(
                 "span",
                 { class: `delta ${delta >= 0 ? "up" : "down"}` },
-                `rating ${delta >= 0 ? "+" : ""}${delta.toFixed(2)}`,
+                interpolate(gettext("rating %(delta)s"), {
+                  delta: `${delta >= 0 ? "+" : ""}${delta.toFixed(2)}`,
+                }),
               ),
         );
       }),
@@ -166,7 +210,11 @@ export function standings(game, deltas) {
   );
 }
 
+/** "1st", "2nd": a place; in other languages their own way of writing it. */
 export function ordinal(n) {
+  if (language !== "en") {
+    return interpolate(pgettext("a place in a ranking", "#%(n)s"), { n: formatNumber(n) });
+  }
   const suffix =
     n % 10 === 1 && n % 100 !== 11
       ? "st"
@@ -178,21 +226,24 @@ export function ordinal(n) {
   return `${n}${suffix}`;
 }
 
-export const cardsBelow = (n) => `${n} card${n === 1 ? "" : "s"} below`;
+export const cardsBelow = (n) =>
+  interpolate(ngettext("%(n)s card below", "%(n)s cards below", n), { n });
 
 /** The round's wild card (rules §12, Least Count): face up beside the stock, its rank 0. */
 export function wildBlock(code) {
   return h(
     "div",
     { class: "pile-block" },
-    h("h2", { class: "label" }, "Wild card"),
+    h("h2", { class: "label" }, gettext("Wild card")),
     h("div", { class: "cards", testid: "wild" }, card(code)),
     h(
       "p",
       { class: "muted small" },
       isJoker(code)
-        ? "A joker: no rank is wild this round."
-        : `Every ${rankName(code)} scores 0 and may stand in a run.`,
+        ? gettext("A joker: no rank is wild this round.")
+        : interpolate(gettext("Every %(rank)s scores 0 and may stand in a run."), {
+            rank: rankName(code),
+          }),
     ),
   );
 }

@@ -2,6 +2,7 @@
 // and the replay viewer show them.
 
 import { h } from "../dom.js";
+import { gettext, interpolate } from "../i18n.js";
 import { seatLabel } from "./card-table.js";
 
 /** A long hex value shortened (unless `full`), the whole of it in its title and
@@ -27,13 +28,26 @@ export function fairVerdict(fair) {
     );
   switch (fair.status) {
     case "checking":
-      return line("pending", "Checking the deal…");
+      return line("pending", gettext("Checking the deal…"));
     case "verified":
-      return line("ok", h("strong", {}, "Deal verified"), " · game seed ", hexValue(fair.gameSeed));
+      return line(
+        "ok",
+        h("strong", {}, gettext("Deal verified")),
+        " · ",
+        gettext("game seed"),
+        " ",
+        hexValue(fair.gameSeed),
+      );
     case "failed":
-      return line("bad", h("strong", {}, "Deal NOT verified"), `: ${fair.where}: ${fair.detail}`);
+      // What disagrees is named as the record names it (docs/fairness.md), not translated.
+      return line(
+        "bad",
+        h("strong", {}, gettext("Deal NOT verified")),
+        ": ",
+        h("span", { translate: "no", dir: "ltr" }, `${fair.where}: ${fair.detail}`),
+      );
     default:
-      return line("bad", h("strong", {}, "Deal not checked"), `: ${fair.message}`);
+      return line("bad", h("strong", {}, gettext("Deal not checked")), `: ${fair.message}`);
   }
 }
 
@@ -44,12 +58,17 @@ export function fairSeat(seat, entry, { full = false } = {}) {
   return h(
     "li",
     { testid: "fair-seat", "data-seat": entry.seat, class: full ? "full" : null },
-    h("span", { class: "seat-name" }, seat ? seatLabel(seat) : `Seat ${entry.seat}`),
-    h("span", {}, "commitment ", hex(entry.commitment, "fair-commitment")),
+    h(
+      "span",
+      { class: "seat-name" },
+      seat ? seatLabel(seat) : interpolate(gettext("Seat %(n)s"), { n: entry.seat }),
+    ),
+    h("span", {}, gettext("commitment"), " ", hex(entry.commitment, "fair-commitment")),
     h(
       "span",
       {},
-      "client seed ",
+      gettext("client seed"),
+      " ",
       h(
         "code",
         { class: "seed", testid: "fair-client-seed", "data-value": entry.client_seed },
@@ -57,7 +76,7 @@ export function fairSeat(seat, entry, { full = false } = {}) {
       ),
     ),
     "server_seed" in entry
-      ? h("span", {}, "server seed ", hex(entry.server_seed, "fair-server-seed"))
+      ? h("span", {}, gettext("server seed"), " ", hex(entry.server_seed, "fair-server-seed"))
       : null,
   );
 }

@@ -3,6 +3,7 @@
 // (`player.is_bot`; docs/web-client.md, Bots).
 
 import { h } from "../dom.js";
+import { gettext } from "../i18n.js";
 
 /** The BOT badge: "BOT" on screen, "bot account" to a screen reader. */
 export const botBadge = () =>
@@ -11,11 +12,11 @@ export const botBadge = () =>
     {
       class: "badge badge-bot",
       role: "img",
-      "aria-label": "bot account",
-      title: "A bot: a program plays this account",
+      "aria-label": gettext("bot account"),
+      title: gettext("A bot: a program plays this account"),
       testid: "bot-badge",
     },
-    "BOT",
+    gettext("BOT"),
   );
 
 /** `[<bdi>name</bdi>, badge]` for a `player` object: the name a link to the profile when

@@ -3,7 +3,7 @@
 
 import { h, s } from "../dom.js";
 import { formatDate, gettext, interpolate, ngettext } from "../i18n.js";
-import { decimal } from "./text.js";
+import { decimal, seasonName } from "./text.js";
 
 const PAD = { left: 44, right: 12, top: 12, bottom: 28 };
 
@@ -163,7 +163,9 @@ export function seasonMarks(entries) {
 }
 
 function seasonMark({ season, reset }, where, known, { top, bottom, width }) {
-  const name = known?.name || interpolate(gettext("Season %(n)s"), { n: season });
+  const name = known
+    ? seasonName(known)
+    : interpolate(gettext("Season %(number)s"), { number: season });
   const starts = known?.starts_at || reset?.at;
   // The name centred over its mark, or beside it near an edge.
   const room = name.length * 4;

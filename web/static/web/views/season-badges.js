@@ -3,7 +3,7 @@
 
 import { h } from "../dom.js";
 import { gettext, interpolate, ngettext, pgettext } from "../i18n.js";
-import { fill } from "./text.js";
+import { fill, seasonName } from "./text.js";
 
 const TIERS = {
   legend: pgettext("season tier", "Legend"),
@@ -42,7 +42,7 @@ export function seasonBadges(rows) {
           "data-tier": row.placed ? row.tier : "placement",
           title: badgeTitle(row),
         },
-        h("bdi", { class: "season-name" }, row.season.name),
+        h("bdi", { class: "season-name" }, seasonName(row.season)),
         " · ",
         h("strong", {}, tierName(row)),
         row.placed
@@ -72,7 +72,7 @@ export function seasonBadges(rows) {
 
 function badgeTitle(row) {
   const values = {
-    season: row.season.name,
+    season: seasonName(row.season),
     games: row.games,
     needed: row.season.placement_games,
     rank: row.rank,
@@ -106,7 +106,7 @@ function badgeTitle(row) {
 
 /** A season's standing: "#4 of 25 · Gold · 31 games", or the placement games played. */
 export function seasonStanding(row) {
-  const season = h("bdi", {}, row.season.name);
+  const season = h("bdi", {}, seasonName(row.season));
   if (!row.placed) {
     const format = ngettext(
       "%(season)s: placement, %(games)s of %(needed)s game played",

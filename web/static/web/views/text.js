@@ -1,6 +1,6 @@
 // Translated sentences with elements in them, and the numbers of ratings (docs/languages.md).
 
-import { formatNumber, language } from "../i18n.js";
+import { formatNumber, gettext, interpolate, language } from "../i18n.js";
 
 /** `fill(gettext("%(name)s challenges you."), {name: h("strong", ...)})`: the translated
  *  sentence as a list of its text and the values in their places (elements stay elements), for
@@ -35,4 +35,13 @@ export function decimal(n, digits = 1, { sign = false } = {}) {
     );
   }
   return formats.get(key).format(n);
+}
+
+/** A season's name as players read it: the server's default "Season 4" in the page's language,
+ *  a name staff gave it as it is. */
+export function seasonName(season) {
+  if (season.name === `Season ${season.number}`) {
+    return interpolate(gettext("Season %(number)s"), { number: season.number });
+  }
+  return season.name;
 }

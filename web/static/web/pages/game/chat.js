@@ -7,9 +7,11 @@
 // field being typed in. What players write is inserted as text, never as markup.
 
 import { h } from "../../dom.js";
+import { formatDate, gettext, interpolate } from "../../i18n.js";
 import { createStore, mount } from "../../store.js";
 import { api } from "../../transport/rest.js";
 import { playerName } from "../../views/player-name.js";
+import { fill } from "../../views/text.js";
 
 let phrasesRead = null;
 /** The fixed phrases, by id (read once). */
@@ -83,7 +85,10 @@ export async function chatPanel(game, me) {
   }
 
   async function report(message) {
-    if (!confirm(`Report ${message.player.display_name}'s message to the moderators?`)) return;
+    const sure = interpolate(gettext("Report %(name)s's message to the moderators?"), {
+      name: message.player.display_name,
+    });
+    if (!confirm(sure)) return;
     try {
       await api("POST", `chat/messages/${message.id}/reports/`, {});
       dispatch({ type: "reported", id: message.id });
@@ -93,7 +98,7 @@ export async function chatPanel(game, me) {
     }
   }
 
-  const title = room === "players" ? "Table chat" : "Spectators' chat";
+  const title = room === "players" ? gettext("Table chat") : gettext("Spectators' chat");
   const el = h("section", {
     class: "panel chat",
     testid: "chat",
@@ -106,8 +111,9 @@ export async function chatPanel(game, me) {
       h(
         "p",
         { class: "muted", testid: "chat-off" },
-        "You turned the chat off. ",
-        h("a", { href: "/#settings" }, "Settings"),
+        gettext("You turned the chat off."),
+        " ",
+        h("a", { href: "/#settings" }, gettext("Settings")),
       ),
     );
     return { el, message() {}, link() {} };
@@ -117,7 +123,7 @@ export async function chatPanel(game, me) {
     class: "chat-messages",
     testid: "chat-messages",
     "aria-live": "polite",
-    "aria-label": "Messages",
+    "aria-label": gettext("Messages"),
   });
   mount(
     store,
@@ -126,7 +132,7 @@ export async function chatPanel(game, me) {
     (s) =>
       s.messages.length
         ? s.messages.map((m) => messageView(m, { me, known, reported: s.reported, report }))
-        : h("li", { class: "muted empty" }, "No message yet."),
+        : h("li", { class: "muted empty" }, gettext("No message yet.")),
   );
   // The newest message in view, unless the reader scrolled up to read older ones.
   let atBottom = true;
@@ -139,7 +145,7 @@ export async function chatPanel(game, me) {
 
   const phraseButtons = h(
     "div",
-    { class: "phrases", role: "group", "aria-label": "Phrases" },
+    { class: "phrases", role: "group", "aria-label": gettext("Phrases") },
     [...known].map(([id, text]) =>
       h(
         "button",
@@ -148,6 +154,7 @@ export async function chatPanel(game, me) {
           testid: "chat-phrase",
           "data-phrase": id,
           "data-key": `phrase-${id}`,
+          dir: "auto",
           onclick: () => say({ phrase: id }),
         },
         text,
@@ -161,15 +168,15 @@ export async function chatPanel(game, me) {
     maxlength: 200,
     required: true,
     autocomplete: "off",
-    placeholder: "Say something",
+    placeholder: gettext("Say something"),
   });
   const form = me.is_guest
     ? h(
         "p",
         { class: "muted small" },
-        "Phrases only: ",
-        h("a", { href: "/" }, "register"),
-        " to write your own words.",
+        fill(gettext("Phrases only: %(register)s to write your own words."), {
+          register: h("a", { href: "/" }, gettext("register")),
+        }),
       )
     : h(
         "form",
@@ -181,9 +188,9 @@ export async function chatPanel(game, me) {
             if (text && (await say({ text }))) field.value = "";
           },
         },
-        h("label", { for: "chat-text", class: "sr-only" }, "Message"),
+        h("label", { for: "chat-text", class: "sr-only" }, gettext("Message")),
         field,
-        h("button", { type: "submit", testid: "chat-send" }, "Send"),
+        h("button", { type: "submit", testid: "chat-send" }, gettext("Send")),
       );
   const note = h("div", { role: "status" });
   mount(
@@ -194,7 +201,9 @@ export async function chatPanel(game, me) {
   );
   el.append(h("h2", { id: "chat-h" }, title), list, note, phraseButtons, form);
   if (me.chat === "phrases") {
-    el.append(h("p", { class: "muted small" }, "You see the phrases only (your settings)."));
+    el.append(
+      h("p", { class: "muted small" }, gettext("You see the phrases only (your settings).")),
+    );
   }
   await reread();
   return {
@@ -226,19 +235,23 @@ function messageView(message, { me, known, reported, report }) {
       "data-phrase": phrase ? message.phrase : null,
       class: own ? "own" : null,
     },
-    h("span", { class: "who" }, own ? "You" : playerName(message.player)),
+    h("span", { class: "who" }, own ? gettext("You") : playerName(message.player)),
     " ",
-    h("span", { class: phrase ? "said phrase" : "said" }, text),
+    h(
+      "span",
+      { class: phrase ? "said phrase" : "said", dir: phrase ? "auto" : null },
+      phrase ? text : h("bdi", {}, text),
+    ),
     " ",
     h(
       "time",
       { class: "muted small", datetime: message.at },
-      new Date(message.at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }),
+      formatDate(message.at, { hour: "2-digit", minute: "2-digit" }),
     ),
     own
       ? null
       : reported[message.id]
-        ? h("span", { class: "muted small", testid: "reported" }, "reported")
+        ? h("span", { class: "muted small", testid: "reported" }, gettext("reported"))
         : h(
             "button",
             {
@@ -248,7 +261,7 @@ function messageView(message, { me, known, reported, report }) {
               "data-key": `report-${message.id}`,
               onclick: () => report(message),
             },
-            "Report",
+            gettext("Report"),
           ),
   );
 }

@@ -5,6 +5,7 @@
 import { layGroup } from "../../cards.js";
 import { errorLine, h, replace } from "../../dom.js";
 import { clientSeed, verifyRecord } from "../../fair-deal.js";
+import { gettext, interpolate } from "../../i18n.js";
 import { rulesCatalog } from "../../rules.js";
 import { createStore, mount } from "../../store.js";
 import { gameFeed } from "../../transport/game-feed.js";
@@ -19,11 +20,11 @@ export async function gamePage(root, [gameId], app) {
   try {
     game = await api("GET", `games/${gameId}/`);
   } catch (error) {
-    app.title("Table");
+    app.title(gettext("Table"));
     root.append(
-      h("h1", {}, "Table"),
+      h("h1", {}, gettext("Table")),
       errorLine(error.message),
-      h("p", {}, h("a", { href: "/" }, "Back to the start")),
+      h("p", {}, h("a", { href: "/" }, gettext("Back to the start"))),
     );
     return null;
   }
@@ -54,7 +55,7 @@ export async function gamePage(root, [gameId], app) {
     play(drawFrom) {
       const { game, selected } = store.state;
       if (!selected.length) {
-        dispatch({ type: "error", message: "Select the cards to discard first." });
+        dispatch({ type: "error", message: gettext("Select the cards to discard first.") });
         return;
       }
       // The selection stays until the move is applied (then its cards have left the hand), so
@@ -64,7 +65,10 @@ export async function gamePage(root, [gameId], app) {
     },
     callYaniv: () => send("actions/", { seq: store.state.game.seq, type: "yaniv" }),
     leave() {
-      if (confirm("Leave for good? The CPU plays your seat to the end, and the result counts.")) {
+      const sure = gettext(
+        "Leave for good? The CPU plays your seat to the end, and the result counts.",
+      );
+      if (confirm(sure)) {
         // The next seed waits for the end of the game (the server refuses it while seated).
         send("leave/").then(() => renewSeed());
       }
@@ -96,7 +100,7 @@ export async function gamePage(root, [gameId], app) {
     table,
     (state) => [state],
     (state) => {
-      app.title(state.game.you === null ? "Watching" : "Table");
+      app.title(state.game.you === null ? gettext("Watching") : gettext("Table"));
       return gameView(state, actions);
     },
   );
@@ -150,13 +154,20 @@ async function tournamentLine(el, tournamentId) {
     h(
       "p",
       { class: "panel tournament-line", testid: "tournament-line" },
-      "Tournament: ",
-      h("a", { href: `/tournaments/${tournament.id}`, testid: "tournament-link" }, tournament.name),
+      gettext("Tournament:"),
+      " ",
+      h(
+        "a",
+        { href: `/tournaments/${tournament.id}`, testid: "tournament-link" },
+        h("bdi", {}, tournament.name),
+      ),
       me?.joined
         ? [
-            " · your points there: ",
+            " · ",
+            gettext("your points there:"),
+            " ",
             h("strong", { testid: "tournament-points" }, String(me.score)),
-            me.rank ? ` · rank #${me.rank}` : "",
+            me.rank ? ` · ${interpolate(gettext("rank #%(rank)s"), { rank: me.rank })}` : "",
           ]
         : null,
     ),

@@ -3,11 +3,13 @@
 
 import { cardName, layGroup, sortHand } from "../../cards.js";
 import { errorLine, h } from "../../dom.js";
+import { gettext, interpolate, ngettext, pgettext } from "../../i18n.js";
 import { presetTitle, ruleLabel, ruleText } from "../../rules.js";
 import {
   card,
   cards,
   cardsBelow,
+  cpuLevelName,
   roundResult,
   seatLabel,
   seatName,
@@ -15,20 +17,30 @@ import {
   wildBlock,
 } from "../../views/card-table.js";
 import { fairSeat, fairVerdict } from "../../views/fair-deal.js";
+import { fill } from "../../views/text.js";
 import { mySeat, myTurn, selectedCopies, totalsBefore } from "./store.js";
 
 const STATUS = {
-  waiting: "Waiting for players",
-  active: "In play",
-  finished: "Finished",
-  aborted: "Aborted",
+  waiting: gettext("Waiting for players"),
+  active: gettext("In play"),
+  finished: gettext("Finished"),
+  aborted: gettext("Aborted"),
 };
-const LINK = { open: "live", closed: "not updating" };
+const LINK = { open: gettext("live"), closed: gettext("not updating") };
 
 function tableTitle(game, watching) {
-  if (watching) return "Watching a table";
-  if (game.tournament_id) return game.rated ? "Tournament table" : "Tournament table (unrated)";
-  return game.ranked ? "Ranked table" : "Private table";
+  if (watching) return gettext("Watching a table");
+  if (game.tournament_id) {
+    return game.rated ? gettext("Tournament table") : gettext("Tournament table (unrated)");
+  }
+  return game.ranked ? gettext("Ranked table") : gettext("Private table");
+}
+
+/** "Finished · round 3 · ": the table's state, its round once dealt. */
+function statusLine(game) {
+  const status = STATUS[game.status] ?? game.status;
+  if (!game.round) return `${status} · `;
+  return `${status} · ${interpolate(gettext("round %(round)s"), { round: game.round })} · `;
 }
 
 export function gameView(state, actions) {
@@ -44,8 +56,8 @@ export function gameView(state, actions) {
       h(
         "p",
         { class: "muted" },
-        `${STATUS[game.status]}${game.round ? ` · round ${game.round}` : ""} · `,
-        h("span", { class: `link ${state.link}` }, LINK[state.link] ?? "connecting…"),
+        statusLine(game),
+        h("span", { class: `link ${state.link}` }, LINK[state.link] ?? gettext("connecting…")),
       ),
     ),
     errorLine(state.error),
@@ -61,8 +73,8 @@ export function gameView(state, actions) {
       ? h(
           "p",
           { class: "row" },
-          h("a", { href: `/replay/${game.id}`, class: "button" }, "Replay this game"),
-          h("a", { href: "/", class: "button" }, "Play again"),
+          h("a", { href: `/replay/${game.id}`, class: "button" }, gettext("Replay this game")),
+          h("a", { href: "/", class: "button" }, gettext("Play again")),
         )
       : null,
     game.last_round
@@ -88,13 +100,14 @@ function fairView(state) {
       "data-version": game.fairness.version,
       "aria-labelledby": "fair-h",
     },
-    h("h2", { id: "fair-h" }, "Fair deal"),
+    h("h2", { id: "fair-h" }, gettext("Fair deal")),
     fairVerdict(fair) ??
       h(
         "p",
         { class: "muted small" },
-        "Each commitment locks a secret server seed before the client seed it meets was " +
-          "chosen; the seeds are revealed and every deck checked here when the game ends.",
+        gettext(
+          "Each commitment locks a secret server seed before the client seed it meets was chosen; the seeds are revealed and every deck checked here when the game ends.",
+        ),
       ),
     h(
       "ul",
@@ -105,7 +118,8 @@ function fairView(state) {
       ? h(
           "p",
           { class: "muted small" },
-          "Your client seed for the next game, set by this browser: ",
+          gettext("Your client seed for the next game, set by this browser:"),
+          " ",
           h("code", { testid: "fair-next-seed", "data-value": nextSeed }, nextSeed),
         )
       : null,
@@ -116,11 +130,11 @@ function seatView(game, seat) {
   const me = seat.seat === mySeat(game);
   const turn = game.status === "active" && game.turn?.seat === seat.seat;
   const badges = [
-    me && h("span", { class: "badge you" }, "you"),
-    seat.is_cpu && h("span", { class: "badge" }, "CPU"),
-    seat.away && h("span", { class: "badge warn" }, "away"),
-    seat.left && h("span", { class: "badge warn" }, "left"),
-    seat.eliminated && h("span", { class: "badge out" }, "out"),
+    me && h("span", { class: "badge you" }, pgettext("badge: your seat", "you")),
+    seat.is_cpu && h("span", { class: "badge" }, gettext("CPU")),
+    seat.away && h("span", { class: "badge warn" }, gettext("away")),
+    seat.left && h("span", { class: "badge warn" }, pgettext("left the table", "left")),
+    seat.eliminated && h("span", { class: "badge out" }, pgettext("eliminated", "out")),
   ];
   return h(
     "li",
@@ -135,12 +149,28 @@ function seatView(game, seat) {
       : h(
           "div",
           { class: "seat-stats" },
-          h("span", {}, `${seat.hand_count} cards`),
-          h("span", {}, `${seat.score} points`),
-          seat.place ? h("span", {}, `place ${seat.place}`) : null,
+          h(
+            "span",
+            {},
+            interpolate(ngettext("%(n)s card", "%(n)s cards", seat.hand_count), {
+              n: seat.hand_count,
+            }),
+          ),
+          h(
+            "span",
+            {},
+            interpolate(ngettext("%(n)s point", "%(n)s points", seat.score), { n: seat.score }),
+          ),
+          seat.place ? h("span", {}, interpolate(gettext("place %(n)s"), { n: seat.place })) : null,
         ),
     seat.known?.length
-      ? h("div", { class: "known" }, h("span", { class: "muted" }, "holds "), cards(seat.known))
+      ? h(
+          "div",
+          { class: "known" },
+          h("span", { class: "muted" }, gettext("holds")),
+          " ",
+          cards(seat.known),
+        )
       : null,
   );
 }
@@ -148,11 +178,13 @@ function seatView(game, seat) {
 function seatsView({ game }) {
   const open = [];
   for (let n = game.seats.length; n < game.max_players; n += 1) {
-    open.push(h("li", { class: "seat open" }, h("div", { class: "seat-name muted" }, "open seat")));
+    open.push(
+      h("li", { class: "seat open" }, h("div", { class: "seat-name muted" }, gettext("open seat"))),
+    );
   }
   return h(
     "ul",
-    { class: "seats", "aria-label": "Seats" },
+    { class: "seats", "aria-label": gettext("Seats") },
     game.seats.map((seat) => seatView(game, seat)),
     open,
   );
@@ -162,8 +194,8 @@ function lobbyView(state, actions) {
   const { game } = state;
   if (game.invite_code === null) {
     const waiting = game.you
-      ? "Waiting for the host to start the game."
-      : "This table has not started.";
+      ? gettext("Waiting for the host to start the game.")
+      : gettext("This table has not started.");
     return h("section", { class: "panel" }, h("p", {}, waiting));
   }
   const link = `${location.origin}/join/${game.id}/${game.invite_code}`;
@@ -171,23 +203,33 @@ function lobbyView(state, actions) {
   return h(
     "section",
     { class: "panel", "aria-labelledby": "lobby-h" },
-    h("h2", { id: "lobby-h" }, "Your table"),
-    h("p", {}, "Send this link to friends: it opens the table and takes a seat."),
+    h("h2", { id: "lobby-h" }, gettext("Your table")),
+    h("p", {}, gettext("Send this link to friends: it opens the table and takes a seat.")),
     h(
       "p",
       { class: "row invite" },
-      h("a", { href: link, testid: "invite-link", class: "invite-link" }, link),
+      h(
+        "a",
+        { href: link, testid: "invite-link", class: "invite-link", dir: "ltr", translate: "no" },
+        link,
+      ),
       h(
         "button",
         { type: "button", "data-key": "copy", onclick: (event) => copyLink(event.target, link) },
-        "Copy link",
+        gettext("Copy link"),
       ),
     ),
-    h("p", { class: "muted" }, `Or the invite code ${game.invite_code}.`),
+    h(
+      "p",
+      { class: "muted" },
+      gettext("Or the invite code"),
+      " ",
+      h("code", { class: "code", translate: "no" }, game.invite_code),
+    ),
     h(
       "p",
       { class: "row" },
-      h("label", { for: "cpu-level" }, "CPU level"),
+      h("label", { for: "cpu-level" }, gettext("CPU level")),
       h(
         "select",
         {
@@ -197,7 +239,7 @@ function lobbyView(state, actions) {
           onchange: (event) => actions.chooseCpuLevel(event.target.value),
         },
         state.cpuLevels.map((level) =>
-          h("option", { value: level, selected: level === state.cpuLevel }, level),
+          h("option", { value: level, selected: level === state.cpuLevel }, cpuLevelName(level)),
         ),
       ),
       h(
@@ -209,7 +251,7 @@ function lobbyView(state, actions) {
           disabled: full || state.busy,
           onclick: () => actions.addCpu(),
         },
-        "Add a CPU player",
+        gettext("Add a CPU player"),
       ),
       h(
         "button",
@@ -221,7 +263,7 @@ function lobbyView(state, actions) {
           disabled: game.seats.length < 2 || state.busy,
           onclick: () => actions.start(),
         },
-        "Start the game",
+        gettext("Start the game"),
       ),
     ),
   );
@@ -231,16 +273,20 @@ function lobbyView(state, actions) {
 async function copyLink(button, link) {
   try {
     await navigator.clipboard.writeText(link);
-    button.textContent = "Copied";
+    button.textContent = gettext("Copied");
   } catch {
-    button.textContent = "Select the link to copy it";
+    button.textContent = gettext("Select the link to copy it");
   }
 }
 
 function turnView({ game }) {
   if (game.status !== "active" || !game.turn) return null;
   const mine = myTurn(game);
-  const who = mine ? "Your turn" : `${seatName(game.seats[game.turn.seat])}'s turn`;
+  const who = mine
+    ? gettext("Your turn")
+    : fill(gettext("%(name)s's turn"), {
+        name: h("bdi", {}, seatName(game.seats[game.turn.seat])),
+      });
   const called = game.caller !== null && game.caller !== undefined;
   return h(
     "p",
@@ -256,7 +302,10 @@ function turnView({ game }) {
       ? h(
           "span",
           { class: "final-turns" },
-          ` · ${seatName(game.seats[game.caller])} called Yaniv: final turns`,
+          " · ",
+          fill(gettext("%(name)s called Yaniv: final turns"), {
+            name: h("bdi", {}, seatName(game.seats[game.caller])),
+          }),
         )
       : null,
     game.turn.deadline
@@ -272,7 +321,7 @@ function turnView({ game }) {
 /** ` · 12 s left`: the page's clock rewrites it each second (page.js). */
 export function remaining(deadline) {
   const seconds = Math.max(0, Math.ceil((Date.parse(deadline) - Date.now()) / 1000));
-  return ` · ${seconds} s left`;
+  return ` · ${interpolate(gettext("%(seconds)s s left"), { seconds })}`;
 }
 
 function middleView(state, actions) {
@@ -283,11 +332,11 @@ function middleView(state, actions) {
   const back = h("span", { class: "back", "aria-hidden": "true" });
   return h(
     "section",
-    { class: "middle", "aria-label": "Stock and discards" },
+    { class: "middle", "aria-label": gettext("Stock and discards") },
     h(
       "div",
       { class: "pile-block" },
-      h("h2", { class: "label" }, "Stock"),
+      h("h2", { class: "label" }, gettext("Stock")),
       seated
         ? h(
             "button",
@@ -300,9 +349,24 @@ function middleView(state, actions) {
               onclick: () => actions.play("stock"),
             },
             back,
-            h("span", {}, `Draw from the stock (${game.stock_count} left)`),
+            h(
+              "span",
+              {},
+              interpolate(gettext("Draw from the stock (%(n)s left)"), { n: game.stock_count }),
+            ),
           )
-        : h("div", { class: "stock" }, back, h("span", {}, `${game.stock_count} cards`)),
+        : h(
+            "div",
+            { class: "stock" },
+            back,
+            h(
+              "span",
+              {},
+              interpolate(ngettext("%(n)s card", "%(n)s cards", game.stock_count), {
+                n: game.stock_count,
+              }),
+            ),
+          ),
     ),
     h(
       "div",
@@ -311,8 +375,10 @@ function middleView(state, actions) {
         "h2",
         { class: "label" },
         discard.seat === null
-          ? "Face-up card"
-          : `Last discard (${seatName(game.seats[discard.seat])})`,
+          ? gettext("Face-up card")
+          : fill(gettext("Last discard (%(name)s)"), {
+              name: h("bdi", {}, seatName(game.seats[discard.seat])),
+            }),
       ),
       h(
         "div",
@@ -320,7 +386,7 @@ function middleView(state, actions) {
           class: "cards discard",
           testid: "discard",
           role: "group",
-          "aria-label": "Last discarded group; its marked ends can be taken",
+          "aria-label": gettext("Last discarded group; its marked ends can be taken"),
         },
         discard.cards.map((code, i) => {
           // `takeable` names codes: with two decks a middle card may share an end's code.
@@ -331,7 +397,7 @@ function middleView(state, actions) {
           return card(code, {
             takeable,
             key: `take-${code}`,
-            label: `${cardName(code)}, take it`,
+            label: interpolate(gettext("%(card)s, take it"), { card: cardName(code) }),
             disabled: !armed,
             onclick: () => actions.play(code),
           });
@@ -350,12 +416,13 @@ function spiedView({ game }) {
   return h(
     "section",
     { class: "panel spied", testid: "spied", "aria-labelledby": "spied-h" },
-    h("h2", { id: "spied-h" }, "You spied (queen of diamonds)"),
+    h("h2", { id: "spied-h" }, gettext("You spied (queen of diamonds)")),
     h(
       "p",
       { class: "muted small" },
-      "What each hand held when you played the queen, less what it has discarded since; " +
-        "only you see this.",
+      gettext(
+        "What each hand held when you played the queen, less what it has discarded since; only you see this.",
+      ),
     ),
     h(
       "ul",
@@ -366,7 +433,9 @@ function spiedView({ game }) {
           { "data-seat": seat },
           h("span", { class: "seat-name" }, seatLabel(game.seats[Number(seat)])),
           " ",
-          codes.length ? cards(codes) : h("span", { class: "muted" }, "none of those cards left"),
+          codes.length
+            ? cards(codes)
+            : h("span", { class: "muted" }, gettext("none of those cards left")),
         ),
       ),
     ),
@@ -380,7 +449,7 @@ function logView({ game, log }) {
   return h(
     "section",
     { class: "panel log", "aria-labelledby": "log-h" },
-    h("h2", { id: "log-h" }, "Latest"),
+    h("h2", { id: "log-h" }, gettext("Latest")),
     h(
       "ol",
       { class: "log-lines", testid: "log" },
@@ -397,19 +466,27 @@ function handView(state, actions) {
   const hand = sortHand(game.you.hand);
   const mine = myTurn(game) && !state.busy;
   const hint = selected.length
-    ? `Discarding ${layGroup(selected, game.wild).map(cardName).join(", ")}: ` +
-      "now draw from the stock or take a marked card."
+    ? interpolate(gettext("Discarding %(cards)s: now draw from the stock or take a marked card."), {
+        cards: named(layGroup(selected, game.wild)),
+      })
     : mine
-      ? "Select cards to discard (a single card, a set, or a run of 3+ in one suit), then draw."
-      : "Wait for your turn; you may pick your cards already.";
+      ? gettext(
+          "Select cards to discard (a single card, a set, or a run of 3+ in one suit), then draw.",
+        )
+      : gettext("Wait for your turn; you may pick your cards already.");
   return h(
     "section",
     { class: "panel hand-panel", "aria-labelledby": "hand-h" },
     h(
       "h2",
       { id: "hand-h" },
-      "Your hand ",
-      h("span", { class: "muted", testid: "hand-total" }, `total ${game.you.hand_total}`),
+      gettext("Your hand"),
+      " ",
+      h(
+        "span",
+        { class: "muted", testid: "hand-total" },
+        interpolate(gettext("total %(n)s"), { n: game.you.hand_total }),
+      ),
     ),
     h(
       "div",
@@ -417,7 +494,7 @@ function handView(state, actions) {
         class: "cards hand",
         testid: "hand",
         role: "group",
-        "aria-label": "Your hand: select the cards to discard",
+        "aria-label": gettext("Your hand: select the cards to discard"),
       },
       hand.map((code, i) => {
         const copy = hand.slice(0, i).filter((c) => c === code).length;
@@ -442,13 +519,13 @@ function handView(state, actions) {
           disabled: !(mine && game.you.can_call_yaniv),
           onclick: () => actions.callYaniv(),
         },
-        "Yaniv!",
+        gettext("Yaniv!"),
       ),
       selected.length
         ? h(
             "button",
             { type: "button", "data-key": "clear", onclick: () => actions.clear() },
-            "Clear selection",
+            gettext("Clear selection"),
           )
         : null,
     ),
@@ -463,7 +540,7 @@ function leaveView({ game }, actions) {
     h(
       "button",
       { type: "button", class: "quiet", onclick: () => actions.leave() },
-      "Leave the table",
+      gettext("Leave the table"),
     ),
   );
 }
@@ -474,7 +551,13 @@ function rulesView(rules) {
   return h(
     "details",
     { class: "rules-summary", testid: "table-rules", "data-preset": preset },
-    h("summary", {}, `House rules of this table: ${presetTitle(preset)}`),
+    h(
+      "summary",
+      {},
+      interpolate(gettext("House rules of this table: %(variant)s"), {
+        variant: presetTitle(preset),
+      }),
+    ),
     h(
       "dl",
       {},
@@ -486,38 +569,65 @@ function rulesView(rules) {
   );
 }
 
+/** Cards named in a list ("ace of spades, two of spades"). */
+const named = (codes) => codes.map(cardName).join(", ");
+
 /** One event as a line of the log (null: not worth a line). */
 function describeEvent(event, game) {
-  const who = (seat) => (seat === game.you?.seat ? "You" : seatName(game.seats[seat]));
-  const named = (codes) => codes.map(cardName).join(", ");
+  const you = event.seat === game.you?.seat;
+  const name = h("bdi", {}, seatName(game.seats[event.seat]));
   switch (event.type) {
-    case "round_started": {
-      const wild = event.wild ? `; the wild card is the ${cardName(event.wild)}` : "";
-      return `Round ${event.round} dealt${wild}.`;
-    }
+    case "round_started":
+      return event.wild
+        ? fill(gettext("Round %(round)s dealt; the wild card is the %(card)s."), {
+            round: event.round,
+            card: cardName(event.wild),
+          })
+        : fill(gettext("Round %(round)s dealt."), { round: event.round });
     case "played": {
-      const drew =
-        event.draw !== "stock"
-          ? `took the ${cardName(event.draw)}`
-          : event.drawn
-            ? `drew the ${cardName(event.drawn)}`
-            : "drew from the stock";
-      return `${who(event.seat)} discarded ${named(event.cards)} and ${drew}.`;
+      const values = { name, cards: named(event.cards) };
+      if (event.draw !== "stock") {
+        values.card = cardName(event.draw);
+        return you
+          ? fill(gettext("You discarded %(cards)s and took the %(card)s."), values)
+          : fill(gettext("%(name)s discarded %(cards)s and took the %(card)s."), values);
+      }
+      if (event.drawn) {
+        values.card = cardName(event.drawn);
+        return you
+          ? fill(gettext("You discarded %(cards)s and drew the %(card)s."), values)
+          : fill(gettext("%(name)s discarded %(cards)s and drew the %(card)s."), values);
+      }
+      return you
+        ? fill(gettext("You discarded %(cards)s and drew from the stock."), values)
+        : fill(gettext("%(name)s discarded %(cards)s and drew from the stock."), values);
     }
     case "forced_draw":
-      return event.drawn
-        ? `You drew the ${cardName(event.drawn)}: a seven was played.`
-        : `${who(event.seat)} drew a card: a seven was played.`;
+      if (event.drawn) {
+        return fill(gettext("You drew the %(card)s: a seven was played."), {
+          card: cardName(event.drawn),
+        });
+      }
+      return you
+        ? gettext("You drew a card: a seven was played.")
+        : fill(gettext("%(name)s drew a card: a seven was played."), { name });
     case "spied":
-      return "You saw the other hands (queen of diamonds).";
+      return gettext("You saw the other hands (queen of diamonds).");
     case "reshuffled":
-      return "The discards were shuffled into a new stock.";
+      return gettext("The discards were shuffled into a new stock.");
     case "yaniv_called":
-      return game.rules.final_turns
-        ? `${who(event.seat)} called Yaniv: everyone else plays once more.`
-        : `${who(event.seat)} called Yaniv.`;
+      if (game.rules.final_turns) {
+        return you
+          ? gettext("You called Yaniv: everyone else plays once more.")
+          : fill(gettext("%(name)s called Yaniv: everyone else plays once more."), {
+              name,
+            });
+      }
+      return you ? gettext("You called Yaniv.") : fill(gettext("%(name)s called Yaniv."), { name });
     case "round_ended":
-      return `Round ${event.round} ended: ${event.outcome === "yaniv" ? "Yaniv" : "Assaf"}.`;
+      return event.outcome === "yaniv"
+        ? fill(gettext("Round %(round)s ended: Yaniv."), { round: event.round })
+        : fill(gettext("Round %(round)s ended: Assaf."), { round: event.round });
     default:
       return null;
   }

@@ -4,6 +4,7 @@
 
 import { h } from "../../dom.js";
 import { clientSeed } from "../../fair-deal.js";
+import { gettext } from "../../i18n.js";
 import { parseRule, RULES, rulesCatalog } from "../../rules.js";
 import { createStore, mount } from "../../store.js";
 import { meFeed } from "../../transport/me-feed.js";
@@ -92,7 +93,9 @@ export async function homePage(root, _params, app) {
       const match = INVITE.map((pattern) => pattern.exec(text)).find(Boolean);
       if (!match) {
         fail(
-          new Error("Paste the invite link (…/join/<game>/<code>), or the game id and the code."),
+          new Error(
+            gettext("Paste the invite link (…/join/<game>/<code>), or the game id and the code."),
+          ),
         );
         return;
       }
@@ -126,7 +129,7 @@ export async function homePage(root, _params, app) {
     queueView,
   );
   root.replaceChildren(
-    h("h1", { class: "sr-only" }, "Yaniv"),
+    h("h1", { class: "sr-only" }, gettext("Yaniv")),
     part("div", { class: "error-slot" }, (s) => [s.error], errorView),
     part("div", {}, (s) => [s.me.active_game], activeTableView),
     h("div", { class: "columns" }, newTable, h("div", {}, queueSlot, joinView(actions))),

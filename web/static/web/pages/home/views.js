@@ -2,7 +2,9 @@
 // `actions` are the page's answers to the forms and buttons.
 
 import { errorLine, h } from "../../dom.js";
+import { gettext, interpolate, ngettext, pgettext } from "../../i18n.js";
 import { presetTitle, RULES } from "../../rules.js";
+import { decimal } from "../../views/text.js";
 import { mostSeats } from "./store.js";
 
 // Ranked tables (docs/api.md, Ranked matchmaking); a private table may seat up to 8.
@@ -22,12 +24,13 @@ export function activeTableView({ me }) {
   return h(
     "section",
     { class: "panel highlight" },
-    h("h2", {}, "Your table"),
+    h("h2", {}, gettext("Your table")),
     h(
       "p",
       {},
-      "You have a seat at a table. ",
-      h("a", { href: `/games/${me.active_game}`, class: "button" }, "Return to it"),
+      gettext("You have a seat at a table."),
+      " ",
+      h("a", { href: `/games/${me.active_game}`, class: "button" }, gettext("Return to it")),
     ),
   );
 }
@@ -43,16 +46,17 @@ export function youView(state, actions) {
       class: "row",
       onsubmit: submitted((data) => actions.rename(data.get("display_name").trim())),
     },
-    h("label", { for: "display-name" }, "Name"),
+    h("label", { for: "display-name" }, gettext("Name")),
     h("input", {
       id: "display-name",
       name: "display_name",
+      dir: "auto",
       value: me.display_name,
       required: true,
       maxlength: 32,
       autocomplete: "nickname",
     }),
-    h("button", { type: "submit" }, "Rename"),
+    h("button", { type: "submit" }, gettext("Rename")),
   );
   const account = me.is_guest
     ? h(
@@ -62,16 +66,16 @@ export function youView(state, actions) {
           open: state.accountOpen || null,
           ontoggle: (event) => actions.openAccount(event.target.open),
         },
-        h("summary", {}, "Register or log in"),
+        h("summary", {}, gettext("Register or log in")),
         credentialsForm(
-          "Register",
-          "Keep this name, rating and history with a password.",
+          gettext("Register"),
+          gettext("Keep this name, rating and history with a password."),
           "register",
           actions.register,
         ),
         credentialsForm(
-          "Log in",
-          "Already registered? This browser becomes that player.",
+          gettext("Log in"),
+          gettext("Already registered? This browser becomes that player."),
           "login",
           actions.logIn,
         ),
@@ -79,23 +83,33 @@ export function youView(state, actions) {
     : h(
         "p",
         { class: "row" },
-        h("span", {}, "Registered player."),
-        h("button", { type: "button", onclick: () => actions.logOut() }, "Log out"),
+        h("span", {}, gettext("Registered player.")),
+        h("button", { type: "button", onclick: () => actions.logOut() }, gettext("Log out")),
       );
   return [
-    h("h2", { id: "you-h" }, "You"),
+    h("h2", { id: "you-h" }, gettext("You")),
     h(
       "p",
       {},
-      h("strong", {}, me.display_name),
-      me.is_guest ? h("span", { class: "badge" }, "guest") : null,
-      " · rating ",
-      h("span", {}, rating.ordinal.toFixed(1)),
+      h("strong", {}, h("bdi", {}, me.display_name)),
+      me.is_guest ? h("span", { class: "badge" }, gettext("guest")) : null,
+      " · ",
+      gettext("rating"),
+      " ",
+      h("span", { class: "num" }, decimal(rating.ordinal)),
       rating.provisional
-        ? h("span", { class: "badge", title: "Fewer than a dozen rated games" }, "provisional")
+        ? h(
+            "span",
+            { class: "badge", title: gettext("Fewer than a dozen rated games") },
+            gettext("provisional"),
+          )
         : null,
-      ` · ${rating.games} rated games · `,
-      h("a", { href: `/players/${me.id}` }, "profile"),
+      " · ",
+      interpolate(ngettext("%(n)s rated game", "%(n)s rated games", rating.games), {
+        n: rating.games,
+      }),
+      " · ",
+      h("a", { href: `/players/${me.id}` }, gettext("profile")),
     ),
     rename,
     account,
@@ -104,14 +118,14 @@ export function youView(state, actions) {
 }
 
 const CHAT_SHOWN = [
-  ["all", "everything"],
-  ["phrases", "the phrases only"],
-  ["off", "nothing"],
+  ["all", gettext("everything")],
+  ["phrases", gettext("the phrases only")],
+  ["off", gettext("nothing")],
 ];
 const CHALLENGERS = [
-  ["everyone", "anyone"],
-  ["friends", "my friends"],
-  ["nobody", "nobody"],
+  ["everyone", gettext("anyone")],
+  ["friends", gettext("my friends")],
+  ["nobody", gettext("nobody")],
 ];
 
 /** The player's settings (`PATCH /me/`), each saved as it changes: what of a table's chat they
@@ -136,9 +150,9 @@ function settingsView(me, actions) {
   return h(
     "fieldset",
     { class: "settings", id: "settings" },
-    h("legend", {}, "Settings"),
-    choice("chat", "At a table, show the chat's", CHAT_SHOWN),
-    choice("challenges_from", "Who may challenge me", CHALLENGERS),
+    h("legend", {}, gettext("Settings")),
+    choice("chat", gettext("At a table, show the chat's"), CHAT_SHOWN),
+    choice("challenges_from", gettext("Who may challenge me"), CHALLENGERS),
     h(
       "label",
       { class: "check" },
@@ -149,7 +163,8 @@ function settingsView(me, actions) {
         checked: me.appear_offline,
         onchange: (event) => actions.setting("appear_offline", event.target.checked),
       }),
-      " Appear offline to my friends",
+      " ",
+      gettext("Appear offline to my friends"),
     ),
   );
 }
@@ -165,14 +180,14 @@ function credentialsForm(title, hint, prefix, send) {
     },
     h("h3", {}, title),
     h("p", { class: "muted" }, hint),
-    h("label", { for: `${prefix}-username` }, "Username"),
+    h("label", { for: `${prefix}-username` }, gettext("Username")),
     h("input", {
       id: `${prefix}-username`,
       name: "username",
       required: true,
       autocomplete: "username",
     }),
-    h("label", { for: `${prefix}-password` }, "Password"),
+    h("label", { for: `${prefix}-password` }, gettext("Password")),
     h("input", {
       id: `${prefix}-password`,
       name: "password",
@@ -200,16 +215,16 @@ export function newTableFields(state, actions) {
   const { catalog, form } = state;
   const most = mostSeats(catalog, form.values);
   return [
-    h("h2", { id: "new-h" }, "Play against the CPU or friends"),
+    h("h2", { id: "new-h" }, gettext("Play against the CPU or friends")),
     h(
       "p",
       { class: "muted" },
-      "A private table: add CPU seats or send the invite link, then start.",
+      gettext("A private table: add CPU seats or send the invite link, then start."),
     ),
     h(
       "div",
       { class: "row" },
-      h("label", { for: "preset" }, "Variant"),
+      h("label", { for: "preset" }, gettext("Variant")),
       h(
         "select",
         {
@@ -223,7 +238,7 @@ export function newTableFields(state, actions) {
           h("option", { value: preset, selected: preset === form.preset }, presetTitle(preset)),
         ),
       ),
-      h("label", { for: "max-players" }, "Seats"),
+      h("label", { for: "max-players" }, gettext("Seats")),
       h(
         "select",
         {
@@ -237,7 +252,7 @@ export function newTableFields(state, actions) {
           h("option", { value: n, selected: n === form.seats, disabled: n > most }, String(n)),
         ),
       ),
-      h("button", { type: "submit", class: "primary", testid: "new-table" }, "New table"),
+      h("button", { type: "submit", class: "primary", testid: "new-table" }, gettext("New table")),
     ),
     h(
       "details",
@@ -247,16 +262,12 @@ export function newTableFields(state, actions) {
         open: state.rulesOpen || null,
         ontoggle: (event) => actions.openRules(event.target.open),
       },
-      h("summary", {}, "House rules"),
-      h(
-        "p",
-        { class: "muted small" },
-        "The variant fills these (docs/rules.md §9 and §12); change any of them.",
-      ),
+      h("summary", {}, gettext("House rules")),
+      h("p", { class: "muted small" }, gettext("The variant fills these; change any of them.")),
       h(
         "fieldset",
         { class: "rules" },
-        h("legend", { class: "sr-only" }, "House rules"),
+        h("legend", { class: "sr-only" }, gettext("House rules")),
         RULES.map((rule) =>
           h(
             "div",
@@ -298,23 +309,38 @@ export function joinView(actions) {
       "aria-labelledby": "join-h",
       onsubmit: submitted((data) => actions.join(data.get("invite").trim())),
     },
-    h("h2", { id: "join-h" }, "Join a friend's table"),
+    h("h2", { id: "join-h" }, gettext("Join a friend's table")),
     h(
       "div",
       { class: "row" },
-      h("label", { for: "invite" }, "Invite link"),
-      h("input", { id: "invite", name: "invite", required: true, placeholder: "http://…/join/…" }),
-      h("button", { type: "submit" }, "Join"),
+      h("label", { for: "invite" }, gettext("Invite link")),
+      h("input", {
+        id: "invite",
+        name: "invite",
+        required: true,
+        dir: "ltr",
+        translate: "no",
+        placeholder: "http://…/join/…",
+      }),
+      h("button", { type: "submit" }, gettext("Join")),
     ),
   );
 }
 
 // Ranked queue ---------------------------------------------------------------------------
 
+const TICKET_STATUS = {
+  searching: pgettext("ranked search", "searching"),
+  matched: pgettext("ranked search", "matched"),
+  cancelled: pgettext("ranked search", "cancelled"),
+  expired: pgettext("ranked search", "expired"),
+};
+
 /** How long the ticket has searched, "1:05": the page's clock rewrites it each second. */
 export function waited(ticket) {
   const seconds = Math.max(0, Math.floor((Date.now() - Date.parse(ticket.created_at)) / 1000));
-  return `Searching… waited ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  const time = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  return interpolate(gettext("Searching… waited %(time)s"), { time });
 }
 
 export function queueView({ ticket, me }, actions) {
@@ -326,12 +352,16 @@ export function queueView({ ticket, me }, actions) {
       "aria-labelledby": "ranked-h",
       onsubmit: submitted((data) => actions.queue(data.getAll("player_counts").map(Number))),
     },
-    h("h2", { id: "ranked-h" }, "Ranked"),
-    h("p", { class: "muted" }, "Matched with players of your rating; the result moves it."),
+    h("h2", { id: "ranked-h" }, gettext("Ranked")),
+    h(
+      "p",
+      { class: "muted" },
+      gettext("Matched with players of your rating; the result moves it."),
+    ),
     h(
       "fieldset",
       { class: "sizes", disabled: searching },
-      h("legend", {}, "Table sizes"),
+      h("legend", {}, gettext("Table sizes")),
       RANKED_SIZES.map((n) =>
         h(
           "label",
@@ -342,7 +372,8 @@ export function queueView({ ticket, me }, actions) {
             value: n,
             checked: ticket ? ticket.player_counts.includes(n) : true,
           }),
-          ` ${n} players`,
+          " ",
+          interpolate(ngettext("%(n)s player", "%(n)s players", n), { n }),
         ),
       ),
     ),
@@ -363,7 +394,7 @@ export function queueView({ ticket, me }, actions) {
               "data-key": "cancel-queue",
               onclick: () => actions.cancelQueue(),
             },
-            "Cancel",
+            gettext("Cancel"),
           ),
         )
       : h(
@@ -378,13 +409,15 @@ export function queueView({ ticket, me }, actions) {
               "data-key": "queue-ranked",
               disabled: !!me.active_game,
             },
-            "Find a ranked game",
+            gettext("Find a ranked game"),
           ),
           ticket
             ? h(
                 "span",
                 { testid: "queue-status", class: "status", "data-status": ticket.status },
-                `Last search: ${ticket.status}`,
+                interpolate(gettext("Last search: %(status)s"), {
+                  status: TICKET_STATUS[ticket.status] ?? ticket.status,
+                }),
               )
             : null,
         ),

@@ -5,7 +5,7 @@ import { h, scrolling } from "../../dom.js";
 import { formatDate, formatNumber, gettext, interpolate, ngettext, pgettext } from "../../i18n.js";
 import { playerName } from "../../views/player-name.js";
 import { seasonStatus } from "../../views/season-badges.js";
-import { decimal } from "../../views/text.js";
+import { decimal, seasonName } from "../../views/text.js";
 import { chosen } from "./store.js";
 
 export const PAGE = 50;
@@ -47,11 +47,11 @@ export function pickerView(state, actions) {
           { value: season.number, selected: season.number === state.number },
           narrow
             ? interpolate(gettext("%(season)s (%(status)s)"), {
-                season: season.name,
+                season: seasonName(season),
                 status: seasonStatus(season.status),
               })
             : interpolate(gettext("%(season)s (%(status)s) · %(dates)s"), {
-                season: season.name,
+                season: seasonName(season),
                 status: seasonStatus(season.status),
                 dates: seasonDates(season),
               }),
@@ -74,7 +74,7 @@ export function seasonView(state) {
     h(
       "p",
       {},
-      h("strong", {}, h("bdi", {}, season.name)),
+      h("strong", {}, h("bdi", {}, seasonName(season))),
       h("span", { class: `badge ${current ? "you" : ""}` }, seasonStatus(season.status)),
       " ",
       h("span", { class: "muted" }, seasonDates(season)),
