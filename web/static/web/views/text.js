@@ -2,8 +2,8 @@
 
 import { formatNumber, gettext, interpolate, language } from "../i18n.js";
 
-/** `fill(gettext("%(name)s challenges you."), {name: h("strong", ...)})`: the translated
- *  sentence as a list of its text and the values in their places (elements stay elements), for
+/** `fill(format, {name: h("strong", ...)})`, `format` being a translated sentence such as
+ *  "%(name)s plays": the sentence as a list of its text and the values in their places (elements stay elements), for
  *  `h`. Numbers are formatted for the page's language, like `interpolate`. */
 export function fill(format, values) {
   const parts = [];
