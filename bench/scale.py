@@ -313,9 +313,13 @@ async def verify(url: str, players: list[CheckingPlayer], checks: Checks) -> Non
         checks.twice += player.probe_faults
 
 
-def run_load(url: str, clients: int, seconds: float, checks: Checks, **load: float) -> Any:
+def run_load(
+    url: str, clients: int, seconds: float, checks: Checks, *, warmup: float, think: float = 0.0
+) -> Any:
     """One of bench.api_moves' loads through `url`, its tables then ended and checked."""
-    result = asyncio.run(moves_under_load(url, clients, seconds, kind=CheckingPlayer, **load))
+    result = asyncio.run(
+        moves_under_load(url, clients, seconds, kind=CheckingPlayer, warmup=warmup, think=think)
+    )
     abort_games(result["games"])  # no CPU plays on while the clients read the games
     asyncio.run(verify(url, result["players"], checks))
     return result
