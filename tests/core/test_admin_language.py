@@ -16,9 +16,9 @@ from django.utils.html import escape
 from django.utils.text import capfirst
 
 from accounts.models import Player
-from games.models import Game, GameStatus
+from games.models import Game
 from tests.factories import PlayerFactory
-from tests.games.conftest import play_moves, start_table
+from tests.games.conftest import finished_two_player_game
 
 LANGUAGES = ("he", "ne", "hi")
 # Names that are the same in every language (the rating model's own symbols).
@@ -61,10 +61,7 @@ def staff(db: None) -> BrowserClient:
 
 @pytest.fixture
 def finished_game(db: None) -> str:
-    game_id, clients = start_table(2)
-    play_moves(game_id, clients, 3000)
-    assert Game.objects.get(pk=game_id).status == GameStatus.FINISHED
-    return game_id
+    return finished_two_player_game()
 
 
 def _page(client: BrowserClient, url: str) -> str:

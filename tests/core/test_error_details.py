@@ -21,7 +21,7 @@ from accounts.models import Player
 from games.engine.errors import Reason
 from games.reasons import REASONS, RULES_TEMPLATES, reason_text
 from tests.factories import PlayerFactory
-from tests.games.conftest import Client
+from tests.games.conftest import Client, two_player_table
 
 ROOT = Path(settings.BASE_DIR)
 # Not the project's code: tests, tools, benchmarks, and what is not Python we serve.
@@ -198,13 +198,7 @@ def _hebrew(text: str) -> bool:
 
 @pytest.fixture
 def client_pair(db: None, clear_throttles: None) -> tuple[Client, Client, dict[str, Any]]:
-    host, guest = Client.guest("Host"), Client.guest("Guest")
-    game = host.post("/api/v1/games/", {"max_players": 2}).json()
-    joined = guest.post(f"/api/v1/games/{game['id']}/join/", {"invite_code": game["invite_code"]})
-    assert joined.status_code == 200, joined.content
-    started = host.post(f"/api/v1/games/{game['id']}/start/")
-    assert started.status_code == 200, started.content
-    return host, guest, started.json()
+    return two_player_table(Client.guest)
 
 
 def _both(

@@ -177,3 +177,22 @@ def play_moves(game_id: str, clients: list[Client], moves: int) -> None:
             else {"type": "play", "cards": list(chosen.cards), "draw": chosen.draw}
         )
         game_act(game_id=game_id, player=clients[seat].player, seq=game.seq, action=action)
+
+
+def two_player_table(make_client: Callable[[str], Client]) -> tuple[Client, Client, dict[str, Any]]:
+    """A host and a guest at a started table for two: both clients and the game as started."""
+    host, guest = make_client("Host"), make_client("Guest")
+    game = host.post("/api/v1/games/", {"max_players": 2}).json()
+    joined = guest.post(f"/api/v1/games/{game['id']}/join/", {"invite_code": game["invite_code"]})
+    assert joined.status_code == 200, joined.content
+    started = host.post(f"/api/v1/games/{game['id']}/start/")
+    assert started.status_code == 200, started.content
+    return host, guest, started.json()
+
+
+def finished_two_player_game() -> str:
+    """The id of a table for two played to its end."""
+    game_id, clients = start_table(2)
+    play_moves(game_id, clients, 3000)
+    assert Game.objects.get(pk=game_id).status == GameStatus.FINISHED
+    return game_id

@@ -14,7 +14,7 @@ from accounts.models import StaffAction
 from games.engine.state import GameState
 from games.models import Event, Game, GameStatus
 from games.services.rating import game_rate
-from tests.games.conftest import play_moves, start_table
+from tests.games.conftest import finished_two_player_game, play_moves, start_table
 
 CARD = re.compile(r"\b(?:[A2-9TJQK][SHDC]|X[1-4])\b")
 GAMES = "/admin/games/game/"
@@ -46,10 +46,7 @@ def live_game(db: None) -> str:
 
 @pytest.fixture
 def finished_game(db: None) -> str:
-    game_id, clients = start_table(2)
-    play_moves(game_id, clients, 3000)
-    assert Game.objects.get(pk=game_id).status == GameStatus.FINISHED
-    return game_id
+    return finished_two_player_game()
 
 
 def test_a_live_games_admin_pages_show_no_hidden_card(admin_client, live_game) -> None:

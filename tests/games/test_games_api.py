@@ -8,17 +8,11 @@ import pytest
 
 from games.engine.state import GameState
 from games.models import Event, Game
-from tests.games.conftest import Client, simple_move
+from tests.games.conftest import Client, simple_move, two_player_table
 
 
 def _two_player_game(make_client) -> tuple[Client, Client, dict[str, Any]]:
-    host, guest = make_client("Host"), make_client("Guest")
-    game = host.post("/api/v1/games/", {"max_players": 2}).json()
-    joined = guest.post(f"/api/v1/games/{game['id']}/join/", {"invite_code": game["invite_code"]})
-    assert joined.status_code == 200, joined.content
-    started = host.post(f"/api/v1/games/{game['id']}/start/")
-    assert started.status_code == 200, started.content
-    return host, guest, started.json()
+    return two_player_table(make_client)
 
 
 def _mover(host: Client, guest: Client, game: dict[str, Any]) -> tuple[Client, Client]:
