@@ -181,7 +181,10 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
 
     def get_fieldsets(self, request: HttpRequest, obj: Player | None = None) -> Any:
         fieldsets: list[tuple[Any, dict[str, Any]]] = [
-            (None, {"fields": ("id", "username", "display_name", "is_guest", "erased_at")}),
+            (
+                None,
+                {"fields": ("id", "username", "display_name", "language", "is_guest", "erased_at")},
+            ),
             *self.extra_fieldsets,
             # A bot's description is its owner's words on a public page: staff may edit it.
             (_("Bot"), {"fields": ("is_bot", "bot_description")}),
