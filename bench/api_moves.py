@@ -16,8 +16,10 @@ early in a game and after 500 moves, to show it does not grow with game length.
     python -m bench.api_moves [--clients 64] [--seconds 30] [--url http://host:port]
                               [--languages en,he]
 
-With `--languages`, the two loads run once per language (every request's `Accept-Language`),
-in one run on one server, and a last table compares the CPU per move (docs/languages.md:
+With `--languages`, the two loads run once per language named (every request's
+`Accept-Language`), in one run on one server; a language named twice runs twice
+(`en,he,he,en` cancels the machine's drift), and a last table compares the server CPU per move,
+summed over each language's runs (docs/languages.md:
 Hebrew may cost at most 5% over English).
 
 Without --url it starts the server itself (uvicorn with 2 workers + a Celery worker) on the
@@ -311,11 +313,14 @@ def main() -> int:
         print(f"healthz ceiling: {n} clients for {seconds:.0f} s ...", flush=True)
         with cpu_used(server, cpu, "healthz"):
             ceiling = asyncio.run(healthz_ceiling(url, n, seconds))
-        loads: dict[str | None, tuple[dict[str, Any], dict[str, Any]]] = {}
-        for language in languages:
+        # (label, language, flat, paced); a language named twice runs twice ("he 2").
+        loads: list[tuple[str, str | None, dict[str, Any], dict[str, Any]]] = []
+        for index, language in enumerate(languages):
+            times = languages[:index].count(language)
+            label = "" if language is None else f" ({language}{f' {times + 1}' if times else ''})"
             said = "" if language is None else f", Accept-Language: {language}"
             print(f"moves flat out: {n} clients vs CPU seats{said}, ...", flush=True)
-            with cpu_used(server, cpu, f"flat {language}"):
+            with cpu_used(server, cpu, f"flat{label}"):
                 flat = asyncio.run(
                     moves_under_load(url, n, seconds, warmup=args.warmup, language=language)
                 )
@@ -325,14 +330,14 @@ def main() -> int:
                 f"{args.think * 1.5:g} s{said}, {args.warmup:.0f}+{seconds:.0f} s ...",
                 flush=True,
             )
-            with cpu_used(server, cpu, f"paced {language}"):
+            with cpu_used(server, cpu, f"paced{label}"):
                 paced = asyncio.run(
                     moves_under_load(
                         url, n, seconds, think=args.think, warmup=args.warmup, language=language
                     )
                 )
             tidy(paced["games"])
-            loads[language] = (flat, paced)
+            loads.append((label, language, flat, paced))
         print(f"one long game: {args.long_moves} moves ...", flush=True)
         long_game, by_move = asyncio.run(latency_by_length(url, args.long_moves))
         tidy([long_game])
@@ -340,16 +345,14 @@ def main() -> int:
     print("\n| load | what | samples | per second | p50 ms | p95 ms | p99 ms |")
     print("|---|---|---|---|---|---|---|")
     print(row(f"{n} clients flat out | GET /healthz (ceiling)", ceiling))
-    for language, (flat, paced) in loads.items():
-        said = "" if language is None else f" ({language})"
+    for said, _language, flat, paced in loads:
         print(row(f"{n} clients flat out{said} | POST .../actions/", flat))
         print(row(f"{n} clients flat out{said} | reply (move to CPU's answer)", flat, "replies"))
         print(row(f"{n} clients, human pace{said} | POST .../actions/", paced))
         print(
             row(f"{n} clients, human pace{said} | reply (move to CPU's answer)", paced, "replies")
         )
-    for language, (flat, paced) in loads.items():
-        said = "" if language is None else f" ({language})"
+    for said, _language, flat, paced in loads:
         share = 100 * flat["rate"] / ceiling["rate"]
         print(f"\nflat out{said}: move throughput = {share:.0f}% of the healthz ceiling")
         for name, result in (("flat out", flat), ("human pace", paced)):
@@ -362,24 +365,47 @@ def main() -> int:
     print(f"| load | {' | '.join(parts)} | all |")
     print("|---" * (len(parts) + 2) + "|")
     measured = [("GET /healthz, flat out", "healthz", ceiling)]
-    for language, (flat, paced) in loads.items():
-        said = "" if language is None else f" ({language})"
-        measured.append((f"moves, flat out{said}", f"flat {language}", flat))
-        measured.append((f"moves, human pace{said}", f"paced {language}", paced))
-    per_move: dict[str, float] = {}
+    # Server CPU (every process but the clients) and moves, per language and load, summed
+    # over a language's runs: alternating runs (en,he,he,en) cancel the machine's drift.
+    spent: dict[tuple[str | None, str], list[float]] = {}
+    for said, language, flat, paced in loads:
+        for load, key, result in (("flat", f"flat{said}", flat), ("paced", f"paced{said}", paced)):
+            name = "flat out" if load == "flat" else "human pace"
+            measured.append((f"moves, {name}{said}", key, result))
+            total = spent.setdefault((language, load), [0.0, 0])
+            total[0] += sum(v for k, v in cpu[key].items() if k != "clients")
+            total[1] += result["done"]
     for name, key, result in measured:
-        used = cpu[key]
+        by_part = cpu[key]
         count = max(1, result["done"])
-        cells = [f"{1000 * used[part] / count:.1f}" for part in parts]
-        per_move[key] = 1000 * sum(v for k, v in used.items() if k != "clients") / count
-        print(f"| {name} | " + " | ".join(cells) + f" | {1000 * sum(used.values()) / count:.1f} |")
-    if len(loads) > 1:
-        first = languages[0]
-        print(f"\n| language | server CPU per move, flat out (ms) | vs {first} |\n|---|---|---|")
-        for language in languages:
-            cost = per_move[f"flat {language}"]
-            change = 100 * (cost / per_move[f"flat {first}"] - 1)
-            print(f"| {language} | {cost:.2f} | {change:+.1f}% |")
+        cells = [f"{1000 * by_part[part] / count:.1f}" for part in parts]
+        all_parts = 1000 * sum(by_part.values()) / count
+        print(f"| {name} | " + " | ".join(cells) + f" | {all_parts:.1f} |")
+    distinct = list(dict.fromkeys(languages))
+    if len(distinct) > 1:
+        first = distinct[0]
+        print(
+            f"\n| language | runs | server CPU per move, flat out / human pace (ms) | vs {first} |"
+            "\n|---|---|---|---|"
+        )
+        for language in distinct:
+            costs = {
+                load: 1000 * used / max(1, moves)
+                for (lang, load), (used, moves) in spent.items()
+                if lang == language
+            }
+            base = {
+                load: 1000 * used / max(1, moves)
+                for (lang, load), (used, moves) in spent.items()
+                if lang == first
+            }
+            change = " / ".join(
+                f"{100 * (costs[load] / base[load] - 1):+.1f}%" for load in ("flat", "paced")
+            )
+            print(
+                f"| {language} | {languages.count(language)} | "
+                f"{costs['flat']:.2f} / {costs['paced']:.2f} | {change} |"
+            )
     print("\n| game length | moves | p50 ms | p95 ms |\n|---|---|---|---|")
     print(window(by_move, 1, 20))
     print(window(by_move, 250, 270))
