@@ -30,22 +30,31 @@ def supported(code: str | None) -> str | None:
         return None
 
 
+def header_language(header: str) -> str | None:
+    """The first of our languages an `Accept-Language` value asks for (by its q-values)."""
+    for code, _quality in parse_accept_lang_header(header):
+        if code != "*" and (found := supported(code)):
+            return found
+    return None
+
+
 def request_names_language(request: HttpRequest) -> bool:
     """Whether the request asks for one of our languages itself (a header or the cookie)."""
     if supported(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)):
         return True
-    header = request.META.get("HTTP_ACCEPT_LANGUAGE", "")
-    return any(
-        supported(code) for code, _quality in parse_accept_lang_header(header) if code != "*"
-    )
+    return header_language(request.META.get("HTTP_ACCEPT_LANGUAGE", "")) is not None
+
+
+def _answer_in(request: HttpRequest, language: str) -> None:
+    """The rest of the request in `language`; LocaleMiddleware sends it as `Content-Language`."""
+    translation.activate(language)
+    request.LANGUAGE_CODE = translation.get_language()
 
 
 def use_player_language(request: HttpRequest, language: str) -> None:
-    """After authentication: the player's language, unless the request named one of ours.
-    LocaleMiddleware then sends it as `Content-Language`."""
+    """After authentication: the player's language, unless the request named one of ours."""
     if language and not request_names_language(request):
-        translation.activate(language)
-        request.LANGUAGE_CODE = translation.get_language()
+        _answer_in(request, language)
 
 
 def request_language(request: HttpRequest) -> str:
@@ -57,10 +66,7 @@ def handshake_language(scope: Mapping[str, Any]) -> str | None:
     """The first language of ours a websocket's handshake asks for, or None."""
     for name, value in scope.get("headers", ()):
         if name == b"accept-language":
-            header = value.decode("latin-1")
-            for code, _quality in parse_accept_lang_header(header):
-                if found := supported(code):
-                    return found
+            return header_language(value.decode("latin-1"))
     return None
 
 
@@ -82,6 +88,5 @@ class StaffLanguageMiddleware:
         if request.path.startswith("/admin/"):  # only there: `user` reads the session
             language = getattr(getattr(request, "user", None), "language", "")
             if language:
-                translation.activate(language)
-                request.LANGUAGE_CODE = translation.get_language()
+                _answer_in(request, language)
         return self.get_response(request)

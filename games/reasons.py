@@ -58,7 +58,7 @@ RULES_TEMPLATES: tuple[str, ...] = (
 
 def reason_text(reason: Reason) -> str:
     """The reason in the active language ("not your turn" in English)."""
-    return gettext(REASONS.get(reason, reason.value))
+    return gettext(reason.value)  # REASONS declares each value for the catalog
 
 
 def rules_text(error: InvalidRules) -> str:

@@ -23,6 +23,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
+from core.i18n import supported
+
 
 @cache
 def catalog_json(language: str) -> SafeString:
@@ -59,6 +61,4 @@ def how_to_play_template(language: str) -> str:
     """The player's guide (docs/rules.md told short) in `language`, one template a language
     (web/templates/web/how_to_play/), English where there is none. The page carries it in a
     `<template id="how-to-play">` for the client's `/how-to-play` page to show."""
-    codes = {code for code, _name in settings.LANGUAGES}
-    code = language if language in codes else "en"
-    return f"web/how_to_play/{code}.html"
+    return f"web/how_to_play/{supported(language) or settings.LANGUAGE_CODE}.html"

@@ -40,22 +40,38 @@ export function pgettext(context, msgid) {
   return typeof found === "string" && found ? found : msgid;
 }
 
-/** `interpolate("%(n)s points", {n: 3})`: named placeholders only. Numbers are formatted
- *  for the page's language unless they are given as strings. */
+/** `fill(format, {name: h("strong", ...)})`, `format` being a translated sentence such as
+ *  "%(name)s plays": the sentence as a list of its text and the values in their places
+ *  (elements stay elements), for `h`. Numbers are formatted for the page's language. */
+export function fill(format, values) {
+  const parts = [];
+  let at = 0;
+  for (const match of format.matchAll(/%\((\w+)\)[sd]/g)) {
+    parts.push(format.slice(at, match.index));
+    const value = values[match[1]];
+    parts.push(typeof value === "number" ? formatNumber(value) : (value ?? ""));
+    at = match.index + match[0].length;
+  }
+  parts.push(format.slice(at));
+  return parts.filter((part) => part !== "");
+}
+
+/** `interpolate("%(n)s points", {n: 3})`: `fill` as one string (named placeholders only).
+ *  Numbers are formatted for the page's language unless they are given as strings. */
 export function interpolate(format, values) {
-  return format.replace(/%\((\w+)\)[sd]/g, (_match, name) => {
-    const value = values[name];
-    return typeof value === "number" ? formatNumber(value) : String(value ?? "");
-  });
+  return fill(format, values).map(String).join("");
 }
 
 // Digits stay Western Arabic (0-9) in every language: scores, card values and seats read the
 // same as on the cards and in the records (Intl's default for he; asked for ne and hi).
 const locale = `${language}-u-nu-latn`;
-const numbers = new Intl.NumberFormat(locale);
+const numberFormats = new Map();
 
-export function formatNumber(n) {
-  return numbers.format(n);
+/** `n` in the page's language; `options` as Intl.NumberFormat takes them (each kept once). */
+export function formatNumber(n, options = {}) {
+  const key = JSON.stringify(options);
+  if (!numberFormats.has(key)) numberFormats.set(key, new Intl.NumberFormat(locale, options));
+  return numberFormats.get(key).format(n);
 }
 
 /** A date and time in the page's language (`dateStyle` / `timeStyle` as Intl takes them). */

@@ -5,7 +5,7 @@
 import { cardName } from "../cards.js";
 import { h } from "../dom.js";
 import { verifyRecord } from "../fair-deal.js";
-import { direction, gettext, interpolate, ngettext, pgettext } from "../i18n.js";
+import { direction, fill, gettext, interpolate, ngettext, pgettext } from "../i18n.js";
 import { recordRounds } from "../record.js";
 import { createStore, mount } from "../store.js";
 import { allPages, api } from "../transport/rest.js";
@@ -18,7 +18,6 @@ import {
   wildBlock,
 } from "../views/card-table.js";
 import { fairSeat, fairVerdict, hexValue } from "../views/fair-deal.js";
-import { fill } from "../views/text.js";
 
 // The record runs in the page's reading direction: forward is the right arrow key in a
 // left-to-right page, the left one in a right-to-left page. (The buttons' ‹ › « » need no

@@ -5,13 +5,12 @@
 
 import { h } from "../dom.js";
 import { clientSeed } from "../fair-deal.js";
-import { gettext, interpolate, ngettext, pgettext } from "../i18n.js";
+import { fill, gettext, interpolate, ngettext, pgettext } from "../i18n.js";
 import { createStore, mount } from "../store.js";
 import { meFeed } from "../transport/me-feed.js";
 import { api } from "../transport/rest.js";
 import { session } from "../transport/session.js";
 import { playerName } from "../views/player-name.js";
-import { fill } from "../views/text.js";
 
 // How long a challenge that ended stays shown, with what became of it.
 const ENDED_MS = 8000;

@@ -3,9 +3,8 @@
 
 import { cardFace, cardName, isJoker, rankName } from "../cards.js";
 import { h } from "../dom.js";
-import { formatNumber, gettext, interpolate, language, ngettext, pgettext } from "../i18n.js";
+import { fill, formatNumber, gettext, interpolate, language, ngettext, pgettext } from "../i18n.js";
 import { playerName } from "./player-name.js";
-import { fill } from "./text.js";
 
 /** A card as a `<span>` (or a `<button>` when `onclick` is given), named for screen readers. */
 export function card(code, { onclick, pressed, takeable, key, label, disabled } = {}) {

@@ -2,8 +2,8 @@
 // ended in (live for the current season), and a season's standing in words.
 
 import { h } from "../dom.js";
-import { gettext, interpolate, ngettext, pgettext } from "../i18n.js";
-import { fill, seasonName } from "./text.js";
+import { fill, gettext, interpolate, ngettext, pgettext } from "../i18n.js";
+import { seasonName } from "./text.js";
 
 const TIERS = {
   legend: pgettext("season tier", "Legend"),

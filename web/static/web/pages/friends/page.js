@@ -4,14 +4,13 @@
 // the views draw it (views.js), a part at a time.
 
 import { h } from "../../dom.js";
-import { gettext } from "../../i18n.js";
+import { fill, gettext } from "../../i18n.js";
 import { sendChallenge } from "../../social/challenges.js";
 import { readRelations } from "../../social/friends.js";
 import { createStore, mount } from "../../store.js";
 import { meFeed } from "../../transport/me-feed.js";
 import { allPages, api } from "../../transport/rest.js";
 import { session } from "../../transport/session.js";
-import { fill } from "../../views/text.js";
 import { initialState, reduce } from "./store.js";
 import {
   blocksView,

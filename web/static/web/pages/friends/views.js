@@ -2,10 +2,10 @@
 // `actions` are the page's answers to the forms and buttons.
 
 import { errorLine, h } from "../../dom.js";
-import { formatDate, gettext, interpolate } from "../../i18n.js";
+import { fill, formatDate, gettext, interpolate } from "../../i18n.js";
 import { personButton as button, presenceView, relationButtons } from "../../social/friends.js";
 import { playerName } from "../../views/player-name.js";
-import { decimal, fill } from "../../views/text.js";
+import { decimal } from "../../views/text.js";
 import { sortedFriends } from "./store.js";
 
 const nameLink = (player) => playerName(player, { link: true, attrs: { class: "name" } });

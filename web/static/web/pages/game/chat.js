@@ -7,11 +7,10 @@
 // field being typed in. What players write is inserted as text, never as markup.
 
 import { h } from "../../dom.js";
-import { formatDate, gettext, interpolate } from "../../i18n.js";
+import { fill, formatDate, gettext, interpolate } from "../../i18n.js";
 import { createStore, mount } from "../../store.js";
 import { api } from "../../transport/rest.js";
 import { playerName } from "../../views/player-name.js";
-import { fill } from "../../views/text.js";
 
 let phrasesRead = null;
 /** The fixed phrases, by id (read once). */

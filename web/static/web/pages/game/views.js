@@ -3,7 +3,7 @@
 
 import { cardName, layGroup, sortHand } from "../../cards.js";
 import { errorLine, h } from "../../dom.js";
-import { gettext, interpolate, ngettext, pgettext } from "../../i18n.js";
+import { fill, gettext, interpolate, ngettext, pgettext } from "../../i18n.js";
 import { presetTitle, ruleLabel, ruleText } from "../../rules.js";
 import {
   card,
@@ -17,7 +17,6 @@ import {
   wildBlock,
 } from "../../views/card-table.js";
 import { fairSeat, fairVerdict } from "../../views/fair-deal.js";
-import { fill } from "../../views/text.js";
 import { mySeat, myTurn, selectedCopies, totalsBefore } from "./store.js";
 
 const STATUS = {

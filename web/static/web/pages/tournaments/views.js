@@ -3,9 +3,16 @@
 // Functions of the state (store.js) and of what the pages read.
 
 import { errorLine, h, scrolling } from "../../dom.js";
-import { formatDate, formatNumber, gettext, interpolate, ngettext, pgettext } from "../../i18n.js";
+import {
+  fill,
+  formatDate,
+  formatNumber,
+  gettext,
+  interpolate,
+  ngettext,
+  pgettext,
+} from "../../i18n.js";
 import { playerName } from "../../views/player-name.js";
-import { fill } from "../../views/text.js";
 import { countdownTarget, mine, rows } from "./store.js";
 
 export const SIZES = [2, 3, 4, 5];
