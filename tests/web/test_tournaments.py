@@ -3,19 +3,26 @@ join it (one through its password), beat's pass (driven here) seats them and eac
 table opens by itself; the game's result, written as the games app leaves it and scored by the
 real service, moves the standings on the tournament page through its socket. Then: the pages
 on a phone (nothing scrolls sideways), a pause and the way back, a player on fire and off it,
-and a tournament ended early that finishes once its last game has."""
+a game played to its end whose page shows the points the worker scored and then opens the next
+table by itself, and a tournament ended early that finishes once its last game has."""
 
 from __future__ import annotations
 
+import random
 import re
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.utils import timezone
 from playwright.sync_api import Locator, Page, expect
 
 from accounts.models import Player
 from accounts.services import auth_token_issue
+from games.engine.cards import VALUE
+from games.engine.cpu import cpu_action
+from games.engine.state import CallYaniv, GameState
 from games.models import Game, GameStatus
+from games.services.play import game_act
 from tests.factories import PlayerFactory
 from tests.web.conftest import game_id_of, shot
 from tournaments import arena
@@ -49,6 +56,34 @@ def _finish(game: Game, places: dict[Player, int]) -> None:
     game.status = GameStatus.FINISHED
     game.finished_at = timezone.now()
     game.save()
+
+
+def _play_out(game: Game, winner: Player) -> None:
+    """Play the game to its end through the games service, as its players' clients would:
+    `winner` as the CPU plays, the others shedding their lowest card and never calling Yaniv
+    (their hands only grow), so that `winner` wins every round and finishes first."""
+    seats = {seat.seat: seat.player for seat in game.seats.select_related("player")}
+    for _ in range(3000):
+        game.refresh_from_db()
+        if game.status != GameStatus.ACTIVE:
+            return
+        state = GameState.from_dict(game.state or {})
+        seat = state.turn or 0
+        player = seats[seat]
+        assert player is not None
+        action: dict[str, Any]
+        if player == winner:
+            chosen = cpu_action(state, seat, random.Random(game.seq))
+            action = (
+                {"type": "yaniv"}
+                if isinstance(chosen, CallYaniv)
+                else {"type": "play", "cards": list(chosen.cards), "draw": chosen.draw}
+            )
+        else:
+            lowest = min(state.hands[seat], key=VALUE.__getitem__)
+            action = {"type": "play", "cards": [lowest], "draw": "stock"}
+        game_act(game_id=game.pk, player=player, seq=game.seq, action=action)
+    raise AssertionError(f"game {game.pk} did not end")
 
 
 def _row(page: Page, player: Player) -> Locator:
@@ -167,9 +202,11 @@ def test_create_join_be_seated_and_the_standings_move(open_player) -> None:
     expect(host.get_by_test_id("tournament-points")).to_have_text("0")
     shot(host, "tournament-table-desktop")
 
-    # Back on the tournament page, the game ends: its points arrive on the socket.
+    # Back on the tournament page (which links to the table the host came from), the game
+    # ends: its points arrive on the socket, and the link to the table goes.
     host.get_by_test_id("tournament-link").click()
     expect(host).to_have_url(re.compile(f"/tournaments/{tournament.pk}$"))
+    expect(host.get_by_test_id("my-table-link")).to_have_attribute("href", f"/games/{game.pk}")
     expect(host.get_by_test_id("tournament-status")).to_have_text("running")
     expect(host.get_by_test_id("countdown-line")).to_contain_text("Ends in")
     expect(_row(host, noa).get_by_test_id("standing-games")).to_have_text("0")
@@ -188,6 +225,7 @@ def test_create_join_be_seated_and_the_standings_move(open_player) -> None:
     expect(guest_row.get_by_test_id("standing-rank")).to_have_text("2")
     expect(host.get_by_test_id("my-score")).to_have_text(_number(won))
     expect(host.get_by_test_id("my-rank")).to_have_text("#1")
+    expect(host.get_by_test_id("my-table")).to_have_count(0)
     shot(host, "tournament-desktop")
 
     # The guest's table, read again once over, shows its points in the tournament.
@@ -331,6 +369,71 @@ def test_two_outright_wins_in_a_row_put_a_player_on_fire(open_player, settings) 
     assert page.evaluate("performance.getEntriesByType('navigation').length") == 1
 
 
+def test_a_finished_tables_page_shows_the_points_then_opens_the_next_table(
+    open_player, settings
+) -> None:
+    settings.YANIV_TOURNAMENT_REPEAT_WAIT_SECONDS = 0  # the two sit together again at once
+    tournament = _arena("Relay arena")
+    assert tournaments_tick() == 0  # it starts, with nobody to seat
+    rival = PlayerFactory.create(display_name="Rival")
+    tournament_join(tournament_id=tournament.pk, player=rival)
+    page = open_player(f"/tournaments/{tournament.pk}")
+    me = _me(page)
+    page.get_by_test_id("join-tournament").click()
+    expect(page.get_by_test_id("pause-tournament")).to_be_visible()
+    assert tournaments_tick() == 1
+    expect(page).to_have_url(re.compile(r"/games/[0-9a-f-]{36}$"))
+    first = Game.objects.get(pk=game_id_of(page))
+    assert first.tournament_id == tournament.pk
+    points = page.get_by_test_id("tournament-points")
+    expect(points).to_have_text("0")
+
+    # The game is played to its end; the worker scores it a moment later (the task on the
+    # game's end), and the page, still on the finished table, shows the new points.
+    _play_out(first, winner=me)
+    expect(page.get_by_test_id("standings").locator("li")).to_have_count(2)
+    win, _loss = arena.scores([1, 2], [False, False])
+    expect(points).to_have_text(_number(win))
+    expect(page.get_by_test_id("tournament-rank")).to_have_text("rank #1")
+    entry = Participant.objects.get(tournament=tournament, player=me)
+    assert (entry.score, entry.games, entry.game_id) == (win, 1, None)
+    shot(page, "tournament-scored-desktop")
+
+    # The next pass seats the two again: the finished table's page opens the new one by itself.
+    assert tournaments_tick() == 1
+    expect(page).not_to_have_url(re.compile(str(first.pk)))
+    expect(page).to_have_url(re.compile(r"/games/[0-9a-f-]{36}$"))
+    second = Game.objects.get(pk=game_id_of(page))
+    assert second.tournament_id == tournament.pk
+    assert {seat.player_id for seat in second.seats.all()} == {me.pk, rival.pk}
+    expect(page.get_by_test_id("hand").locator("[data-card]")).to_have_count(5)
+    expect(page.get_by_test_id("tournament-points")).to_have_text(_number(win))
+    assert page.evaluate("performance.getEntriesByType('navigation').length") == 1
+
+    # From the table to the tournament's page: it links back to the table rather than sending
+    # the player straight back to it.
+    page.get_by_test_id("tournament-link").click()
+    expect(page).to_have_url(re.compile(f"/tournaments/{tournament.pk}$"))
+    expect(page.get_by_test_id("my-table")).to_contain_text("Your table is waiting.")
+    expect(page.get_by_test_id("my-score")).to_have_text(_number(win))
+    # A tab that has not shown the table (the player lost it, or opened the tournament anew)
+    # goes straight to it.
+    other = page.context.new_page()
+    other.goto(f"/tournaments/{tournament.pk}")
+    expect(other).to_have_url(re.compile(f"/games/{second.pk}$"))
+    expect(other.get_by_test_id("tournament-line")).to_contain_text("Tournament: Relay arena")
+    other.close()
+    page.get_by_test_id("my-table-link").click()
+    expect(page).to_have_url(re.compile(f"/games/{second.pk}$"))
+
+    # Back on the tournament's page, the table ends: the link to it goes.
+    page.get_by_test_id("tournament-link").click()
+    expect(page.get_by_test_id("my-table")).to_be_visible()
+    _play_out(second, winner=rival)
+    expect(_row(page, rival).get_by_test_id("standing-games")).to_have_text("2")
+    expect(page.get_by_test_id("my-table")).to_have_count(0)
+
+
 def test_ended_now_it_finishes_once_its_last_game_has(open_player) -> None:
     tournament = _arena("Early night arena", starts_in=timedelta(minutes=-10))
     assert tournaments_tick() == 0  # it starts, with nobody to seat
@@ -379,6 +482,7 @@ def test_ended_now_it_finishes_once_its_last_game_has(open_player) -> None:
     expect(rows.get_by_test_id("standing-games")).to_have_text(["1", "1"])
     expect(page.get_by_test_id("my-score")).to_have_text(_number(loss))
     expect(page.get_by_test_id("my-rank")).to_have_text("#2")
+    expect(page.get_by_test_id("my-table")).to_have_count(0)
     shot(page, "tournament-finished-desktop")
 
     page.get_by_role("link", name="All tournaments").click()

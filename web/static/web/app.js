@@ -16,6 +16,7 @@ import { seasonsPage } from "./pages/seasons/page.js";
 import { tournamentPage, tournamentsPage } from "./pages/tournaments/page.js";
 import { watchPage } from "./pages/watch.js";
 import { startChallenges } from "./social/challenges.js";
+import { followSeats } from "./tournament-seats.js";
 import { meFeed } from "./transport/me-feed.js";
 import { session } from "./transport/session.js";
 
@@ -84,13 +85,14 @@ async function show() {
 }
 
 /** What lives on every page, once there is a player: their socket (presence: their friends see
- *  them online) and the corner of challenges. */
+ *  them online), the corner of challenges and the tournament seats that open their tables. */
 function startOnce() {
   if (started) return;
   started = true;
   meFeed.start();
   clientSeed.settle(); // a seed the server refused after the last game (still seated then)
   startChallenges(document.getElementById("challenges"), app);
+  followSeats(app);
 }
 
 function markCurrentLink() {

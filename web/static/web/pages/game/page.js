@@ -5,12 +5,14 @@
 import { layGroup } from "../../cards.js";
 import { errorLine, h, replace } from "../../dom.js";
 import { clientSeed, verifyRecord } from "../../fair-deal.js";
-import { gettext, interpolate } from "../../i18n.js";
+import { formatNumber, gettext, interpolate } from "../../i18n.js";
 import { rulesCatalog } from "../../rules.js";
 import { createStore, mount } from "../../store.js";
+import { tables } from "../../tournament-seats.js";
 import { gameFeed } from "../../transport/game-feed.js";
 import { allPages, api } from "../../transport/rest.js";
 import { session } from "../../transport/session.js";
+import { liveSocket } from "../../transport/socket.js";
 import { chatPanel } from "./chat.js";
 import { ended, initialState, RECENT, reduce } from "./store.js";
 import { gameView, remaining } from "./views.js";
@@ -75,23 +77,26 @@ export async function gamePage(root, [gameId], app) {
     },
   };
 
-  // A tournament's game: a line back to the tournament with the player's points there, read
-  // again once the game is over (its points are scored then).
+  // This tab has shown this table: the tournament's page links back to it rather than
+  // sending the player here again (tournament-seats.js).
+  tables.shown(gameId);
   const table = h("div", {});
   const line = h("div", {});
   root.replaceChildren(
     line,
     h("div", { class: chat ? "game-layout" : null }, table, chat ? chat.el : null),
   );
-  let scoredAfter = game.status;
-  const showTournament = () => tournamentLine(line, game.tournament_id);
-  if (game.tournament_id) {
-    showTournament();
-    store.subscribe((state) => {
-      if (state.game.status === scoredAfter) return;
-      scoredAfter = state.game.status;
-      if (scoredAfter !== "active" && scoredAfter !== "waiting") showTournament();
-    });
+  // A tournament's game: a line back to the tournament with the player's points there. The
+  // worker scores the game a moment after its end, so once it is over (seated) the line
+  // follows the player's row on the tournament's standings socket. The next seat opens its
+  // table by itself (tournament-seats.js).
+  const tournament = game.tournament_id ? tournamentLine(line, game.tournament_id) : null;
+  if (tournament) {
+    const follow = (state) => {
+      if (state.game.you !== null && over(state.game)) tournament.follow();
+    };
+    store.subscribe(follow);
+    follow(store.state);
   }
 
   // The whole table is drawn anew on each change: `replace` keeps the keyboard's place.
@@ -136,42 +141,84 @@ export async function gamePage(root, [gameId], app) {
   }, 1000);
   return () => {
     feed.close();
+    tournament?.close();
     clearInterval(clock);
   };
 }
 
-/** "Tournament: <name> (link) · your points: 4 · rank #2", from GET /tournaments/{id}/. */
-async function tournamentLine(el, tournamentId) {
-  let tournament;
-  try {
-    tournament = await api("GET", `tournaments/${tournamentId}/`);
-  } catch {
-    return; // the table plays on without the line
-  }
-  const me = tournament.me;
-  replace(
-    el,
-    h(
-      "p",
-      { class: "panel tournament-line", testid: "tournament-line" },
-      gettext("Tournament:"),
-      " ",
+const over = (game) => game.status !== "active" && game.status !== "waiting";
+
+/** "Tournament: <name> (link) · your points there: 4 · rank #2" in `el`, from GET
+ *  /tournaments/{id}/; `follow()` then keeps the points and rank as the tournament's
+ *  standings socket sends the player's row (all rows on connect, then each change), `close()`
+ *  stops that. */
+function tournamentLine(el, tournamentId) {
+  let tournament = null;
+  let row = null; // the player's newest row from the socket, newer than `tournament.me`
+  let socket = null;
+  let closed = false;
+  const draw = () => {
+    if (!tournament) return;
+    const me = row ? { joined: true, score: row.score, rank: row.rank } : tournament.me;
+    replace(
+      el,
       h(
-        "a",
-        { href: `/tournaments/${tournament.id}`, testid: "tournament-link" },
-        h("bdi", {}, tournament.name),
+        "p",
+        { class: "panel tournament-line", testid: "tournament-line" },
+        gettext("Tournament:"),
+        " ",
+        h(
+          "a",
+          { href: `/tournaments/${tournament.id}`, testid: "tournament-link" },
+          h("bdi", {}, tournament.name),
+        ),
+        me?.joined
+          ? [
+              " · ",
+              gettext("your points there:"),
+              " ",
+              h("strong", { testid: "tournament-points" }, formatNumber(me.score)),
+              me.rank
+                ? [
+                    " · ",
+                    h(
+                      "span",
+                      { testid: "tournament-rank" },
+                      interpolate(gettext("rank #%(rank)s"), { rank: me.rank }),
+                    ),
+                  ]
+                : "",
+            ]
+          : null,
       ),
-      me?.joined
-        ? [
-            " · ",
-            gettext("your points there:"),
-            " ",
-            h("strong", { testid: "tournament-points" }, String(me.score)),
-            me.rank ? ` · ${interpolate(gettext("rank #%(rank)s"), { rank: me.rank })}` : "",
-          ]
-        : null,
-    ),
+    );
+  };
+  api("GET", `tournaments/${tournamentId}/`).then(
+    (read) => {
+      tournament = read;
+      draw();
+    },
+    () => {}, // the table plays on without the line
   );
+  return {
+    follow() {
+      if (socket || closed) return;
+      socket = liveSocket(`tournaments/${tournamentId}/`, {
+        onMessage: (message) => {
+          if (message.type !== "standings") return;
+          const me = session.me?.id;
+          const mine = [...message.rows, ...message.changed].find((r) => r.player.id === me);
+          if (!mine) return;
+          row = mine;
+          draw();
+        },
+      });
+    },
+    close() {
+      closed = true;
+      socket?.close();
+    },
+  };
 }
 
 /** The events the page shows beside the game: the last few for the log, the rating change,

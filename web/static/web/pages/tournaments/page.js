@@ -1,12 +1,14 @@
 // `/tournaments`: the running, upcoming and finished tournaments and the form that creates
 // one; `/tournaments/<id>`: one tournament, its countdown, join and pause, the player's entry,
 // and the standings live from `ws /ws/v1/tournaments/{id}/`. When the player's own socket
-// (`/ws/v1/me/`) says they are seated at a table of this tournament, the table opens.
+// (`/ws/v1/me/`) says they are seated, the table opens (tournament-seats.js, on every page); a
+// table of this tournament the player is already at when the page opens opens too, unless this
+// tab has shown it (they came from it): then the page links to it.
 
 import { errorLine, h } from "../../dom.js";
 import { direction, gettext } from "../../i18n.js";
 import { createStore, mount } from "../../store.js";
-import { meFeed } from "../../transport/me-feed.js";
+import { tables } from "../../tournament-seats.js";
 import { api } from "../../transport/rest.js";
 import { session } from "../../transport/session.js";
 import { liveSocket } from "../../transport/socket.js";
@@ -55,8 +57,12 @@ export async function tournamentsPage(root, _params, app) {
 
 export async function tournamentPage(root, [tournamentId], app) {
   let tournament;
+  let table;
   try {
-    tournament = await api("GET", `tournaments/${tournamentId}/`);
+    [tournament, table] = await Promise.all([
+      api("GET", `tournaments/${tournamentId}/`),
+      tableHere(session.me?.active_game, tournamentId).catch(() => null),
+    ]);
   } catch (error) {
     app.title(gettext("Tournament"));
     root.append(
@@ -66,8 +72,12 @@ export async function tournamentPage(root, [tournamentId], app) {
     );
     return null;
   }
+  if (table && !tables.wasShown(table)) {
+    app.navigate(`/games/${table}`, { replace: true });
+    return null;
+  }
   app.title(tournament.name);
-  const store = createStore(reduce, initialState({ tournament, me: session.me }));
+  const store = createStore(reduce, initialState({ tournament, me: session.me, table }));
   const { dispatch } = store;
 
   async function reread() {
@@ -121,7 +131,7 @@ export async function tournamentPage(root, [tournamentId], app) {
     part(
       "div",
       {},
-      (s) => [s.tournament, s.board, s.error, s.sending],
+      (s) => [s.tournament, s.board, s.error, s.sending, s.table],
       (s) => entryView(s, actions),
     ),
     h("h2", {}, gettext("Standings")),
@@ -134,16 +144,19 @@ export async function tournamentPage(root, [tournamentId], app) {
       if (message.type !== "standings") return;
       const { status, ends_at: endsAt } = store.state.tournament;
       dispatch({ type: "standings", message });
+      // The player's row changed (their game scored?): is the table they are at still on?
+      const { table } = store.state;
+      if (table && message.changed.some((row) => row.player.id === session.me?.id)) {
+        tableHere(table, tournamentId).then(
+          (now) => dispatch({ type: "table", table: now }),
+          () => {}, // the link stays until the next change
+        );
+      }
       // Started, over, or ended early by staff: the countdown, the entry's rank and buttons.
       if (message.status !== status || Date.parse(message.ends_at) !== Date.parse(endsAt)) {
         reread();
       }
     },
-  });
-  const mine = meFeed.subscribe((message) => {
-    if (message.type === "tournament_game" && message.tournament_id === tournamentId) {
-      app.navigate(`/games/${message.game_id}`);
-    }
   });
   // The countdown runs on between messages: only its text changes.
   const clock = setInterval(() => {
@@ -153,7 +166,15 @@ export async function tournamentPage(root, [tournamentId], app) {
   }, 1000);
   return () => {
     standings.close();
-    mine();
     clearInterval(clock);
   };
+}
+
+/** `gameId` when it is a table of this tournament still in play (the player's `active_game`),
+ *  else null. */
+async function tableHere(gameId, tournamentId) {
+  if (!gameId) return null;
+  const game = await api("GET", `games/${gameId}/`);
+  const playing = game.status === "active" || game.status === "waiting";
+  return playing && game.tournament_id === tournamentId ? gameId : null;
 }

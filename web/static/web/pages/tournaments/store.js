@@ -1,9 +1,10 @@
 // A tournament page's state and its reducer: the tournament, its standings as the socket keeps
-// them (every row it has sent, by player, each replaced by its newest version) and the
-// player's own entry. Pure: no DOM, no fetch.
+// them (every row it has sent, by player, each replaced by its newest version), the
+// player's own entry and the table of this tournament they are at (`table`, a game id, or
+// null). Pure: no DOM, no fetch.
 
-export function initialState({ tournament, me }) {
-  return { tournament, board: {}, me, link: "connecting", error: "", sending: false };
+export function initialState({ tournament, me, table = null }) {
+  return { tournament, board: {}, me, table, link: "connecting", error: "", sending: false };
 }
 
 export function reduce(state, action) {
@@ -12,6 +13,8 @@ export function reduce(state, action) {
       return { ...state, tournament: action.tournament, sending: false, error: "" };
     case "standings":
       return applyStandings(state, action.message);
+    case "table":
+      return action.table === state.table ? state : { ...state, table: action.table };
     case "link":
       return action.status === state.link ? state : { ...state, link: action.status };
     case "sending":

@@ -444,10 +444,25 @@ export function entryView(state, actions) {
       ),
     );
   }
+  // The table of this tournament the player is at, when they came here from it.
+  const table = state.table
+    ? h(
+        "p",
+        { class: "status", testid: "my-table" },
+        gettext("Your table is waiting."),
+        " ",
+        h(
+          "a",
+          { href: `/games/${state.table}`, class: "button", testid: "my-table-link" },
+          gettext("Return to it"),
+        ),
+      )
+    : null;
   return h(
     "section",
     { class: "panel tournament-entry", "aria-label": gettext("Your entry") },
     errorLine(state.error),
+    table,
     you,
     controls,
   );
