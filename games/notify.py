@@ -32,6 +32,9 @@ game_voided_signal = Signal()
 # (its start, its end or void, a player leaving it), with `game_id` and `player_ids`: social
 # tells their friends what they are doing now (presence `playing`).
 game_playing_changed_signal = Signal()
+# Sent after the commit of a player leaving an active game for good (the CPU plays their seat),
+# with `game_id` and `player_id`: tournaments pause the leaver of an arena's game at once.
+game_seat_left_signal = Signal()
 
 _WHOLE_TABLE_EVENTS = frozenset({"game_started", "game_ended", "game_voided"})
 
@@ -108,6 +111,15 @@ def your_turn(seat: Seat, game: Game) -> None:
 def game_finished(game: Game) -> None:
     transaction.on_commit(
         lambda: game_finished_signal.send_robust(sender=Game, game_id=game.pk), robust=True
+    )
+
+
+def seat_left(game_id: UUID, player_id: UUID) -> None:
+    transaction.on_commit(
+        lambda: game_seat_left_signal.send_robust(
+            sender=Game, game_id=game_id, player_id=player_id
+        ),
+        robust=True,
     )
 
 

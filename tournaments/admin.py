@@ -15,23 +15,44 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import Player
 from core.admin import ReadOnlyAdmin
 from core.errors import ApplicationError
-from tournaments.models import Participant, Tournament, TournamentSchedule
+from tournaments.models import (
+    MINUTES,
+    TURN_SECONDS,
+    Participant,
+    Tournament,
+    TournamentSchedule,
+)
 from tournaments.schedule import Rule
-from tournaments.services import tournament_cancel, tournament_create, tournament_end_now
+from tournaments.services import (
+    tournament_cancel,
+    tournament_create,
+    tournament_end_now,
+    tournament_starts_at_check,
+)
 
 
 class TournamentCreateForm(forms.ModelForm[Tournament]):
-    minutes = forms.IntegerField(label=_("Minutes"), min_value=5, max_value=720, initial=60)
+    minutes = forms.IntegerField(
+        label=_("Minutes"), min_value=MINUTES[0], max_value=MINUTES[1], initial=60
+    )
     sizes = forms.CharField(
         label=_("Sizes"), initial="2,3,4", help_text=_("Table sizes among 2-5, by commas.")
     )
     turn_seconds = forms.IntegerField(
-        label=_("Turn seconds"), min_value=10, max_value=300, initial=30
+        label=_("Turn seconds"), min_value=TURN_SECONDS[0], max_value=TURN_SECONDS[1], initial=30
     )
 
     class Meta:
         model = Tournament
         fields = ("name", "starts_at", "rated", "min_rated_games", "max_players")
+
+    def clean_starts_at(self) -> Any:
+        starts_at = self.cleaned_data["starts_at"]
+        try:
+            tournament_starts_at_check(starts_at)
+        except ApplicationError as error:
+            raise forms.ValidationError(error.detail) from error
+        return starts_at
 
     def clean_sizes(self) -> list[int]:
         try:
@@ -81,7 +102,8 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
             obj.save(update_fields=["name"])
             return
         data = form.cleaned_data
-        # The form checked what the service would refuse (sizes, minutes, turn limit).
+        # The form checked what the service would refuse (sizes, minutes, turn limit), and
+        # the start as the API does.
         created = tournament_create(
             by=request.user if isinstance(request.user, Player) else None,
             name=data["name"],

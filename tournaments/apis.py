@@ -24,7 +24,13 @@ from core.schema import paginated
 from core.throttles import PlayerRateThrottle, PublicIpThrottle, RateThrottle
 from games.models import Game
 from ratings.payloads import PlayerData, PlayerSerializer, player_data
-from tournaments.models import Participant, Tournament, TournamentStatus
+from tournaments.models import (
+    MINUTES,
+    TURN_SECONDS,
+    Participant,
+    Tournament,
+    TournamentStatus,
+)
 from tournaments.payloads import (
     StandingsMessage,
     TournamentData,
@@ -39,6 +45,7 @@ from tournaments.services import (
     tournament_create,
     tournament_join,
     tournament_pause,
+    tournament_starts_at_check,
     tournament_withdraw,
 )
 
@@ -63,7 +70,7 @@ class TournamentCreateThrottle(RateThrottle):
 class TournamentCreateInput(serializers.Serializer[dict[str, Any]]):
     name = serializers.CharField(min_length=1, max_length=64)
     starts_at = serializers.DateTimeField()
-    minutes = serializers.IntegerField(min_value=5, max_value=720)
+    minutes = serializers.IntegerField(min_value=MINUTES[0], max_value=MINUTES[1])
     table_sizes = serializers.ListField(
         child=serializers.IntegerField(min_value=2, max_value=5), min_length=1, max_length=4
     )
@@ -72,7 +79,9 @@ class TournamentCreateInput(serializers.Serializer[dict[str, Any]]):
         required=False,
         help_text="Unrated tournaments only: docs/rules.md §9, §12 keys or a preset.",
     )
-    turn_seconds = serializers.IntegerField(required=False, min_value=10, max_value=300)
+    turn_seconds = serializers.IntegerField(
+        required=False, min_value=TURN_SECONDS[0], max_value=TURN_SECONDS[1]
+    )
     min_rated_games = serializers.IntegerField(required=False, min_value=0, default=0)
     max_players = serializers.IntegerField(required=False, min_value=2, allow_null=True)
     password = serializers.CharField(
@@ -113,11 +122,14 @@ def _data(
             me = Participant.objects.filter(tournament=tournament, player=viewer).first()
         else:
             me = entries.get(tournament.pk)
+    rank = None  # a cancelled tournament has no standings, so no ranks
+    if me is not None and tournament.status != TournamentStatus.CANCELLED:
+        rank = standing_rank(me)
     return tournament_data(
         tournament,
         players=tournament.participants.count() if players is None else players,
         me=me,
-        rank=None if me is None else standing_rank(me),
+        rank=rank,
         viewer=viewer is not None,
     )
 
@@ -178,6 +190,7 @@ class TournamentListApi(APIView):
             raise ApplicationError("guest", _("Register to create tournaments."), 403)
         data = TournamentCreateInput(data=request.data)
         data.is_valid(raise_exception=True)
+        tournament_starts_at_check(data.validated_data["starts_at"])
         tournament = tournament_create(by=player, **data.validated_data)
         return Response(_data(tournament, player), status=status.HTTP_201_CREATED)
 
@@ -244,6 +257,8 @@ class TournamentStandingsApi(APIView):
 
     @extend_schema(
         operation_id="tournaments_standings",
+        description="The standings, best first (equal keys share a rank); a cancelled "
+        "tournament has none: an empty page.",
         parameters=PAGE_PARAMETERS,
         responses={
             200: paginated(SCHEMAS.of(TournamentStandingData)(many=True), "TournamentStanding"),

@@ -36,6 +36,7 @@ class Board:
     tournament_id: str
     status: str
     ends_at: str
+    players_count: int
     rows: list[TournamentStandingData]
 
 
@@ -45,8 +46,15 @@ def read_board(tournament_id: str) -> Board | None:
     if tournament is None:
         return None
     rows = [standing_data(*row) for row in standings_ranked(list(standings(tournament)))]
+    # A cancelled tournament has no standings (no rows), but its participants still count.
+    players = len(rows) if rows else tournament.participants.count()
     return Board(
-        version, str(tournament.pk), tournament.status, tournament.ends_at.isoformat(), rows
+        version,
+        str(tournament.pk),
+        tournament.status,
+        tournament.ends_at.isoformat(),
+        players,
+        rows,
     )
 
 
@@ -113,7 +121,7 @@ class StandingsConsumer(ListeningConsumer):
             "tournament_id": board.tournament_id,
             "status": board.status,
             "ends_at": board.ends_at,
-            "players_count": len(board.rows),
+            "players_count": board.players_count,
             "rows": board.rows[:FIRST_ROWS],
             "changed": changed,
         }

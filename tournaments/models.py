@@ -15,9 +15,19 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.postgres.fields import ArrayField
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+
+# What a tournament may last and the turn limit its games may set (inclusive): the API's
+# create, the admin's forms and a schedule's fields share them.
+MINUTES = (5, 720)
+TURN_SECONDS = (10, 300)
+
+
+def _within(bounds: tuple[int, int]) -> list[Any]:
+    return [MinValueValidator(bounds[0]), MaxValueValidator(bounds[1])]
 
 
 class TournamentStatus(models.TextChoices):
@@ -49,12 +59,16 @@ class TournamentSchedule(models.Model):
         help_text=_("0 Monday .. 6 Sunday; empty: every day."),
         verbose_name=_("weekdays"),
     )
-    minutes = models.PositiveIntegerField(default=60, verbose_name=_("minutes"))
+    minutes = models.PositiveIntegerField(
+        default=60, validators=_within(MINUTES), verbose_name=_("minutes")
+    )
     table_sizes: models.JSONField[list[int]] = models.JSONField(
         default=list, verbose_name=_("table sizes")
     )
     rated = models.BooleanField(default=True, verbose_name=_("rated"))
-    turn_seconds = models.PositiveIntegerField(default=30, verbose_name=_("turn seconds"))
+    turn_seconds = models.PositiveIntegerField(
+        default=30, validators=_within(TURN_SECONDS), verbose_name=_("turn seconds")
+    )
     min_rated_games = models.PositiveIntegerField(default=0, verbose_name=_("min rated games"))
     max_players = models.PositiveIntegerField(null=True, blank=True, verbose_name=_("max players"))
     active = models.BooleanField(default=True, verbose_name=_("active"))

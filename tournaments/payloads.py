@@ -77,8 +77,11 @@ class StandingsMessage(TypedDict):
     tournament_id: Uuid
     status: str
     ends_at: Annotated[str, Doc("ISO 8601; moves when staff end the tournament early.")]
-    players_count: int
-    rows: Annotated[list[TournamentStandingData], Doc("The first rows (up to 20).")]
+    players_count: Annotated[int, Doc("Its participants (a cancelled tournament's too).")]
+    rows: Annotated[
+        list[TournamentStandingData],
+        Doc("The first rows (up to 20); none in a cancelled tournament (no standings)."),
+    ]
     changed: Annotated[
         list[TournamentStandingData],
         Doc("Every row that differs from what this socket was sent before (all, on connect)."),

@@ -11,12 +11,15 @@ from django.db.models import Q, QuerySet
 from redis.exceptions import RedisError
 
 from tournaments import arena
-from tournaments.models import Participant, Tournament
+from tournaments.models import Participant, Tournament, TournamentStatus
 
 
 def standings(tournament: Tournament) -> QuerySet[Participant]:
     """Every participant, in the standings' order (tournaments/arena.py `standings_order`:
-    score, then outright firsts, then who reached their score first)."""
+    score, then outright firsts, then who reached their score first); none for a cancelled
+    tournament, which has no standings."""
+    if tournament.status == TournamentStatus.CANCELLED:
+        return Participant.objects.none()
     rows = Participant.objects.filter(tournament=tournament).select_related("player__rating")
     return rows.order_by("-score", "-firsts", "score_at", "id")
 
@@ -36,7 +39,8 @@ def board_version(tournament_id: UUID | str) -> int:
 
 def standing_rank(entry: Participant) -> int:
     """A participant's rank in `standings` (as `standings_ranked` gives it): one more than
-    the participants whose key is strictly better, so equal keys share it."""
+    the participants whose key is strictly better, so equal keys share it. (A cancelled
+    tournament's participants have none: the caller asks only of the others.)"""
     ahead = (
         Q(score__gt=entry.score)
         | Q(score=entry.score, firsts__gt=entry.firsts)

@@ -5,6 +5,7 @@ own services, after it."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -26,7 +27,7 @@ from core.errors import ApplicationError
 from core.sockets import player_group, send_to_group, tournament_group
 from games.engine.errors import InvalidRules
 from games.game_rules import GameRules
-from games.models import Game, GameStatus, Seat
+from games.models import Event, Game, GameStatus, Seat
 from games.reasons import rules_text
 from games.selectors import player_active_game_id
 from games.services.lobby import game_begin_ranked
@@ -35,6 +36,8 @@ from social.selectors import blocks_by
 from tournaments import arena
 from tournaments.locks import locked_pending_table, locked_tournament
 from tournaments.models import (
+    MINUTES,
+    TURN_SECONDS,
     Participant,
     PendingTable,
     Tournament,
@@ -45,11 +48,13 @@ from tournaments.payloads import tournament_game_message
 from tournaments.schedule import Rule, next_start
 from tournaments.selectors import board_key, idle_participants
 
+logger = logging.getLogger(__name__)
+
 OPEN = (TournamentStatus.UPCOMING, TournamentStatus.RUNNING)
-
-
-TURN_SECONDS = (10, 300)  # the turn limits an arena may set, inclusive
-MINUTES = (5, 720)
+# How far from now a player's (or staff's) tournament may start: a moment in the past (the
+# request's own time on the way), up to 90 days ahead (`tournament_starts_at_check`).
+STARTS_AT_PAST = timedelta(minutes=1)
+STARTS_AT_AHEAD = timedelta(days=90)
 
 
 @transaction.atomic
@@ -108,6 +113,19 @@ def tournament_create(
     )
 
 
+def tournament_starts_at_check(starts_at: datetime, *, now: datetime | None = None) -> None:
+    """400 `invalid` for a start a player (or staff) may not set: more than a minute ago, or
+    more than 90 days ahead. (Schedules make theirs; tests and benches may start one at any
+    time through `tournament_create`.)"""
+    now = now or timezone.now()
+    if not now - STARTS_AT_PAST <= starts_at <= now + STARTS_AT_AHEAD:
+        raise ApplicationError(
+            "invalid",
+            _("starts_at must be between a minute ago and %(days)s days from now.")
+            % {"days": STARTS_AT_AHEAD.days},
+        )
+
+
 def _open(tournament_id: UUID | str) -> Tournament:
     tournament = locked_tournament(tournament_id)
     if tournament is None:
@@ -119,9 +137,12 @@ def _open(tournament_id: UUID | str) -> Tournament:
 def tournament_join(
     *, tournament_id: UUID | str, player: Player, password: str = ""
 ) -> Participant:
-    """Join (before the start or while it runs), or come back after a pause."""
+    """Join (before the start or while it runs, until `ends_at`), or come back after a
+    pause."""
     tournament = _open(tournament_id)
-    if tournament.status not in OPEN:
+    # Over, or past its end while its last games finish (or ended early before its start).
+    ended = tournament.ends_at <= max(timezone.now(), tournament.starts_at)
+    if tournament.status not in OPEN or ended:
         raise ApplicationError("not_open", _("The tournament is over."), 409)
     if tournament.status == TournamentStatus.RUNNING:
         _require_free(tournament, player)
@@ -187,6 +208,23 @@ def tournament_pause(*, tournament_id: UUID | str, player: Player) -> Participan
 
 
 @transaction.atomic
+def tournament_game_left(*, tournament_id: UUID, game_id: UUID, player_id: UUID) -> bool:
+    """A participant left their tournament game for good (the CPU plays their seat on, and it
+    scores as usual): paused at once, as the rules say, until they join again. False when
+    they are not at that game of an open tournament any more (it was scored meanwhile: the
+    points paused them) or were paused already."""
+    tournament = locked_tournament(tournament_id)
+    if tournament is None or tournament.status not in OPEN:
+        return False
+    paused = Participant.objects.filter(
+        tournament=tournament, player_id=player_id, game_id=game_id, paused=False
+    ).update(paused=True)
+    if paused:
+        _changed(tournament.pk)
+    return bool(paused)
+
+
+@transaction.atomic
 def tournament_withdraw(*, tournament_id: UUID | str, player: Player) -> None:
     """Leave a tournament before it starts."""
     tournament = _open(tournament_id)
@@ -242,15 +280,16 @@ def tournament_cancel(*, tournament_id: UUID | str, now: datetime | None = None)
 def schedules_make_ahead(*, now: datetime) -> int:
     """Make each active schedule's next tournament while none of it is upcoming (so clients
     always show the next): how many were made. A schedule makes each start once (a unique
-    constraint), however many beats run."""
+    constraint), however many beats run; one that cannot make a tournament (its fields out
+    of bounds) is logged and skipped, not the beat's end."""
     made = 0
     waiting = Tournament.objects.filter(schedule=OuterRef("pk"), status=TournamentStatus.UPCOMING)
     due = TournamentSchedule.objects.filter(active=True).exclude(Exists(waiting))
     for schedule in due:
         latest = schedule.tournaments.aggregate(latest=Max("starts_at"))["latest"]
-        rule = Rule(schedule.every, schedule.minute, schedule.hour, tuple(schedule.weekdays))
-        starts_at = next_start(rule, max(now, latest) if latest else now)
         try:
+            rule = Rule(schedule.every, schedule.minute, schedule.hour, tuple(schedule.weekdays))
+            starts_at = next_start(rule, max(now, latest) if latest else now)
             with transaction.atomic():
                 created = tournament_create(
                     by=None,
@@ -267,6 +306,11 @@ def schedules_make_ahead(*, now: datetime) -> int:
                 created.save(update_fields=["schedule"])
         except IntegrityError:
             continue  # another beat made it
+        except (ApplicationError, ValueError, TypeError) as error:
+            # A schedule the admin's form would refuse (saved some other way): the others
+            # are made still, and this one is told of at every beat until staff mend it.
+            logger.error("Schedule %s (%s) makes no tournament: %s", schedule.pk, schedule, error)
+            continue
         made += 1
     return made
 
@@ -534,6 +578,24 @@ def _score_ended_games(tournament: Tournament) -> None:
         _score(tournament, game_id)
 
 
+def _left_at(game: Game, seats: Sequence[Seat]) -> dict[int, datetime]:
+    """When each seat that left the game did (its `player_left` event)."""
+    if not any(seat.left for seat in seats):
+        return {}
+    events = Event.objects.filter(game=game, type="player_left").order_by("id")
+    return {event.payload.get("seat"): event.created_at for event in events}
+
+
+def _absent(entry: Participant, seat: Seat, left_at: dict[int, datetime]) -> bool:
+    """Whether a participant is paused by the game's end, as the rules say: away at the end,
+    or left it and not joined again since (leaving paused them at once,
+    `tournament_game_left`: a join after the leave, which set `idle_since`, stands)."""
+    if seat.left:
+        since = left_at.get(seat.seat)
+        return since is None or entry.idle_since < since
+    return seat.away
+
+
 def _score(tournament: Tournament, game_id: UUID | str) -> bool:
     entries = {
         e.player_id: e for e in Participant.objects.filter(tournament=tournament, game_id=game_id)
@@ -542,6 +604,7 @@ def _score(tournament: Tournament, game_id: UUID | str) -> bool:
     if not entries or game is None or game.status in (GameStatus.WAITING, GameStatus.ACTIVE):
         return False
     seats = list(Seat.objects.filter(game=game).order_by("seat"))
+    left_at = _left_at(game, seats)
     now = timezone.now()
     places = [seat.place for seat in seats]
     if _counted(game, places):
@@ -556,6 +619,7 @@ def _score(tournament: Tournament, game_id: UUID | str) -> bool:
         entry = entries.get(seat.player_id) if seat.player_id else None
         if entry is None:
             continue
+        entry.paused = entry.paused or _absent(entry, seat, left_at)  # before `idle_since`
         entry.game_id = None
         if counted:  # an aborted or voided game counts for nothing
             first = arena.outright_first(counted, index)
@@ -567,8 +631,6 @@ def _score(tournament: Tournament, game_id: UUID | str) -> bool:
             entry.score_at = now
         entry.idle_since = now
         entry.previous = [str(o.player_id) for o in seats if o.player_id and o.pk != seat.pk]
-        # Absent at the end (left, or away): paused, as the rules say.
-        entry.paused = entry.paused or seat.left or seat.away
     Participant.objects.bulk_update(
         entries.values(),
         ["game_id", "games", "firsts", "streak", "score", "score_at", "idle_since", "previous",

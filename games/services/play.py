@@ -92,6 +92,8 @@ def _hand_to_cpu(locked: LockedGame, seat: Seat) -> None:
     if locked.playing_state().turn == seat.seat:
         restart_turn(locked)
     notify.game_update(locked)
+    if seat.player_id is not None:
+        notify.seat_left(locked.game.pk, seat.player_id)
 
 
 def player_hand_over_games(*, player: Player) -> None:

@@ -7,11 +7,11 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games.models import Game, GameStatus
 from tests.factories import PlayerFactory
-from tournaments.services import tournament_game_score, tournaments_tick
+from tournaments.services import tournament_cancel, tournament_game_score, tournaments_tick
 
 pytestmark = pytest.mark.django_db
 
@@ -116,3 +116,93 @@ def test_join_pause_withdraw_standings_and_games(host, client_for) -> None:
     stranger = client_for(PlayerFactory.create()).post(f"{base}pause/")
     assert (stranger.status_code, stranger.json()["code"]) == (409, "not_joined")
     assert host.get(f"{URL}{'0' * 8}-0000-0000-0000-{'0' * 12}/").status_code == 404
+
+
+def _arena_of_two(host, client_for, **fields: Any) -> tuple[str, list[Any], list[Any], Game]:
+    """An arena (created by `host`) two players joined, and the table its pass made."""
+    tournament = host.post(URL, body(**fields), format="json").json()
+    base = f"{URL}{tournament['id']}/"
+    players = [PlayerFactory.create() for _ in range(2)]
+    clients = [client_for(player) for player in players]
+    for client in clients:
+        assert client.post(f"{base}join/", {}, format="json").status_code == 200
+    tournaments_tick()
+    return base, players, clients, Game.objects.get(tournament_id=tournament["id"])
+
+
+def test_leaving_the_table_pauses_at_once(
+    host, client_for, django_capture_on_commit_callbacks
+) -> None:
+    base, players, clients, game = _arena_of_two(host, client_for)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        left = clients[0].post(f"/api/v1/games/{game.pk}/leave/")
+    assert left.status_code == 200, left.content
+
+    assert clients[0].get(base).json()["me"]["paused"] is True
+    rows = {r["player"]["id"]: r["paused"] for r in host.get(f"{base}standings/").json()["results"]}
+    assert rows == {str(players[0].pk): True, str(players[1].pk): False}
+    # Joining again brings them back while the CPU finishes their seat.
+    assert clients[0].post(f"{base}join/", {}, format="json").json()["me"]["paused"] is False
+
+
+def test_a_cancelled_tournament_has_no_standings(host, client_for) -> None:
+    base, _, clients, game = _arena_of_two(host, client_for)
+    game.seats.update(place=1, live=False)
+    game.status, game.finished_at = GameStatus.FINISHED, timezone.now()
+    game.save()
+    tournament_game_score(game_id=game.pk)
+    assert host.get(f"{base}standings/").json()["count"] == 2
+
+    tournament_cancel(tournament_id=base.split("/")[-2])
+
+    standings = host.get(f"{base}standings/")
+    assert standings.status_code == 200
+    assert (standings.json()["count"], standings.json()["results"]) == (0, [])
+    read = clients[0].get(base).json()
+    assert read["status"] == "cancelled"
+    assert read["me"] == {"joined": True, "paused": False, "score": 0.5, "rank": None}
+    assert read["players_count"] == 2
+    listed = clients[0].get(f"{URL}?status=cancelled").json()["results"]
+    assert [t["me"]["rank"] for t in listed] == [None]
+
+
+@pytest.mark.parametrize(
+    "starts_in", [timedelta(minutes=-2), timedelta(days=-1), timedelta(days=90, minutes=1)]
+)
+def test_a_start_too_long_ago_or_too_far_ahead_is_refused(host, starts_in) -> None:
+    starts_at = (timezone.now() + starts_in).isoformat()
+
+    refused = host.post(URL, body(starts_at=starts_at), format="json", HTTP_ACCEPT_LANGUAGE="he")
+
+    assert (refused.status_code, refused.json()["code"]) == (400, "invalid")
+    english = "starts_at must be between a minute ago and %(days)s days from now."
+    with translation.override("he"):
+        hebrew = translation.gettext(english) % {"days": 90}
+    assert refused.json()["detail"] == hebrew != english % {"days": 90}
+    assert host.get(URL).json()["count"] == 0
+
+
+def test_a_start_within_the_bounds_is_accepted(host) -> None:
+    for starts_in in (timedelta(seconds=-30), timedelta(days=89)):
+        starts_at = (timezone.now() + starts_in).isoformat()
+        assert host.post(URL, body(starts_at=starts_at), format="json").status_code == 201
+
+
+def test_an_unrated_tournament_plays_its_preset(host, client_for) -> None:
+    created = host.post(
+        URL, body(rated=False, rules={"preset": "dhumbal"}, table_sizes=[2, 3]), format="json"
+    )
+    assert created.status_code == 201, created.content
+    rules = created.json()["rules"]
+    assert (rules["preset"], rules["call_limit"], rules["jokers"]) == ("dhumbal", 15, 0)
+
+    *_, game = _arena_of_two(host, client_for, rated=False, rules={"preset": "dhumbal"})
+
+    assert (game.ranked, game.rated) == (True, False)
+    assert (game.rules["preset"], game.rules["call_limit"], game.rules["jokers"]) == (
+        "dhumbal",
+        15,
+        0,
+    )
+    assert game.rules["turn_seconds"] == 30

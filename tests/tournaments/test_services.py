@@ -10,8 +10,10 @@ from uuid import uuid4
 import pytest
 from django.utils import timezone
 
+from accounts.models import Offence, QueueBan
 from core.errors import ApplicationError
 from games.models import Game, GameStatus, Seat
+from games.services.play import game_leave
 from games.services.staff import game_void
 from ratings.models import Rating
 from social.services import block_create
@@ -23,6 +25,7 @@ from tournaments.services import (
     _tournament_pass,
     tournament_cancel,
     tournament_create,
+    tournament_end_now,
     tournament_game_score,
     tournament_game_unscore,
     tournament_join,
@@ -403,3 +406,102 @@ def test_an_arena_never_seats_together_two_players_of_whom_one_blocks_the_other(
     seated = {seat.player_id for seat in game.seats.all()}
     assert c.pk in seated
     assert {a.pk, b.pk} - seated  # one of them still waits
+
+
+def test_leaving_a_tournament_game_pauses_at_once_and_a_comeback_stands(
+    players, django_capture_on_commit_callbacks
+) -> None:
+    a, b = players[:2]
+    tournament, game = at_a_table(a, b)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        game_leave(game_id=game.pk, player=a)
+
+    assert entry(tournament, a).paused  # at once, not when the game is scored
+    assert entry(tournament, a).game_id == game.pk  # the CPU plays the seat on
+    assert not entry(tournament, b).paused
+    # Back while the CPU still plays their seat: the game's end does not pause them again.
+    assert not tournament_join(tournament_id=tournament.pk, player=a).paused
+    finish(game, {a: 2, b: 1})
+    assert tournament_game_score(game_id=game.pk)
+    back = entry(tournament, a)
+    assert (back.paused, back.games, back.game_id) == (False, 1, None)
+
+
+def test_a_leaver_whose_pause_was_lost_is_paused_when_the_game_is_scored(players) -> None:
+    a, b = players[:2]
+    tournament, game = at_a_table(a, b)
+    game_leave(game_id=game.pk, player=a)  # its after-commit pause never runs here
+    assert not entry(tournament, a).paused
+    tournament_join(tournament_id=tournament.pk, player=a)  # not paused: nothing to come back from
+
+    finish(game, {a: 2, b: 1})
+    assert tournament_game_score(game_id=game.pk)
+
+    assert entry(tournament, a).paused
+    assert not entry(tournament, b).paused
+
+
+def test_no_join_once_the_end_has_come_while_the_last_games_finish(players) -> None:
+    a, b, c = players[:3]
+    tournament, _ = at_a_table(a, b)
+    Tournament.objects.filter(pk=tournament.pk).update(
+        ends_at=timezone.now() - timedelta(seconds=1)
+    )
+    tournaments_tick()
+    tournament.refresh_from_db()
+    assert tournament.status == TournamentStatus.RUNNING  # its game is still on
+
+    with pytest.raises(ApplicationError) as refused:
+        tournament_join(tournament_id=tournament.pk, player=c)
+
+    assert (refused.value.code, refused.value.status) == ("not_open", 409)
+    assert not Participant.objects.filter(tournament=tournament, player=c).exists()
+    # Nor after staff ended one early, before its start.
+    later = arena(starts_at=timezone.now() + timedelta(hours=1))
+    tournament_end_now(tournament_id=later.pk)
+    with pytest.raises(ApplicationError) as early:
+        tournament_join(tournament_id=later.pk, player=c)
+    assert early.value.code == "not_open"
+
+
+def test_a_player_banned_from_the_queue_may_not_join(players) -> None:
+    a, b = players[:2]
+    game = Game.objects.create(max_players=2, rules={})
+    offence = Offence.objects.create(player=a, game=game, kind="left")
+    QueueBan.objects.create(
+        player=a, offence=offence, level=1, until=timezone.now() + timedelta(hours=1)
+    )
+    tournament = arena()
+
+    with pytest.raises(ApplicationError) as refused:
+        tournament_join(tournament_id=tournament.pk, player=a)
+
+    assert (refused.value.code, refused.value.status) == ("not_eligible", 403)
+    assert not tournament.participants.exists()
+    tournament_join(tournament_id=tournament.pk, player=b)  # the others may
+    QueueBan.objects.update(until=timezone.now() - timedelta(seconds=1))
+    tournament_join(tournament_id=tournament.pk, player=a)  # once it has run out, they may too
+
+
+def test_a_schedule_out_of_bounds_is_logged_and_the_others_are_made(caplog) -> None:
+    from tournaments.models import TournamentSchedule
+
+    good = TournamentSchedule.objects.create(
+        name="Hourly", every="hourly", minute=0, minutes=30, table_sizes=[2]
+    )
+    # Saved past the admin's form: too short, and a turn limit no arena may set.
+    short = TournamentSchedule.objects.create(
+        name="Short", every="hourly", minute=0, minutes=1, table_sizes=[2]
+    )
+    slow = TournamentSchedule.objects.create(
+        name="Slow", every="daily", minute=0, hour=3, turn_seconds=3600, table_sizes=[2]
+    )
+
+    with caplog.at_level("ERROR", logger="tournaments.services"):
+        tournaments_tick()  # the beat goes on
+
+    assert list(Tournament.objects.values_list("schedule", flat=True)) == [good.pk]
+    logged = [record.getMessage() for record in caplog.records]
+    assert any(f"Schedule {short.pk} " in line for line in logged)
+    assert any(f"Schedule {slow.pk} " in line for line in logged)

@@ -17,6 +17,7 @@ from tests.factories import PlayerFactory
 from tournaments import consumers
 from tournaments.models import Tournament
 from tournaments.services import (
+    tournament_cancel,
     tournament_create,
     tournament_end_now,
     tournament_join,
@@ -216,3 +217,39 @@ async def test_the_standings_socket_keeps_alive_like_every_listener(settings) ->
         assert message == {"type": "websocket.close", "code": 4408}
     finally:
         await socket.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_cancelled_tournament_s_socket_has_no_standings() -> None:
+    players = await database_sync_to_async(PlayerFactory.create_batch)(2)
+    raw = await database_sync_to_async(auth_token_issue)(player=players[0])
+    tournament_id = await database_sync_to_async(_arena_of)(players)
+    socket = WebsocketCommunicator(
+        application,
+        f"/ws/v1/tournaments/{tournament_id}/",
+        headers=[(b"authorization", f"Bearer {raw}".encode())],
+    )
+    assert (await socket.connect())[0]
+    try:
+        assert len((await socket.receive_json_from(timeout=5))["rows"]) == 2
+
+        await database_sync_to_async(tournament_cancel)(tournament_id=tournament_id)
+
+        cancelled = await socket.receive_json_from(timeout=5)
+        assert (cancelled["status"], cancelled["players_count"]) == ("cancelled", 2)
+        assert (cancelled["rows"], cancelled["changed"]) == ([], [])
+    finally:
+        await socket.disconnect()
+    # A socket opened after the cancel gets none either.
+    late = WebsocketCommunicator(
+        application,
+        f"/ws/v1/tournaments/{tournament_id}/",
+        headers=[(b"authorization", f"Bearer {raw}".encode())],
+    )
+    assert (await late.connect())[0]
+    try:
+        first = await late.receive_json_from(timeout=5)
+        assert (first["status"], first["rows"], first["changed"]) == ("cancelled", [], [])
+        assert first["players_count"] == 2
+    finally:
+        await late.disconnect()
