@@ -136,6 +136,7 @@ export async function gamePage(root, [gameId], app) {
   }, 1000);
   return () => {
     feed.close();
+    chat?.close();
     clearInterval(clock);
   };
 }
