@@ -279,12 +279,16 @@ def player_update(
 ) -> Player:
     """What `PATCH /me/` changes; a change of `appear_offline` is told to the player's friends
     after the commit (`player_presence_changed`). `chat` applies to the messages sent from now
-    on, and to every list read (a spectator's game socket keeps the setting it read at connect)."""
+    on and to every list read; a change of it reaches the player's open sockets after the
+    commit (`player.chat`), so that a spectator's game socket filters the next push by it."""
     fields = []
     if display_name is not None:
         player.display_name = display_name
         fields.append("display_name")
     if chat is not None:
+        if chat != player.chat:
+            group, message = player_sockets_group(player.pk), {"type": "player.chat", "chat": chat}
+            transaction.on_commit(partial(send_to_group, group, message), robust=True)
         player.chat = chat
         fields.append("chat")
     if challenges_from is not None:

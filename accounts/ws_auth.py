@@ -104,7 +104,8 @@ async def ws_require_player(consumer: Any) -> Player | None:
 class PlayerConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     """Base of the consumers of players' sockets: each socket of an authenticated player is in
     the player's group (core.sockets.player_sockets_group) from its first message to its
-    last, and a ban, once committed, closes it with 4403."""
+    last, and a ban, once committed, closes it with 4403; a change of the player's `chat`
+    setting reaches it too."""
 
     sockets_group: str | None = None
 
@@ -122,3 +123,11 @@ class PlayerConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     async def player_banned(self, message: dict[str, Any]) -> None:
         await self.close(code=CLOSE_BANNED)
+
+    async def player_chat(self, message: dict[str, Any]) -> None:
+        """The player changed their `chat` setting (`PATCH /me/`, after its commit): the
+        socket's player takes it at once (a watcher's game socket filters its room's pushes by
+        it), without reading the database."""
+        player: Player | None = self.scope.get("player")
+        if player is not None:
+            player.chat = message["chat"]

@@ -4,7 +4,7 @@ A socket joins its groups in its consumer (`group_add`), and code that changes s
 them after the commit that changed it (`send_to_group`):
 
 - `player_sockets_group`: every open websocket of a player (accounts.ws_auth), so that a ban
-  closes them all;
+  closes them all, and a change of the player's `chat` setting reaches them all;
 - `player_group`: the player's `ws /ws/v1/me/` (ticket changes, `your_turn`, friends' news and
   presence);
 - `game_group`: every socket on a game, told only *that* it changed;

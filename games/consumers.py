@@ -225,7 +225,8 @@ class GameConsumer(ListeningConsumer):
         """A message of one of the game's rooms (chat/notify.py): a seated player reads the
         players' room only, anyone else the spectators' room only (so nothing of a spectators'
         room ever reaches a player); never a viewer it names as `hidden` (blocks, and seated
-        players whose chat setting hides it); a watcher's own setting, read at connect, last."""
+        players whose chat setting hides it); a watcher's own setting last (the player's as the
+        socket read it at connect, or as `PATCH /me/` changed it since: `player_chat`)."""
         if (message["room"] == "players") != self.seated:
             return
         if str(self.player.pk) in message["hidden"]:

@@ -159,6 +159,14 @@ def player_tickets_cancel(*, player: Player) -> int:
 
 
 @transaction.atomic
+def players_tickets_cancel(*, player_ids: list[UUID]) -> int:
+    """Cancel these players' searches (an accepted challenge seated them at a private table);
+    the number of tickets cancelled. Each player is told as for their own cancellation."""
+    tickets = Ticket.objects.filter(player_id__in=player_ids)
+    return len(_end_searching(tickets, TicketStatus.CANCELLED))
+
+
+@transaction.atomic
 def tickets_cancel(*, ticket_ids: list[UUID]) -> int:
     """Cancel these tickets where they still search (staff); the number cancelled."""
     return len(_end_searching(Ticket.objects.filter(pk__in=ticket_ids), TicketStatus.CANCELLED))

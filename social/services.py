@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 from uuid import UUID
 
@@ -26,6 +27,7 @@ from games.services.lobby import game_create, game_join, game_start, private_rul
 from social import notify, selectors
 from social.locks import challenge_lock, pair_lock
 from social.models import Block, Challenge, ChallengeStatus, FriendRequest, Friendship
+from social.signals import challenge_accepted
 
 logger = logging.getLogger(__name__)
 
@@ -296,7 +298,8 @@ def _locked_open(challenge_id: UUID | str, player: Player, side: str) -> Challen
 @transaction.atomic
 def challenge_accept(*, player: Player, challenge_id: UUID | str) -> Challenge:
     """The challenged player accepts: a private table with both seated, the challenger its
-    host; a table of two starts at once, a larger one waits for its host to fill and start it."""
+    host; a table of two starts at once, a larger one waits for its host to fill and start it.
+    After the commit, `challenge_accepted` (matchmaking ends both players' searches)."""
     challenge = _locked_open(challenge_id, player, "challenged")
     _require_no_table(
         challenge.challenged, _("You are already at a table: finish or leave it first.")
@@ -309,7 +312,32 @@ def challenge_accept(*, player: Player, challenge_id: UUID | str) -> Challenge:
     if challenge.max_players == 2:
         game_start(game_id=game.pk, player=challenge.challenger)
     challenge.game = game
-    return _changed(challenge, ChallengeStatus.ACCEPTED)
+    accepted = _changed(challenge, ChallengeStatus.ACCEPTED)
+    transaction.on_commit(
+        partial(
+            _send_challenge_accepted,
+            challenge_id=challenge.pk,
+            game_id=game.pk,
+            player_ids=[challenge.challenger_id, challenge.challenged_id],
+        ),
+        robust=True,
+    )
+    return accepted
+
+
+def _send_challenge_accepted(*, challenge_id: UUID, game_id: UUID, player_ids: list[UUID]) -> None:
+    """Each receiver runs apart: one that fails is logged, and the others still run."""
+    results = challenge_accepted.send_robust(
+        sender=Challenge, challenge_id=challenge_id, game_id=game_id, player_ids=player_ids
+    )
+    for receiver, result in results:
+        if isinstance(result, Exception):
+            logger.error(
+                "challenge_accepted receiver %r failed for %s",
+                receiver,
+                challenge_id,
+                exc_info=result,
+            )
 
 
 @transaction.atomic

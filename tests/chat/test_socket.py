@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from rest_framework.test import APIClient
 
 from accounts.models import Player
 from accounts.services import auth_token_issue
@@ -182,6 +183,40 @@ async def test_a_spectators_socket_applies_its_chat_setting_read_at_connect() ->
         assert await sockets[0].next_said() == "wow"
     finally:
         await _close(*sockets)
+
+
+def _set_chat(player: Player, setting: str) -> None:
+    """The player's `PATCH /me/ {"chat"}`, as a client sends it."""
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {auth_token_issue(player=player)}")
+    response = client.patch("/api/v1/me/", {"chat": setting}, format="json")
+    assert response.status_code == 200, response.content
+
+
+async def test_a_spectators_chat_setting_changed_while_watching_holds_at_once() -> None:
+    game, _, _ = await _table()
+    author = await database_sync_to_async(veteran)()
+    other = await database_sync_to_async(veteran)()
+    watcher = await database_sync_to_async(PlayerFactory.create)()  # chat "all"
+    watching = await _open(watcher, game)
+    try:
+        await _say(author, game, "spectators", text="shown to all")
+        assert await watching.next_said() == "shown to all"
+        # Off, on the same socket: neither a text nor a phrase comes.
+        await database_sync_to_async(_set_chat)(watcher, "off")
+        await _say(author, game, "spectators", text="not while off")
+        await _say(author, game, "spectators", phrase="wow")
+        # Phrases only: the text does not come, the phrase does (the first thing that comes).
+        await database_sync_to_async(_set_chat)(watcher, "phrases")
+        await _say(author, game, "spectators", text="not with phrases only")
+        await _say(other, game, "spectators", phrase="good_game")
+        assert await watching.next_said() == "good_game"
+        # All again: the text comes.
+        await database_sync_to_async(_set_chat)(watcher, "all")
+        await _say(other, game, "spectators", text="shown again")
+        assert await watching.next_said() == "shown again"
+    finally:
+        await _close(watching)
 
 
 async def test_a_spectators_socket_with_chat_off_gets_the_game_only() -> None:

@@ -14,6 +14,8 @@ from rest_framework.test import APIClient
 from accounts.models import Player
 from core.sockets import player_group
 from games.models import Game, GameStatus, Seat
+from matchmaking.models import Ticket
+from matchmaking.services import ticket_create
 from social import services, tasks
 from social.models import Challenge
 from tests.chat.conftest import private_table
@@ -278,6 +280,41 @@ def test_a_player_at_a_table_is_refused_and_the_challenge_stays_open(
     assert "challenger" in refused.json()["detail"]
     assert client_for(bob).get(url(made["id"])).json()["status"] == "open"
     assert Game.objects.filter(host=alice, status=GameStatus.WAITING).count() == 0
+
+
+def test_accepting_ends_both_players_searches_and_each_is_told(
+    friends, client_for, monkeypatch
+) -> None:
+    alice, bob = friends
+    told: list[tuple[str, dict[str, Any]]] = []
+    monkeypatch.setattr(
+        "matchmaking.services.send_to_group", lambda group, message: told.append((group, message))
+    )
+    # Both search (for tables the other's ticket cannot fill: no pass seats them meanwhile).
+    tickets = [
+        ticket_create(player=alice, player_counts=[3]),
+        ticket_create(player=bob, player_counts=[4]),
+    ]
+    # A declined challenge seats nobody: the searches go on.
+    declined = challenge(client_for(alice), bob).json()
+    assert client_for(bob).post(url(declined["id"], "decline")).status_code == 200
+    assert [Ticket.objects.get(pk=t.pk).status for t in tickets] == ["searching"] * 2
+
+    made = challenge(client_for(alice), bob).json()
+    told.clear()
+    accepted = client_for(bob).post(url(made["id"], "accept"))
+    assert accepted.status_code == 200, accepted.content
+    # Both now sit at the private table: neither searches for a ranked one any more (else the
+    # queue would seat them the moment the private game ended), and each hears it as for a
+    # ticket they cancelled themselves.
+    assert [Ticket.objects.get(pk=t.pk).status for t in tickets] == ["cancelled"] * 2
+    assert sorted(
+        (group, message["message"]["ticket"]["id"], message["message"]["ticket"]["status"])
+        for group, message in told
+    ) == sorted((player_group(t.player_id), str(t.pk), "cancelled") for t in tickets)
+    assert all(message["message"]["type"] == "ticket" for _, message in told)
+    for player in (alice, bob):
+        assert client_for(player).get("/api/v1/me/").json()["ticket"] is None
 
 
 def test_thirty_an_hour(friends, registered, client_for, settings) -> None:

@@ -2,10 +2,11 @@
 Challenges; Chat): two registered players, one at a desktop and one on a phone, find each other
 by name and become friends, each seeing the other online; a challenge declined, then one
 accepted, which seats both at a table where they play a move; a phrase and a free text arrive
-live on the other side (as text, never markup); then a block hides each from the other: the
-blocked one no longer sees the blocker among their friends nor finds them, neither sees the
-other's messages, and the blocked one's challenge is refused. Last, settings saved on the start
-page."""
+live on the other side (as text, never markup); then a block, from a message, hides each from
+the other: the blocker's open chats (her other tab's too) drop the blocked one's messages at
+once, the blocked one no longer sees the blocker among their friends nor finds them, neither
+sees the other's messages, and the blocked one's challenge is refused. Last, settings saved on
+the start page."""
 
 from __future__ import annotations
 
@@ -151,9 +152,19 @@ def test_friends_challenge_chat_and_a_block(open_player, settings) -> None:
     expect(said.get_by_test_id("reported")).to_have_text("reported")
     assert ChatReport.objects.filter(reporter=dana, message__author=eli).count() == 1
 
-    # Dana blocks Eli from his profile (his name at the table links to it).
+    # Dana blocks Eli from his message: his messages leave her chat at once, in this tab and
+    # in her other tab on the table (hers stay), and his profile (his name at the table links
+    # to it) says she blocks him.
+    other_tab = desk.context.new_page()
+    other_tab.goto(f"/games/{game_id}")
+    expect(_said(other_tab, eli)).not_to_have_count(0)
+    said.get_by_test_id("block-author").click()  # the confirmation is accepted
+    expect(_said(desk, eli)).to_have_count(0)
+    expect(_said(desk, dana)).not_to_have_count(0)
+    expect(_said(other_tab, eli)).to_have_count(0)
+    expect(_said(other_tab, dana)).not_to_have_count(0)
+    other_tab.close()
     desk.get_by_test_id("table").get_by_role("link", name="Eli Cohen").click()
-    desk.get_by_test_id("block-player").click()
     expect(desk.get_by_test_id("unblock-player")).to_be_visible()
     expect(desk.get_by_test_id("challenge-player")).to_have_count(0)
 

@@ -6,6 +6,7 @@
 
 import { errorLine, h, replace, scrolling } from "../dom.js";
 import { formatDate, formatNumber, gettext, interpolate, ngettext, pgettext } from "../i18n.js";
+import { blockPlayer } from "../social/blocks.js";
 import { sendChallenge } from "../social/challenges.js";
 import { mayChallenge, readRelations, relationButtons } from "../social/friends.js";
 import { createStore, mount } from "../store.js";
@@ -191,7 +192,7 @@ async function socialActions(player) {
   };
   const actions = {
     befriend: (other) => act(() => api("POST", "me/friends/", { player_id: other.id })),
-    block: (other) => act(() => api("POST", "me/blocks/", { player_id: other.id })),
+    block: (other) => act(() => blockPlayer(other)),
     unblock: (other) => act(() => api("DELETE", `me/blocks/${other.id}/`)),
     challenge: (other) => act(() => sendChallenge(other.id, Number(seats.value))),
   };

@@ -5,6 +5,7 @@
 
 import { h } from "../../dom.js";
 import { fill, gettext } from "../../i18n.js";
+import { blockPlayer } from "../../social/blocks.js";
 import { sendChallenge } from "../../social/challenges.js";
 import { readRelations } from "../../social/friends.js";
 import { createStore, mount } from "../../store.js";
@@ -41,7 +42,7 @@ export async function friendsPage(root, _params, app) {
   const actions = {
     befriend: (player) => act(() => api("POST", "me/friends/", { player_id: player.id })),
     unfriend: (player) => act(() => api("DELETE", `me/friends/${player.id}/`)),
-    block: (player) => act(() => api("POST", "me/blocks/", { player_id: player.id })),
+    block: (player) => act(() => blockPlayer(player)),
     unblock: (player) => act(() => api("DELETE", `me/blocks/${player.id}/`)),
     challenge: (player) => act(() => sendChallenge(player.id)),
     search: (query) =>

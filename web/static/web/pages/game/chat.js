@@ -3,11 +3,14 @@
 // (registered players with enough finished games, not muted: the server's refusal is shown as
 // a note); messages come from the list and then from the game socket's `chat` messages, a
 // moderator's deletion (`chat_deleted`) removes one, and each other player's message has a
-// Report button. Its own store: a chat message never redraws the table, nor the table the
-// field being typed in. What players write is inserted as text, never as markup.
+// Report button and a Block button. Blocking a player (here, or on any page of any tab:
+// social/blocks.js) removes their messages at once, and keeps out any still on the way. Its
+// own store: a chat message never redraws the table, nor the table the field being typed in.
+// What players write is inserted as text, never as markup.
 
 import { h } from "../../dom.js";
 import { fill, formatDate, gettext, interpolate } from "../../i18n.js";
+import { blockPlayer, onBlock } from "../../social/blocks.js";
 import { createStore, mount } from "../../store.js";
 import { api } from "../../transport/rest.js";
 import { playerName } from "../../views/player-name.js";
@@ -29,12 +32,20 @@ export function reduce(state, action) {
   switch (action.type) {
     case "messages": {
       const byId = new Map(state.messages.map((m) => [m.id, m]));
-      for (const message of action.messages) byId.set(message.id, message);
+      for (const message of action.messages) {
+        if (!state.blocked.includes(message.player.id)) byId.set(message.id, message);
+      }
       const messages = [...byId.values()].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
       return { ...state, messages: messages.slice(-100) };
     }
     case "deleted":
       return { ...state, messages: state.messages.filter((m) => m.id !== action.id) };
+    case "blocked":
+      return {
+        ...state,
+        messages: state.messages.filter((m) => m.player.id !== action.playerId),
+        blocked: [...state.blocked, action.playerId],
+      };
     case "note":
       return { ...state, note: action.note };
     case "reported":
@@ -44,8 +55,8 @@ export function reduce(state, action) {
   }
 }
 
-/** The chat of `game` for `me` (the session's player): `{el, message(m), link(status)}`, or
- *  null when the viewer has no room here. */
+/** The chat of `game` for `me` (the session's player): `{el, message(m), link(status),
+ *  close()}`, or null when the viewer has no room here. */
 export async function chatPanel(game, me) {
   const room = game.you ? "players" : "spectators";
   if (!game.you && !game.ranked) return null; // a private table has no spectators
@@ -56,7 +67,7 @@ export async function chatPanel(game, me) {
   } catch {
     return null; // the table plays on without its chat
   }
-  const store = createStore(reduce, { messages: [], note: "", reported: {} });
+  const store = createStore(reduce, { messages: [], note: "", reported: {}, blocked: [] });
   const { dispatch } = store;
   const path = `games/${game.id}/chat/`;
 
@@ -97,6 +108,21 @@ export async function chatPanel(game, me) {
     }
   }
 
+  async function block(message) {
+    const sure = interpolate(
+      gettext(
+        "Block %(name)s? Neither of you will see the other's messages, and they can no longer ask to be your friend or challenge you.",
+      ),
+      { name: message.player.display_name },
+    );
+    if (!confirm(sure)) return;
+    try {
+      await blockPlayer(message.player); // the panel hears of it as every other one does
+    } catch (error) {
+      dispatch({ type: "note", note: error.message });
+    }
+  }
+
   const title = room === "players" ? gettext("Table chat") : gettext("Spectators' chat");
   const el = h("section", {
     class: "panel chat",
@@ -115,7 +141,7 @@ export async function chatPanel(game, me) {
         h("a", { href: "/#settings" }, gettext("Settings")),
       ),
     );
-    return { el, message() {}, link() {} };
+    return { el, message() {}, link() {}, close() {} };
   }
 
   const list = h("ol", {
@@ -130,7 +156,7 @@ export async function chatPanel(game, me) {
     (s) => [s.messages, s.reported],
     (s) =>
       s.messages.length
-        ? s.messages.map((m) => messageView(m, { me, known, reported: s.reported, report }))
+        ? s.messages.map((m) => messageView(m, { me, known, reported: s.reported, report, block }))
         : h("li", { class: "muted empty" }, gettext("No message yet.")),
   );
   // The newest message in view, unless the reader scrolled up to read older ones.
@@ -204,6 +230,7 @@ export async function chatPanel(game, me) {
       h("p", { class: "muted small" }, gettext("You see the phrases only (your settings).")),
     );
   }
+  const unsubscribe = onBlock((playerId) => dispatch({ type: "blocked", playerId }));
   await reread();
   return {
     el,
@@ -218,10 +245,14 @@ export async function chatPanel(game, me) {
     link(status) {
       if (status === "open") reread();
     },
+    /** The page is left. */
+    close() {
+      unsubscribe();
+    },
   };
 }
 
-function messageView(message, { me, known, reported, report }) {
+function messageView(message, { me, known, reported, report, block }) {
   const own = message.player.id === me.id;
   const phrase = message.phrase !== undefined && message.phrase !== null;
   const text = phrase ? (known.get(message.phrase) ?? message.phrase) : message.text;
@@ -262,5 +293,18 @@ function messageView(message, { me, known, reported, report }) {
             },
             gettext("Report"),
           ),
+    own
+      ? null
+      : h(
+          "button",
+          {
+            type: "button",
+            class: "quiet block",
+            testid: "block-author",
+            "data-key": `block-${message.id}`,
+            onclick: () => block(message),
+          },
+          gettext("Block"),
+        ),
   );
 }

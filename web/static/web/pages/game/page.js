@@ -142,6 +142,7 @@ export async function gamePage(root, [gameId], app) {
   return () => {
     feed.close();
     tournament?.close();
+    chat?.close();
     clearInterval(clock);
   };
 }
