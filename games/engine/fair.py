@@ -371,9 +371,16 @@ def _deck(rules: object) -> list[str]:
     if not isinstance(rules, Mapping):
         raise Unfair("rules", "malformed: not an object")
     try:
-        return canonical_deck(int(rules.get("decks", 1)), int(rules.get("jokers", 2)))
-    except (TypeError, ValueError) as error:
+        decks, jokers = int(rules.get("decks", 1)), int(rules.get("jokers", 2))
+    except (TypeError, ValueError, OverflowError) as error:
         raise Unfair("rules", "malformed: decks or jokers is not an integer") from error
+    if not (1 <= decks <= _DECKS_MAX and 0 <= jokers <= _DECKS_MAX):
+        raise Unfair("rules", f"malformed: decks not 1-{_DECKS_MAX} or jokers not 0-{_DECKS_MAX}")
+    return canonical_deck(decks, jokers)
+
+
+_DECKS_MAX = 8
+"""The most decks (and jokers a deck) a record's check deals: far more than any rules (2)."""
 
 
 def _check_table(

@@ -182,7 +182,7 @@ def test_a_fair_record_checks() -> None:
     assert fair.check_record(fair_record()) == SEED
 
 
-def _swap_seats_0_and_1(record: dict[str, Any]) -> None:
+def swap_seats_0_and_1(record: dict[str, Any]) -> None:
     """The two players seated the other way round, seeds and all: the seed seats them not so."""
     record["seats"][:2] = record["seats"][1::-1]
     for pair in record["fairness"]["seats"]:
@@ -213,7 +213,7 @@ ALTERATIONS: list[tuple[Any, str]] = [
     (lambda r: r["rounds"][0].update(starter=1), "round 1 starter"),
     (lambda r: r["rounds"][1]["deck"].reverse(), "round 2 deck"),
     (lambda r: r["rounds"][1]["actions"][1]["reshuffle"].reverse(), "round 2 reshuffle 1"),
-    (_swap_seats_0_and_1, "seat 0"),
+    (swap_seats_0_and_1, "seat 0"),
     (lambda r: r.pop("fairness"), "fairness"),
     # The seeds tied to the table: one pair for each human seat, at its number, its player's.
     (_drop_seat(1), "seat 1"),
@@ -322,7 +322,7 @@ MALFORMED: list[tuple[str, Any, str]] = [
 ]
 
 
-def _malformed(change: Any) -> Any:
+def malformed(change: Any) -> Any:
     """The fair record changed; a change that returns a list replaces it (JSON that is no
     record)."""
     record = fair_record()
@@ -333,7 +333,7 @@ def _malformed(change: Any) -> Any:
 @pytest.mark.parametrize(("name", "change", "where"), MALFORMED, ids=[m[0] for m in MALFORMED])
 def test_a_malformed_record_is_named_not_a_traceback(name: str, change: Any, where: str) -> None:
     with pytest.raises(fair.Unfair) as error:
-        fair.check_record(_malformed(change))
+        fair.check_record(malformed(change))
     assert error.value.where == where
     assert error.value.where == "round 2 reshuffle 1" or "malformed" in error.value.detail
 
@@ -344,7 +344,7 @@ def test_the_file_alone_names_malformed_records(tmp_path: Path) -> None:
     paths = []
     for name, change, _ in MALFORMED:
         path = tmp_path / f"{name}.json"
-        path.write_text(json.dumps(_malformed(change)))
+        path.write_text(json.dumps(malformed(change)))
         paths.append(str(path))
     run = subprocess.run(
         [sys.executable, "-I", str(script), *paths], capture_output=True, text=True, check=False
