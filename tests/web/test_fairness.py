@@ -271,6 +271,17 @@ EDGES: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
         _seat(1, server_seed="", commitment=hashlib.sha256().hexdigest()),
         "seat 1 server_seed",
     ),
+    # A server seed is 32 bytes: another length is refused, its commitment though it match.
+    (
+        "server-seed-33-bytes",
+        _seat(0, server_seed="00" * 33, commitment=hashlib.sha256(bytes(33)).hexdigest()),
+        "seat 0 server_seed",
+    ),
+    (
+        "server-seed-31-bytes",
+        _seat(1, server_seed="ab" * 31, commitment=hashlib.sha256(b"\xab" * 31).hexdigest()),
+        "seat 1 server_seed",
+    ),
     ("seat-number-null", _seat(0, seat=None, commitment="0" * 64), "seat None commitment"),
     ("seat-number-missing", lambda r: r["fairness"]["seats"][1].pop("seat"), "seats"),
     ("client-seed-too-long", _seat(0, client_seed="x" * 65), "seat 0 client_seed"),
