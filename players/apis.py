@@ -204,7 +204,8 @@ class MeUpdateInputSerializer(serializers.Serializer[dict[str, Any]]):
         'only) or "off" (docs/api.md, Chat); `GET /me/` shows it.',
     )
     client_seed = serializers.RegexField(
-        r"^[\x21-\x7e]{1,64}$",
+        r"\A[\x21-\x7e]{1,64}\Z",
+        trim_whitespace=False,  # " abc" is refused, not read as "abc"
         required=False,
         help_text="Your part of the next game's seed: 1 to 64 printable ASCII characters, no "
         "space (docs/fairness.md). Refused (409 `in_game`) while you hold a seat at a waiting "

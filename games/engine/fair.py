@@ -18,7 +18,7 @@ import secrets
 import struct
 import sys
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeGuard, TypeVar
 
 VERSION = "yaniv-fair/1"
 SEED_BYTES = 32
@@ -185,6 +185,8 @@ def canonical_order(cards: Iterable[str]) -> list[str]:
 
 
 def _canonical_place(code: str) -> int:
+    if not isinstance(code, str):
+        raise ValueError(f"not a card: {code!r}")
     if code in _PLACE:
         return _PLACE[code]
     if code[:1] == "X" and code[1:].isdigit():
@@ -270,12 +272,12 @@ def revealed_seed(fairness: Mapping[str, Any]) -> bytes:
     if fairness.get("version") != VERSION:
         raise Unfair("version", f"expected {VERSION!r}, got {fairness.get('version')!r}")
     pairs: list[tuple[bytes, str]] = []
-    for index, seat in enumerate(fairness.get("seats") or ()):
+    for index, seat in enumerate(_seed_seats(fairness)):
         where = f"seat {seat.get('seat', index)}"
-        try:
-            server = bytes.fromhex(seat["server_seed"])
-        except (KeyError, TypeError, ValueError) as error:
-            raise Unfair(f"{where} server_seed", "missing or not hex") from error
+        hexed = seat.get("server_seed")
+        if not _is_seed_hex(hexed):
+            raise Unfair(f"{where} server_seed", "missing or not 64 lowercase hex digits")
+        server = bytes.fromhex(hexed)
         if commitment(server) != seat.get("commitment"):
             raise Unfair(f"{where} commitment", "is not the SHA-256 of the server seed")
         if not is_client_seed(seat.get("client_seed")):
@@ -289,22 +291,48 @@ def revealed_seed(fairness: Mapping[str, Any]) -> bytes:
     return seed
 
 
-def check_record(record: Mapping[str, Any]) -> bytes:
-    """Check a record's ``fairness`` block against its decks, reshuffles, first starter and
-    (a ranked record) its seating; the game seed when all agree, else ``Unfair`` naming the
-    first thing that disagrees. Whether the game was played by the rules is replay's job:
-    here, only that chance was what the seeds say."""
+_HEX_DIGITS = frozenset("0123456789abcdef")
+
+
+def _is_seed_hex(value: object) -> TypeGuard[str]:
+    """A server seed as a record reveals it: 32 bytes, 64 lowercase hex digits."""
+    return isinstance(value, str) and len(value) == 2 * SEED_BYTES and set(value) <= _HEX_DIGITS
+
+
+def _seed_seats(fairness: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The block's ``seats``: a list of objects (missing: none)."""
+    seats = fairness.get("seats", [])
+    if not isinstance(seats, list):
+        raise Unfair("seats", "malformed: not a list")
+    for index, seat in enumerate(seats):
+        if not isinstance(seat, Mapping):
+            raise Unfair("seats", f"malformed: item {index} is not an object")
+    return seats
+
+
+def check_record(record: object) -> bytes:
+    """Check a record's ``fairness`` block against its table (one seed pair for each human
+    seat of the record, that seat's player's), its decks, reshuffles, first starter and (a
+    ranked record) its seating; the game seed when all agree, else ``Unfair`` naming the
+    first thing that disagrees (a malformed record included). Whether the game was played by
+    the rules is replay's job: here, only that chance was what the seeds say."""
+    if not isinstance(record, Mapping):
+        raise Unfair("record", "malformed: not an object")
     fairness = record.get("fairness")
     if not isinstance(fairness, Mapping):
         raise Unfair("fairness", "the record has no fairness block")
     seed = revealed_seed(fairness)
+    seats = _check_table(record, _seed_seats(fairness))
     deal = FairDeal(seed)
-    rules = record.get("rules") or {}
-    deck = canonical_deck(int(rules.get("decks", 1)), int(rules.get("jokers", 2)))
-    players = record.get("players")
+    deck = _deck(record.get("rules") or {})
     rounds = record.get("rounds") or []
-    if rounds and isinstance(players, int):
-        starter = deal.first_starter(players)
+    if not isinstance(rounds, list):
+        raise Unfair("rounds", "malformed: not a list")
+    for number, round_ in enumerate(rounds, start=1):
+        if not isinstance(round_, Mapping):
+            raise Unfair(f"round {number}", "malformed: not an object", (number - 1, 0))
+    if rounds:
+        starter = deal.first_starter(len(seats))
         if rounds[0].get("starter") != starter:
             raise Unfair("round 1 starter", f"the seed gives seat {starter}")
     for number, round_ in enumerate(rounds, start=1):
@@ -312,13 +340,20 @@ def check_record(record: Mapping[str, Any]) -> bytes:
         deal.deal_deck(number, expected)
         if round_.get("deck") != expected:
             raise Unfair(f"round {number} deck", "is not the seed's shuffle", (number - 1, 0))
+        actions = round_.get("actions") or []
+        if not isinstance(actions, list):
+            raise Unfair(
+                f"round {number}", "malformed: its actions are not a list", (number - 1, 0)
+            )
         reshuffles = [
             (index, entry)
-            for index, entry in enumerate(round_.get("actions") or ())
-            if "reshuffle" in entry
+            for index, entry in enumerate(actions)
+            if isinstance(entry, Mapping) and "reshuffle" in entry
         ]
         for count, (index, entry) in enumerate(reshuffles, start=1):
             where, at = f"round {number} reshuffle {count}", (number - 1, index)
+            if not isinstance(entry["reshuffle"], list):
+                raise Unfair(where, "malformed: not a list of cards", at)
             stock = list(entry["reshuffle"])
             try:
                 deal.reshuffle_stock(number, count, stock)
@@ -327,8 +362,62 @@ def check_record(record: Mapping[str, Any]) -> bytes:
             if entry["reshuffle"] != stock:
                 raise Unfair(where, "is not the seed's shuffle", at)
     if record.get("ranked"):
-        _check_seating(deal, record.get("seats") or [])
+        _check_seating(deal, seats)
     return seed
+
+
+def _deck(rules: object) -> list[str]:
+    """The canonical deck of the record's ``rules`` (``decks``, ``jokers``)."""
+    if not isinstance(rules, Mapping):
+        raise Unfair("rules", "malformed: not an object")
+    try:
+        decks, jokers = int(rules.get("decks", 1)), int(rules.get("jokers", 2))
+    except (TypeError, ValueError, OverflowError) as error:
+        raise Unfair("rules", "malformed: decks or jokers is not an integer") from error
+    if not (1 <= decks <= _DECKS_MAX and 0 <= jokers <= _DECKS_MAX):
+        raise Unfair("rules", f"malformed: decks not 1-{_DECKS_MAX} or jokers not 0-{_DECKS_MAX}")
+    return canonical_deck(decks, jokers)
+
+
+_DECKS_MAX = 8
+"""The most decks (and jokers a deck) a record's check deals: far more than any rules (2)."""
+
+
+def _check_table(
+    record: Mapping[str, Any], given: Sequence[Mapping[str, Any]]
+) -> list[Mapping[str, Any]]:
+    """The record's seats, after checking that the block holds exactly one seed pair for each
+    human seat (``is_cpu`` false), at its seat number, with its player's id: a seat left out,
+    or a human made a CPU, would let the seeds that are left choose the game."""
+    seats = record.get("seats")
+    players = record.get("players")
+    if not isinstance(seats, list) or not all(isinstance(seat, Mapping) for seat in seats):
+        raise Unfair("seats", "malformed: the record's seats are not a list of objects")
+    if type(players) is not int or players != len(seats):
+        raise Unfair("seats", "malformed: the record's seats are not its players")
+    humans: dict[int, Mapping[str, Any]] = {}
+    for number, seat in enumerate(seats):
+        is_cpu = seat.get("is_cpu")
+        if not isinstance(is_cpu, bool):
+            raise Unfair(f"seat {number}", "malformed: is_cpu is not true or false")
+        if not is_cpu:
+            humans[number] = seat
+    pairs: dict[int, Mapping[str, Any]] = {}
+    for index, pair in enumerate(given):
+        at = pair.get("seat")
+        if type(at) is not int:
+            raise Unfair("seats", f"malformed: item {index} has no seat number")
+        if at in pairs:
+            raise Unfair(f"seat {at}", "has two seed pairs")
+        pairs[at] = pair
+    for number in sorted(humans.keys() | pairs.keys()):
+        if number not in humans:
+            raise Unfair(f"seat {number}", "has a seed pair but is no human seat of the record")
+        if number not in pairs:
+            raise Unfair(f"seat {number}", "a human seat without its seed pair")
+        if pairs[number].get("player_id") != humans[number].get("player_id"):
+            raise Unfair(f"seat {number}", "the seed pair is another player's")
+    return seats
 
 
 def seat_entrant(seat: Mapping[str, Any]) -> str:
@@ -362,7 +451,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 with open(path, encoding="utf-8") as file:
                     record = json.load(file)
             seed = check_record(record)
-        except (OSError, ValueError) as error:  # Unfair and bad JSON are ValueErrors
+        except (OSError, ValueError, RecursionError) as error:  # Unfair, bad JSON: ValueErrors
             failed = True
             print(f"{path}: NOT verified: {error}")
         else:

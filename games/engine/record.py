@@ -236,6 +236,9 @@ def _check_fairness(record: Mapping[str, Any]) -> str:
         check_record(record)
     except Unfair as unfair:
         raise _Fault(f"{Reason.UNFAIR}: {unfair}", *unfair.at) from unfair
+    except (TypeError, ValueError, LookupError, AttributeError) as error:
+        # What check_record has not named (it names every malformed part it knows of).
+        raise _Fault(f"{Reason.UNFAIR}: fairness: malformed: {error}", 0, 0) from error
     return "verified"
 
 

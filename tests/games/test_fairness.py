@@ -4,22 +4,26 @@ record's revealed seeds and replay's check; no secret before the end."""
 
 from __future__ import annotations
 
+import importlib
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.apps import apps as django_apps
 from django.db import transaction
 
 from accounts.models import Player, SeedPair
 from games.engine.cpu import Level
-from games.engine.fair import FairDeal, canonical_deck, commitment
+from games.engine.fair import FairDeal, canonical_deck, check_record, commitment
 from games.engine.record import replay
 from games.game_rules import record_rules
 from games.models import Game, GameSeed, GameStatus
 from games.services.clock import game_cpu_turn
 from games.services.lobby import game_begin_ranked
+from games.services.staff import game_void
 from tests.factories import PlayerFactory
-from tests.games.conftest import Client, game_secrets
+from tests.games.conftest import Client, game_secrets, play_moves, start_table
 
 pytestmark = pytest.mark.django_db
 
@@ -92,7 +96,24 @@ def test_the_record_reveals_the_seeds_and_replay_checks_them(make_client) -> Non
     record["fairness"]["seats"][0]["client_seed"] = "another"
     altered = replay(record, record_rules)
     assert altered["error"].startswith("not the fair deal: game_seed: the seats' seeds give")
+    # Malformed, or not the table's: named, never a traceback.
+    changes: list[tuple[Callable[[dict[str, Any]], object], str | None]] = [
+        (lambda r: r["fairness"].update(seats="x"), "seats"),
+        (lambda r: r["fairness"]["seats"].append(7), "seats"),
+        (lambda r: r["rounds"][0]["actions"].append({"reshuffle": 7}), None),
+        (lambda r: r["seats"][0].update(is_cpu=True, cpu_level="easy"), "seat 0"),
+        (lambda r: r["fairness"]["seats"][0].update(player_id=None), "seat 0"),
+    ]
+    for change, where in changes:
+        record = host.get(f"/api/v1/games/{game_id}/record/").json()
+        change(record)
+        summary = replay(record, record_rules)
+        if where is None:  # not by the rules: replay's own error comes first
+            assert "error" in summary
+            continue
+        assert summary["error"].startswith(f"not the fair deal: {where}: "), summary
     # A record from before fair deals still replays.
+    record = host.get(f"/api/v1/games/{game_id}/record/").json()
     del record["fairness"]
     assert "fairness" not in replay(record, record_rules)
     assert replay(record, record_rules)["status"] == "finished"
@@ -119,7 +140,7 @@ def test_the_client_seed_is_the_players_to_set_between_games(make_client) -> Non
     changed = player.api.patch(ME, {"client_seed": "my-own~seed!"}, format="json")
     assert changed.status_code == 200, changed.content
     assert player.get(ME).json()["fairness"]["client_seed"] == "my-own~seed!"
-    for bad in ("", "with space", "x" * 65, "é"):
+    for bad in ("", "with space", "x" * 65, "é", " abc ", "abc\n", "\tabc", "abc\r\n", " "):
         refused = player.api.patch(ME, {"client_seed": bad}, format="json")
         assert (refused.status_code, refused.json()["code"]) == (400, "invalid")
     # Seated at a waiting table: refused, and nothing of the request changes.
@@ -142,6 +163,44 @@ def test_every_human_has_a_pair_from_the_start(make_client) -> None:
     with transaction.atomic():
         game_begin_ranked(players=[bulk], cpu_levels=[Level.EASY])
     assert SeedPair.objects.filter(player=bulk).exists()
+
+
+def test_a_voided_games_record_reveals_the_seeds_and_verifies(db) -> None:
+    game_id, clients = start_table(2)
+    play_moves(game_id, clients, 5)
+    shown = clients[0].game(game_id)["fairness"]
+    game_void(game_id=game_id, reason="abuse")
+    record = clients[1].get(f"/api/v1/games/{game_id}/record/").json()
+    revealed = record["fairness"]
+    assert [(s["seat"], s["commitment"], s["client_seed"]) for s in revealed["seats"]] == [
+        (s["seat"], s["commitment"], s["client_seed"]) for s in shown["seats"]
+    ]
+    assert check_record(record).hex() == revealed["game_seed"] == game_secrets(game_id)[-1]
+    assert replay(record, record_rules)["fairness"] == "verified"
+
+
+def test_the_migration_gives_every_human_a_pair(make_client) -> None:
+    """accounts/migrations/0010_seed_pair.py: humans and guests get a pair, the CPU levels'
+    rated players none."""
+    migration = importlib.import_module("accounts.migrations.0010_seed_pair")
+    human = PlayerFactory.create(registered=True)
+    guest = make_client("Guest").player
+    cpu = Player.objects.filter(cpu_level__isnull=False).first() or PlayerFactory.create(
+        cpu_level=Level.HARD
+    )
+    SeedPair.objects.all().delete()
+
+    migration.give_every_human_a_pair(django_apps, None)
+
+    assert guest.is_guest
+    assert not human.is_guest
+    paired = set(SeedPair.objects.values_list("player_id", flat=True))
+    assert {human.pk, guest.pk} <= paired
+    assert cpu.pk not in paired
+    assert paired == set(Player.objects.filter(cpu_level__isnull=True).values_list("pk", flat=True))
+    for pair in SeedPair.objects.all():
+        assert len(bytes(pair.server_seed)) == 32
+        assert len(pair.client_seed) == 16
 
 
 def test_no_secret_leaves_before_the_end(make_client, admin_client, caplog) -> None:

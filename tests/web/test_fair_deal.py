@@ -1,18 +1,25 @@
 """Fair deals in the web client (docs/fairness.md, docs/web-client.md "Fair deals"): the game
 page shows each human seat's commitment and client seed from the start; when the game ends it
 reads the record, checks it in the browser and says "Deal verified" or exactly what failed
-(a record altered in transit); the client then sets a fresh client seed of its own, which
-`GET /me/` shows; the replay viewer shows the revealed seeds."""
+(a record altered in transit, or re-seeded after the start); the client then sets a fresh
+client seed of its own, which `GET /me/` shows, and sets one again before the next table when
+a game took the pair where it did not see it end; the replay viewer shows the revealed
+seeds."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import re
+from itertools import count
 from typing import Any
+from uuid import UUID
 
+from django.db import transaction
 from playwright.sync_api import Page, Route, expect
 
+from accounts.services import seed_pairs_take
+from games.engine import fair
 from games.models import Game
 from tests.web.conftest import PHONE, SCREENSHOTS, game_id_of
 
@@ -181,3 +188,83 @@ def test_a_record_altered_in_transit_is_not_verified(open_player) -> None:
     assert kept["pending"] is False
     assert re.fullmatch(r"[0-9a-f]{16}", kept["seed"])
     assert _me(page)["fairness"]["client_seed"] == kept["seed"] != old
+
+
+def _reseeded(record: dict[str, Any]) -> dict[str, Any]:
+    """The record as a server would forge it that chose the seed after the start: the one
+    human seat's server and client seeds replaced, its commitment the new seed's, and the game
+    seed, every deck and reshuffle made again from them (a seed whose first starter is the
+    record's): consistent in itself, `check_record` finds nothing."""
+    fairness = record["fairness"]
+    [pair] = fairness["seats"]
+    for attempt in count():
+        server = hashlib.sha256(b"forged %d" % attempt).digest()
+        seed = fair.game_seed([(server, "forged")])
+        if fair.FairDeal(seed).first_starter(record["players"]) == record["rounds"][0]["starter"]:
+            break
+    pair.update(server_seed=server.hex(), commitment=fair.commitment(server), client_seed="forged")
+    fairness["game_seed"] = seed.hex()
+    deal = fair.FairDeal(seed)
+    rules = record["rules"]
+    for number, round_ in enumerate(record["rounds"], start=1):
+        round_["deck"] = fair.canonical_deck(rules.get("decks", 1), rules.get("jokers", 2))
+        deal.deal_deck(number, round_["deck"])
+        reshuffles = [entry for entry in round_["actions"] if "reshuffle" in entry]
+        for nth, entry in enumerate(reshuffles, start=1):
+            deal.reshuffle_stock(number, nth, entry["reshuffle"])
+    return record
+
+
+def test_a_record_reseeded_after_the_start_is_not_verified(open_player) -> None:
+    """The record in transit is re-seeded, consistently: only the commitment and client seed
+    the page showed from the start tell."""
+    page = open_player("/")
+    forged: list[dict[str, Any]] = []
+
+    def reseed(route: Route) -> None:
+        response = route.fetch()
+        record = _reseeded(response.json())
+        forged.append(record)
+        route.fulfill(response=response, body=json.dumps(record))
+
+    page.route(re.compile(r"/api/v1/games/[0-9a-f-]{36}/record/$"), reseed)
+    _play_to_the_end(page)
+    verdict = page.get_by_test_id("fair-verdict")
+    expect(verdict).to_have_attribute("data-status", "failed")
+    expect(verdict).to_have_text(
+        "Deal NOT verified: seat 0 commitment: is not the one shown when the game started"
+    )
+    # The forgery holds together: the record's own check finds nothing.
+    assert fair.check_record(forged[0]).hex() == forged[0]["fairness"]["game_seed"]
+
+
+def _kept(page: Page) -> dict[str, Any]:
+    kept: dict[str, Any] = page.evaluate(
+        "() => JSON.parse(localStorage.getItem('yaniv.clientSeed'))"
+    )
+    return kept
+
+
+def test_a_seed_met_unseen_is_renewed_before_the_next_table(open_player) -> None:
+    """A game that took the pair where this page did not see it end (another device, a closed
+    tab): the seed this client set has met a commitment, and the next table gets a fresh one."""
+    page = open_player("/")
+    # On opening, the client sets a seed of its own, kept with the commitment then current.
+    page.wait_for_function("() => JSON.parse(localStorage.getItem('yaniv.clientSeed'))?.commitment")
+    kept = _kept(page)
+    me = _me(page)["fairness"]
+    assert (kept["seed"], kept["commitment"]) == (me["client_seed"], me["commitment"])
+
+    # A game elsewhere takes the pair: a new commitment, the same client seed.
+    with transaction.atomic():
+        seed_pairs_take([UUID(kept["player"])])
+    taken = _me(page)["fairness"]
+    assert taken["commitment"] != kept["commitment"]
+    assert taken["client_seed"] == kept["seed"]
+
+    page.get_by_test_id("new-table").click()
+    expect(page).to_have_url(re.compile(r"/games/[0-9a-f-]{36}$"))
+    now = _me(page)["fairness"]
+    renewed = _kept(page)
+    assert now["client_seed"] == renewed["seed"] != kept["seed"]
+    assert renewed["commitment"] == now["commitment"] == taken["commitment"]

@@ -182,6 +182,26 @@ def test_a_fair_record_checks() -> None:
     assert fair.check_record(fair_record()) == SEED
 
 
+def swap_seats_0_and_1(record: dict[str, Any]) -> None:
+    """The two players seated the other way round, seeds and all: the seed seats them not so."""
+    record["seats"][:2] = record["seats"][1::-1]
+    for pair in record["fairness"]["seats"]:
+        pair["seat"] = 1 - pair["seat"]
+
+
+def _drop_seat(number: int) -> Any:
+    """A human seat's pair left out, the game seed made again from the others': the seeds
+    left would choose the game (a server's sock puppet at the table)."""
+
+    def change(record: dict[str, Any]) -> None:
+        fairness = record["fairness"]
+        del fairness["seats"][number]
+        pairs = [(bytes.fromhex(p["server_seed"]), p["client_seed"]) for p in fairness["seats"]]
+        fairness["game_seed"] = fair.game_seed(pairs).hex()
+
+    return change
+
+
 # Each alteration of a fair record, and what the check names first (tests/web/test_fairness.py
 # checks the browser's check against these too).
 ALTERATIONS: list[tuple[Any, str]] = [
@@ -193,8 +213,17 @@ ALTERATIONS: list[tuple[Any, str]] = [
     (lambda r: r["rounds"][0].update(starter=1), "round 1 starter"),
     (lambda r: r["rounds"][1]["deck"].reverse(), "round 2 deck"),
     (lambda r: r["rounds"][1]["actions"][1]["reshuffle"].reverse(), "round 2 reshuffle 1"),
-    (lambda r: r["seats"].reverse(), "seat 0"),
+    (swap_seats_0_and_1, "seat 0"),
     (lambda r: r.pop("fairness"), "fairness"),
+    # The seeds tied to the table: one pair for each human seat, at its number, its player's.
+    (_drop_seat(1), "seat 1"),
+    (lambda r: r["seats"][1].update(is_cpu=True, cpu_level="hard"), "seat 1"),
+    (lambda r: r["fairness"]["seats"][0].update(player_id="p-z"), "seat 0"),
+    (lambda r: r["seats"][0].update(player_id="p-z"), "seat 0"),
+    (lambda r: r["fairness"]["seats"][1].update(seat=2), "seat 1"),
+    (lambda r: r["fairness"]["seats"][1].update(seat=0), "seat 0"),
+    (lambda r: r.pop("seats"), "seats"),
+    (lambda r: r["seats"].pop(), "seats"),
 ]
 
 
@@ -261,3 +290,80 @@ def test_the_bulk_shuffle_is_the_plain_algorithm(monkeypatch, bulk: bool) -> Non
         _plain_shuffle(plain, expected)
         assert got == expected
         assert [fast.word() for _ in range(9)] == [plain.word() for _ in range(9)]
+
+
+# Malformed records: named as Unfair, never a traceback (the standalone check and replay alike).
+MALFORMED: list[tuple[str, Any, str]] = [
+    ("a-list", lambda r: [], "record"),
+    ("seats-not-a-list", lambda r: r["fairness"].update(seats={"0": {}}), "seats"),
+    ("seats-null", lambda r: r["fairness"].update(seats=None), "seats"),
+    ("a-seat-not-an-object", lambda r: r["fairness"]["seats"].append("p-c"), "seats"),
+    ("a-seat-a-list", lambda r: r["fairness"]["seats"].insert(0, []), "seats"),
+    (
+        "reshuffle-entry-not-a-list",
+        lambda r: r["rounds"][1]["actions"][1].update(reshuffle={"KH": 1}),
+        "round 2 reshuffle 1",
+    ),
+    (
+        "reshuffle-card-a-list",
+        lambda r: r["rounds"][1]["actions"][1]["reshuffle"].append(["KH"]),
+        "round 2 reshuffle 1",
+    ),
+    ("ranked-seats-too-many", lambda r: r["seats"].append(dict(r["seats"][2])), "seats"),
+    ("ranked-seats-a-string", lambda r: r.update(seats="p-a p-b"), "seats"),
+    ("a-seat-a-string", lambda r: r["seats"].__setitem__(2, "cpu"), "seats"),
+    ("is-cpu-missing", lambda r: r["seats"][2].pop("is_cpu"), "seat 2"),
+    ("players-zero", lambda r: r.update(players=0), "seats"),
+    ("a-round-a-string", lambda r: r["rounds"].__setitem__(1, "x"), "round 2"),
+    ("actions-an-object", lambda r: r["rounds"][1].update(actions={"a": 1}), "round 2"),
+    ("rounds-an-object", lambda r: r.update(rounds={"a": 1}), "rounds"),
+    ("decks-null", lambda r: r["rules"].update(decks=None), "rules"),
+    ("rules-a-string", lambda r: r.update(rules="x"), "rules"),
+]
+
+
+def malformed(change: Any) -> Any:
+    """The fair record changed; a change that returns a list replaces it (JSON that is no
+    record)."""
+    record = fair_record()
+    replaced = change(record)
+    return replaced if isinstance(replaced, list) else record
+
+
+@pytest.mark.parametrize(("name", "change", "where"), MALFORMED, ids=[m[0] for m in MALFORMED])
+def test_a_malformed_record_is_named_not_a_traceback(name: str, change: Any, where: str) -> None:
+    with pytest.raises(fair.Unfair) as error:
+        fair.check_record(malformed(change))
+    assert error.value.where == where
+    assert error.value.where == "round 2 reshuffle 1" or "malformed" in error.value.detail
+
+
+def test_the_file_alone_names_malformed_records(tmp_path: Path) -> None:
+    script = tmp_path / "fair.py"
+    shutil.copy(fair.__file__, script)
+    paths = []
+    for name, change, _ in MALFORMED:
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(malformed(change)))
+        paths.append(str(path))
+    run = subprocess.run(
+        [sys.executable, "-I", str(script), *paths], capture_output=True, text=True, check=False
+    )
+    assert run.returncode == 1
+    assert run.stderr == ""  # no traceback
+    lines = run.stdout.splitlines()
+    assert [line.split(": NOT verified: ")[1].split(":")[0] for line in lines] == [
+        where for _, _, where in MALFORMED
+    ]
+
+
+def test_a_server_seed_is_32_bytes_in_lowercase_hex() -> None:
+    """A server seed of another length (a longer HMAC key, a shorter one) or spelled otherwise
+    than the record's lowercase hex is refused, its commitment made to match."""
+    for bad in ("00" * 31, "00" * 33, "", S1.hex().upper(), " " + S1.hex(), S1.hex() + "\n"):
+        raw = bytes.fromhex(bad)
+        record = fair_record()
+        record["fairness"]["seats"][0].update(server_seed=bad, commitment=fair.commitment(raw))
+        with pytest.raises(fair.Unfair) as error:
+            fair.check_record(record)
+        assert error.value.where == "seat 0 server_seed", bad

@@ -197,10 +197,10 @@ export function canonicalDeck(decks = 1, jokers = 2) {
   return [...naturals, ...Array.from({ length: count }, (_, at) => `X${at + 1}`)];
 }
 
-/** A card's first place in the canonical deck (a joker `X<n>`: 52 + n); a RangeError for a
- *  string that is not a card (only ASCII digits after the X), a TypeError for the rest. */
+/** A card's first place in the canonical deck (a joker `X<n>`: 52 + n); a RangeError for
+ *  anything that is not a card (only ASCII digits after the X). */
 function canonicalPlace(code) {
-  if (typeof code !== "string") throw new TypeError(`not a card: ${pyRepr(code)}`);
+  if (typeof code !== "string") throw new RangeError(`not a card: ${pyRepr(code)}`);
   if (PLACE.has(code)) return PLACE.get(code);
   if (/^X[0-9]+$/.test(code)) return NATURALS.length + Number(code.slice(1));
   throw new RangeError(`not a card: ${pyRepr(code)}`);
@@ -263,16 +263,16 @@ class Unfair extends Error {
   }
 }
 
-/** Check a record's `fairness` block against its decks, reshuffles, first starter and (a
- *  ranked record) its seating, as games/engine/fair.py's `check_record` does, check for check
- *  in the same order: `{ok: true, gameSeed: "<hex>"}` when all agree, else `{ok: false, where,
- *  detail}` naming the first thing that disagrees (`where` as Python names it: "version",
- *  "seat N server_seed", "seat N commitment", "seat N client_seed", "seats", "game_seed",
- *  "round 1 starter", "round R deck", "round R reshuffle K", "seat N", "fairness"). A record
- *  malformed where Python raises something else (a round that is not an object, `rules` whose
- *  `decks` is not a number, `players: 0`...) throws a TypeError or RangeError. One difference
- *  JSON makes: JavaScript reads `"players": 3.0` as the integer 3, Python as a float, which
- *  skips the starter's check there. */
+/** Check a record's `fairness` block against its table (one seed pair for each human seat of
+ *  the record, that seat's player's), its decks, reshuffles, first starter and (a ranked
+ *  record) its seating, as games/engine/fair.py's `check_record` does, check for check in the
+ *  same order: `{ok: true, gameSeed: "<hex>"}` when all agree, else `{ok: false, where,
+ *  detail}` naming the first thing that disagrees (`where` as Python names it: "record",
+ *  "fairness", "version", "seats", "seat N server_seed", "seat N commitment", "seat N
+ *  client_seed", "game_seed", "seat N", "rules", "rounds", "round R", "round 1 starter", "round
+ *  R deck", "round R reshuffle K"); a malformed record too (`detail` "malformed: ..."). One
+ *  difference JSON makes: JavaScript reads `3.0` as the integer 3, Python as a float, which
+ *  Python's check holds malformed as `players` or a seat number. */
 export async function checkRecord(record) {
   try {
     return { ok: true, gameSeed: toHex(await check(record)) };
@@ -282,19 +282,72 @@ export async function checkRecord(record) {
   }
 }
 
+/** Whether a record's seed pairs are those the game showed when it started (the game
+ *  payload's `fairness` block, `shown`): `{ok: true}`, else `{ok: false, where, detail}` at the
+ *  first seat (by number) whose commitment or client seed differs, or that one of them has
+ *  and the other not. A server that chose its seed after seeing the client seeds would have to
+ *  show another commitment in the record than at the start. */
+export function checkShown(record, shown) {
+  try {
+    compareShown(record, shown);
+    return { ok: true };
+  } catch (error) {
+    if (error instanceof Unfair) return { ok: false, where: error.where, detail: error.detail };
+    throw error;
+  }
+}
+
+const NOT_SHOWN = "is not the one shown when the game started";
+
+function compareShown(record, shown) {
+  if (!isMapping(record)) throw new Unfair("record", "malformed: not an object");
+  const fairness = get(record, "fairness");
+  if (!isMapping(fairness)) throw new Unfair("fairness", "the record has no fairness block");
+  const revealed = bySeat(seedSeats(fairness));
+  const atStart = bySeat(seedSeats(isMapping(shown) ? shown : {}));
+  const numbers = [...new Set([...revealed.keys(), ...atStart.keys()])].sort((a, b) => a - b);
+  for (const number of numbers) {
+    const pair = revealed.get(number);
+    const seen = atStart.get(number);
+    if (!seen)
+      throw new Unfair(`seat ${number}`, "has a seed pair not shown when the game started");
+    if (!pair)
+      throw new Unfair(`seat ${number}`, "the seed pair shown when the game started is missing");
+    for (const key of ["commitment", "client_seed"]) {
+      if (!pyEquals(get(pair, key), get(seen, key)))
+        throw new Unfair(`seat ${number} ${key}`, NOT_SHOWN);
+    }
+  }
+}
+
+/** A block's seed pairs by seat number. */
+function bySeat(pairs) {
+  const seats = new Map();
+  for (const [index, pair] of pairs.entries()) {
+    const number = get(pair, "seat");
+    if (!Number.isInteger(number))
+      throw new Unfair("seats", `malformed: item ${index} has no seat number`);
+    if (seats.has(number)) throw new Unfair(`seat ${number}`, "has two seed pairs");
+    seats.set(number, pair);
+  }
+  return seats;
+}
+
 async function check(record) {
+  if (!isMapping(record)) throw new Unfair("record", "malformed: not an object");
   const fairness = get(record, "fairness");
   if (!isMapping(fairness)) throw new Unfair("fairness", "the record has no fairness block");
   const seed = await revealedSeed(fairness);
+  const seated = checkTable(record, seedSeats(fairness));
   const key = await hmacKey(seed);
-  const rules = or(get(record, "rules"), {});
-  const deck = canonicalDeck(pyInt(get(rules, "decks", 1)), pyInt(get(rules, "jokers", 2)));
-  const players = get(record, "players");
+  const deck = deckOf(or(get(record, "rules"), {}));
   const rounds = or(get(record, "rounds"), []);
-  if (!Array.isArray(rounds)) throw new TypeError("rounds: not a list");
-  // Python's bool is an int: `"players": true` is one seat there.
-  if (rounds.length && (Number.isInteger(players) || typeof players === "boolean")) {
-    const first = await starter(key, Number(players));
+  if (!Array.isArray(rounds)) throw new Unfair("rounds", "malformed: not a list");
+  for (const [index, round] of rounds.entries()) {
+    if (!isMapping(round)) throw new Unfair(`round ${index + 1}`, "malformed: not an object");
+  }
+  if (rounds.length) {
+    const first = await starter(key, seated.length);
     if (!pyEquals(get(rounds[0], "starter"), first)) {
       throw new Unfair("round 1 starter", `the seed gives seat ${first}`);
     }
@@ -304,14 +357,20 @@ async function check(record) {
     if (!pyEquals(get(round, "deck"), await deal(key, number, deck))) {
       throw new Unfair(`round ${number} deck`, "is not the seed's shuffle");
     }
-    const actions = pyIter(or(get(round, "actions"), []));
-    const reshuffles = actions.filter((entry) => pyContains(entry, "reshuffle"));
+    const actions = or(get(round, "actions"), []);
+    if (!Array.isArray(actions)) {
+      throw new Unfair(`round ${number}`, "malformed: its actions are not a list");
+    }
+    const reshuffles = actions.filter(
+      (entry) => isMapping(entry) && Object.hasOwn(entry, "reshuffle"),
+    );
     for (const [at, entry] of reshuffles.entries()) {
       const where = `round ${number} reshuffle ${at + 1}`;
-      if (!isMapping(entry)) throw new TypeError(`${where}: not an object`);
+      if (!Array.isArray(entry.reshuffle))
+        throw new Unfair(where, "malformed: not a list of cards");
       let stock;
       try {
-        stock = await reshuffle(key, number, at + 1, pyIter(entry.reshuffle));
+        stock = await reshuffle(key, number, at + 1, entry.reshuffle);
       } catch (error) {
         if (error instanceof RangeError) throw new Unfair(where, error.message);
         throw error;
@@ -319,9 +378,31 @@ async function check(record) {
       if (!pyEquals(entry.reshuffle, stock)) throw new Unfair(where, "is not the seed's shuffle");
     }
   }
-  if (truthy(get(record, "ranked"))) await checkSeating(key, or(get(record, "seats"), []));
+  if (truthy(get(record, "ranked"))) await checkSeating(key, seated);
   return seed;
 }
+
+/** The canonical deck of a record's `rules` (`decks`, `jokers`). */
+function deckOf(rules) {
+  if (!isMapping(rules)) throw new Unfair("rules", "malformed: not an object");
+  let decks;
+  let jokers;
+  try {
+    decks = pyInt(get(rules, "decks", 1));
+    jokers = pyInt(get(rules, "jokers", 2));
+  } catch {
+    throw new Unfair("rules", "malformed: decks or jokers is not an integer");
+  }
+  if (!(decks >= 1 && decks <= DECKS_MAX && jokers >= 0 && jokers <= DECKS_MAX)) {
+    throw new Unfair("rules", `malformed: decks not 1-${DECKS_MAX} or jokers not 0-${DECKS_MAX}`);
+  }
+  return canonicalDeck(decks, jokers);
+}
+
+const DECKS_MAX = 8;
+
+/** A server seed as a record reveals it: 32 bytes, 64 lowercase hex digits. */
+const SEED_HEX = /^[0-9a-f]{64}$/;
 
 /** The game seed of a `fairness` block, after checking its version, every seat's commitment
  *  against its revealed server seed, and the seed against the seats'. */
@@ -331,14 +412,13 @@ async function revealedSeed(fairness) {
     throw new Unfair("version", `expected ${pyRepr(VERSION)}, got ${pyRepr(version)}`);
   }
   const pairs = [];
-  for (const [index, seat] of pyIter(or(get(fairness, "seats"), [])).entries()) {
+  for (const [index, seat] of seedSeats(fairness).entries()) {
     const where = `seat ${pyStr(get(seat, "seat", index))}`;
-    let server;
-    try {
-      server = fromHex(get(seat, "server_seed"));
-    } catch {
-      throw new Unfair(`${where} server_seed`, "missing or not hex");
+    const hexed = get(seat, "server_seed");
+    if (typeof hexed !== "string" || !SEED_HEX.test(hexed)) {
+      throw new Unfair(`${where} server_seed`, "missing or not 64 lowercase hex digits");
     }
+    const server = fromHex(hexed);
     if ((await commitment(server)) !== get(seat, "commitment")) {
       throw new Unfair(`${where} commitment`, "is not the SHA-256 of the server seed");
     }
@@ -355,6 +435,50 @@ async function revealedSeed(fairness) {
   return seed;
 }
 
+/** The block's `seats`: a list of objects (missing: none). */
+function seedSeats(fairness) {
+  const seats = get(fairness, "seats", []);
+  if (!Array.isArray(seats)) throw new Unfair("seats", "malformed: not a list");
+  for (const [index, seat] of seats.entries()) {
+    if (!isMapping(seat)) throw new Unfair("seats", `malformed: item ${index} is not an object`);
+  }
+  return seats;
+}
+
+/** The record's seats, after checking that the block holds exactly one seed pair for each
+ *  human seat (`is_cpu` false), at its seat number, with its player's id. */
+function checkTable(record, given) {
+  const seated = get(record, "seats");
+  const players = get(record, "players");
+  if (!Array.isArray(seated) || !seated.every(isMapping)) {
+    throw new Unfair("seats", "malformed: the record's seats are not a list of objects");
+  }
+  if (!Number.isInteger(players) || players !== seated.length) {
+    throw new Unfair("seats", "malformed: the record's seats are not its players");
+  }
+  const humans = new Map();
+  for (const [number, seat] of seated.entries()) {
+    const isCpu = get(seat, "is_cpu");
+    if (typeof isCpu !== "boolean") {
+      throw new Unfair(`seat ${number}`, "malformed: is_cpu is not true or false");
+    }
+    if (!isCpu) humans.set(number, seat);
+  }
+  const pairs = bySeat(given);
+  const numbers = [...new Set([...humans.keys(), ...pairs.keys()])].sort((a, b) => a - b);
+  for (const number of numbers) {
+    if (!humans.has(number)) {
+      throw new Unfair(`seat ${number}`, "has a seed pair but is no human seat of the record");
+    }
+    if (!pairs.has(number))
+      throw new Unfair(`seat ${number}`, "a human seat without its seed pair");
+    if (!pyEquals(get(pairs.get(number), "player_id"), get(humans.get(number), "player_id"))) {
+      throw new Unfair(`seat ${number}`, "the seed pair is another player's");
+    }
+  }
+  return seated;
+}
+
 /** A seat as the seating stream names it: `cpu:<level>` or the player's id. */
 function seatEntrant(seat) {
   if (truthy(get(seat, "is_cpu"))) return cpuEntrant(pyStr(get(seat, "cpu_level")));
@@ -362,7 +486,7 @@ function seatEntrant(seat) {
 }
 
 async function checkSeating(key, seated) {
-  const entrants = pyIter(seated).map(seatEntrant);
+  const entrants = seated.map(seatEntrant);
   const expected = await seats(key, entrants);
   for (const [index, sat] of entrants.entries()) {
     if (sat !== expected[index]) {
@@ -372,7 +496,7 @@ async function checkSeating(key, seated) {
 }
 
 // A record is JSON read by Python: what the check does with a value follows Python's rules
-// (`x or default`, `==`, `str()`, `int()`, iteration), so that both check alike. --------------
+// (`x or default`, `==`, `str()`, `int()`), so that both check alike. --------------
 
 function isMapping(value) {
   return value !== null && typeof value === "object" && !Array.isArray(value);
@@ -392,22 +516,6 @@ function truthy(value) {
 
 /** `value or fallback` */
 const or = (value, fallback) => (truthy(value) ? value : fallback);
-
-/** `list(value)`: a list's items, a string's characters, an object's keys. */
-function pyIter(value) {
-  if (Array.isArray(value)) return [...value];
-  if (typeof value === "string") return [...value];
-  if (isMapping(value)) return Object.keys(value);
-  throw new TypeError(`not iterable: ${pyRepr(value)}`);
-}
-
-/** `key in container` */
-function pyContains(container, key) {
-  if (typeof container === "string") return container.includes(key);
-  if (Array.isArray(container)) return container.some((item) => pyEquals(item, key));
-  if (isMapping(container)) return Object.hasOwn(container, key);
-  throw new TypeError(`not a container: ${pyRepr(container)}`);
-}
 
 /** Python's `==` on JSON values: numbers and booleans by value (`true == 1`), lists item by
  *  item, objects key by key. */

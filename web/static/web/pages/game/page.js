@@ -113,13 +113,18 @@ export async function gamePage(root, [gameId], app) {
   // a fresh client seed for the next game.
   async function verify() {
     dispatch({ type: "fair", fair: { status: "checking" } });
-    dispatch({ type: "fair", fair: await verifyRecord(gameId) });
+    // Against the commitments and client seeds this page showed first, too.
+    dispatch({ type: "fair", fair: await verifyRecord(gameId, null, shown) });
   }
   async function renewSeed() {
     await clientSeed.renew(gameId);
     dispatch({ type: "next-seed", seed: clientSeed.stored() });
   }
+  // The seeds' commitments as this page first showed them (a block served otherwise later,
+  // with the record, is not the one the players saw).
+  let shown = null;
   const onEnd = (state) => {
+    shown ??= state.game.fairness ?? null;
     if (!ended(state.game) || !state.game.fairness || state.fair) return;
     verify();
     if (state.game.you) renewSeed();
