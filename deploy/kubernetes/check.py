@@ -37,10 +37,10 @@ CUSTOM_SCHEMAS = {
 def kustomizations() -> list[Path]:
     """The directories to render: every kustomization that is not a component."""
     found = []
-    for path in sorted(HERE.rglob("kustomization.yaml")):
+    for path in HERE.rglob("kustomization.yaml"):
         if yaml.safe_load(path.read_text()).get("kind", "Kustomization") == "Kustomization":
             found.append(path.parent)
-    return found
+    return sorted(found)
 
 
 def render(kubectl: str, directory: Path) -> list[dict[str, Any]]:
@@ -103,10 +103,11 @@ def main() -> int:
             failed = True
             print(f"{name}: INVALID", *found, sep="\n")
         else:
-            kinds = sorted({str(item["kind"]) for item in items})
+            kinds = ", ".join(sorted({str(item["kind"]) for item in items}))
+            objects = f"{len(items)} object{'' if len(items) == 1 else 's'}"
             print(
-                f"{name}: {len(items)} objects valid against Kubernetes {KUBERNETES_VERSION} "
-                f"(strict) and the custom schemas ({', '.join(kinds)})"
+                f"{name}: {objects} valid against Kubernetes {KUBERNETES_VERSION} (strict) "
+                f"and the custom schemas ({kinds})"
             )
     return 1 if failed else 0
 

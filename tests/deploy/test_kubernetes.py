@@ -299,7 +299,13 @@ def load_check() -> ModuleType:
 
 def test_the_check_renders_every_kustomization_and_no_component():
     names = [str(path.relative_to(KUBERNETES)) for path in load_check().kustomizations()]
-    assert names == ["base", "migrate", "overlays/example", "overlays/example/migrate"]
+    assert names == [
+        "base",
+        "migrate",
+        "overlays/example",
+        "overlays/example/argocd",
+        "overlays/example/migrate",
+    ]
 
 
 def test_the_check_refuses_an_unknown_field_kind_or_custom_resource_field():
@@ -317,3 +323,18 @@ def test_the_check_refuses_an_unknown_field_kind_or_custom_resource_field():
     endpoint = {**monitor["spec"]["endpoints"][0], "interval": "30 seconds"}
     wrong = {**monitor, "spec": {**monitor["spec"], "endpoints": [endpoint]}}
     assert check.problems(wrong)
+
+
+def test_argo_cds_presync_job_finds_its_namespace_config_and_secret():
+    """In one Argo CD Application the Job is a PreSync hook, which runs before the sync
+    applies anything else: what it needs is made by PreSync hooks of earlier waves."""
+    argocd = kustomization(KUBERNETES / "overlays" / "example" / "argocd")
+    assert argocd["resources"] == ["../../../base", "../../../migrate"]
+    waves = {}
+    for entry in argocd["patches"]:
+        (operation,) = yaml.safe_load(entry["patch"])
+        assert operation["value"]["argocd.argoproj.io/hook"] == "PreSync"
+        waves[entry["target"]["kind"]] = int(operation["value"]["argocd.argoproj.io/sync-wave"])
+    job = one("Job", "yaniv-migrate", MIGRATE)["metadata"]["annotations"]
+    job_wave = int(job.get("argocd.argoproj.io/sync-wave", "0"))
+    assert waves["Namespace"] < waves["(ConfigMap|Secret)"] < job_wave
