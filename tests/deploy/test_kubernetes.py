@@ -120,6 +120,8 @@ def test_web_scales_on_cpu_and_the_workers_on_the_queue():
             "name": target,
         }
         assert hpa["spec"]["minReplicas"] >= 2
+        # Its own count only: a Deployment's `replicas` would reset it at every apply.
+        assert "replicas" not in one("Deployment", target)["spec"]
     assert [m["type"] for m in web["spec"]["metrics"]] == ["Resource"]
     assert web["spec"]["metrics"][0]["resource"]["name"] == "cpu"
     external = worker["spec"]["metrics"][0]
