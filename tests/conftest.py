@@ -35,6 +35,9 @@ def pytest_configure(config: pytest.Config) -> None:
     settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = f"yaniv-test-{run}"
     # Tasks (and beat's entries, which name no queue) go to the default queue.
     settings.CELERY_TASK_DEFAULT_QUEUE = celery_app.conf.task_default_queue = _run_queue(run)
+    # No publishing thread (core/metrics_shared.py): the page and the snapshot publish this
+    # process's counts when they read, and nothing of the suite's races a stalled Redis.
+    settings.METRICS_PUBLISH_SECONDS = 0
     if not hasattr(config, "workerinput"):  # once per run, before any worker or server reads
         compile_all()  # the catalogs (.mo) from locale/'s .po files, where out of date
 
