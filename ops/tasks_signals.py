@@ -1,7 +1,8 @@
 """Celery task metrics and log context, from Celery's signals (each prefork child counts its
-own runs; a child that exits drops its live gauges). A worker's figures (task runs, the
-matchmaking pass, CPU fills) go to the PROMETHEUS_MULTIPROC_DIR it shares with web (under
-compose, one volume for every container: core/metrics.py), so web's /metrics serves them.
+own runs; a child that exits drops its live gauges, here and in Redis). A worker's figures
+(task runs, the matchmaking pass, CPU fills) go to its PROMETHEUS_MULTIPROC_DIR: under compose
+one volume every container shares, so web's /metrics serves them (core/metrics.py); the staff
+page's few series also go to Redis (core/metrics_shared.py).
 """
 
 from __future__ import annotations
