@@ -404,6 +404,9 @@ METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
 # How often each process publishes the staff page's series to Redis (core/metrics_shared.py);
 # 0: only when the page or the minute's snapshot is made in it (the test suite).
 METRICS_PUBLISH_SECONDS = env.float("METRICS_PUBLISH_SECONDS", default=10.0)
+# A Celery worker's own GET /metrics on this port (ops/worker_metrics.py), for a worker whose
+# metrics directory web does not read (a Kubernetes pod); 0: none.
+WORKER_METRICS_PORT = env.int("WORKER_METRICS_PORT", default=0)
 
 # Accounts (accounts/): bearer tokens slide their expiry forward with use, at most once per
 # ACCOUNTS_TOKEN_TOUCH_SECONDS so that a request is not also a write.

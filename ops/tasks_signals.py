@@ -16,9 +16,11 @@ from celery.signals import (
     task_prerun,
     task_retry,
     worker_process_shutdown,
+    worker_ready,
 )
 
 from core import logs, metrics
+from ops import worker_metrics
 
 _started: dict[str, float] = {}
 
@@ -58,3 +60,4 @@ def connect() -> None:
     task_failure.connect(_failure, weak=False)
     task_retry.connect(_retry, weak=False)
     worker_process_shutdown.connect(_child_exit, weak=False)
+    worker_ready.connect(worker_metrics.on_worker_ready, weak=False)
