@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 from collections.abc import Callable, Iterator
@@ -17,6 +18,7 @@ from rest_framework.test import APIClient
 from accounts.models import Player
 from accounts.services import auth_token_issue
 from config.celery import app as celery_app
+from core import metrics_shared
 from core.redis import get_redis
 from core.throttles import CACHE_KEY_PREFIX
 from tests.factories import PlayerFactory
@@ -54,6 +56,12 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         steps = [f"{queue}\x06\x16{priority}" for priority in range(10)]
         bindings = [f"_kombu.binding.{queue}", f"_kombu.binding_permanent.{queue}"]
         get_redis().delete(queue, *steps, *bindings)
+    # And this run's metrics totals (core/metrics_shared.py), which have no expiry: nothing
+    # publishes them again at exit.
+    atexit.unregister(metrics_shared.retire)
+    with contextlib.suppress(RedisError):
+        shared = [metrics_shared.TOTALS, metrics_shared.PROCESSES]
+        get_redis().delete(*(cache.make_key(key) for key in shared))
 
 
 def clear_throttle_counters() -> None:

@@ -260,7 +260,7 @@ def hosts(tmp_path: Path) -> Iterator[Callable[..., Host]]:
     yield start
     for host in started:
         if host.process.poll() is None:
-            host.kill()
+            host.end()  # its gauges go with it
 
 
 def _moves_scraped() -> float:
