@@ -9,8 +9,9 @@ totals gained since an earlier reading: beat has a worker snapshot the totals ev
 (ops.tasks), kept in the cache, the last 60; the page compares its own reading with the
 snapshot of one minute, or one hour, before (or the oldest there is, saying how far back that
 is). The totals only grow (each process adds what it counted since it last published); should
-one go down anyway, it counts from zero again, as Prometheus's `increase`. Snapshots of another
-epoch of the totals (a Redis that lost them) are left out, so a rate never compares two.
+one go down anyway (a failover lost its last increments), the fall counts nothing. Snapshots
+of another epoch of the totals (a Redis that lost them) are left out, so a rate never compares
+two.
 """
 
 from __future__ import annotations
@@ -73,12 +74,11 @@ def snapshots(mine: str | None = None) -> list[Snapshot]:
 
 
 def increase(values: Sequence[float]) -> float:
-    """What a counter read at these times gained; a fall is a reset, after which it counted
-    from zero (Prometheus's `increase`, without the extrapolation)."""
-    gained = 0.0
-    for before, after in itertools.pairwise(values):
-        gained += after - before if after >= before else after
-    return gained
+    """What a total read at these times gained. Totals only grow: a fall means a Redis
+    failover lost the last increments (a replica had not got them), and counts nothing, not
+    as Prometheus's reset, after which the whole total would count again (a whole loss is a
+    new epoch, left out before this)."""
+    return sum(max(after - before, 0.0) for before, after in itertools.pairwise(values))
 
 
 @dataclass(frozen=True)
