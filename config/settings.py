@@ -401,6 +401,12 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # GET /metrics (ops/views.py): with a token, for `Authorization: Bearer <token>` only; without,
 # for loopback clients only. PROMETHEUS_MULTIPROC_DIR: core/metrics.py.
 METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+# How often each process publishes the staff page's series to Redis (core/metrics_shared.py);
+# 0: only when the page or the minute's snapshot is made in it (the test suite).
+METRICS_PUBLISH_SECONDS = env.float("METRICS_PUBLISH_SECONDS", default=10.0)
+# A Celery worker's own GET /metrics on this port (ops/worker_metrics.py), for a worker whose
+# metrics directory web does not read (a Kubernetes pod); 0: none.
+WORKER_METRICS_PORT = env.int("WORKER_METRICS_PORT", default=0)
 
 # Accounts (accounts/): bearer tokens slide their expiry forward with use, at most once per
 # ACCOUNTS_TOKEN_TOUCH_SECONDS so that a request is not also a write.
