@@ -54,4 +54,8 @@ def readyz(request: HttpRequest) -> JsonResponse:
     checks: dict[str, str | bool] = {"db": _check_db(), "redis": _check_redis()}
     ready = checks["db"] == "ok" and checks["redis"] == "ok" and not draining
     checks["draining"] = draining
-    return JsonResponse(checks, status=200 if ready else 503)
+    response = JsonResponse(checks, status=200 if ready else 503)
+    if draining and checks["db"] == checks["redis"] == "ok":
+        # A drain is no error: Django would log every probe's 503 as one (django.utils.log).
+        response._has_been_logged = True  # type: ignore[attr-defined]
+    return response
