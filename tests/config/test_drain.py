@@ -3,7 +3,8 @@ nothing"): uvicorn as the Procfile runs it, in a process of its own on 127.0.0.2
 worker and with two (the supervisor hands SIGTERM to each). With sockets open and a request in
 flight, SIGTERM turns /readyz to 503 at once, refuses a new socket with 4503, closes every open
 socket with 4503 at moments spread over WEB_DRAIN_SECONDS, finishes the request, and the process
-exits after the window."""
+exits after the window. A worker that hears SIGTERM twice (the process group's, the
+supervisor's) drains once."""
 
 from __future__ import annotations
 
@@ -178,7 +179,12 @@ async def test_sigterm_drains_the_process_over_the_window(workers: int) -> None:
         in_flight = asyncio.create_task(_slow_request(HOST, port, body_sent))
         await asyncio.sleep(0.3)  # the request's headers are in
 
-        os.kill(process.pid, signal.SIGTERM)
+        if workers == 1:
+            os.kill(process.pid, signal.SIGTERM)
+        else:
+            # As `kill -TERM -<pgid>` or a terminal does: every worker hears it twice, from the
+            # group and from the supervisor, and drains once.
+            os.killpg(process.pid, signal.SIGTERM)
         signalled = loop.time()
 
         # /readyz turns 503 at once (the supervisor passes the signal on within half a second),
