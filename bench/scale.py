@@ -294,7 +294,7 @@ class Checks:
         ]
 
 
-async def verify(url: str, players: list[CheckingPlayer], checks: Checks) -> None:
+async def verify(url: str, players: Sequence[CheckingPlayer], checks: Checks) -> None:
     """Add what these players of a finished load saw, and each game's state and events as
     they read them now, to `checks`."""
     async with httpx.AsyncClient(base_url=url, timeout=60) as http:
