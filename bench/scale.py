@@ -404,10 +404,11 @@ def pgbouncer_said(bouncer: PgBouncer) -> str:
     row = stats.get(bouncer.url.rsplit("/", 1)[1].split("?")[0])
     if row is None:
         return said
-    waited = row.get("total_wait_time", 0) / 1e6  # microseconds
+    waited = float(row.get("total_wait_time", 0)) / 1e6  # microseconds
+    transactions, queries = int(row["total_xact_count"]), int(row["total_query_count"])
     return (
-        f"{said}: {row['total_xact_count']:,} transactions, {row['total_query_count']:,}"
-        f" queries, {waited:.1f} s waited for a server connection in all"
+        f"{said}: {transactions:,} transactions, {queries:,} queries,"
+        f" {waited:.1f} s waited for a server connection in all"
     )
 
 
