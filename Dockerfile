@@ -21,4 +21,5 @@ RUN useradd --system --uid 1000 --home /app yaniv \
 USER yaniv
 
 EXPOSE 8000
-CMD ["sh", "-c", "uvicorn config.asgi:application --host 0.0.0.0 --port ${PORT:-8000} --loop uvloop --http httptools --ws wsproto --no-proxy-headers --no-access-log"]
+# `exec`: uvicorn is the container's PID 1 and gets its SIGTERM, which drains it (core/drain.py).
+CMD ["sh", "-c", "exec uvicorn config.asgi:application --host 0.0.0.0 --port ${PORT:-8000} --loop uvloop --http httptools --ws wsproto --no-proxy-headers --no-access-log"]

@@ -11,7 +11,7 @@ FAST_SERVICES := $(PY) -m devtools.devservers exec --fast --
 PORT ?= 8000
 export PORT
 
-.PHONY: install catalogs i18n-check run test test-pgbouncer test-web lint format docs bench bench-compare lock backup restore services-stop clean
+.PHONY: install catalogs i18n-check run test test-pgbouncer test-web lint format docs k8s-check bench bench-compare lock backup restore services-stop clean
 
 install: $(STAMP)
 
@@ -81,6 +81,13 @@ format: $(STAMP) $(BIOME_STAMP)
 # anchor, or a page outside the nav. (The variable quiets Material's notice about MkDocs 2.)
 docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir site
+
+# The Kubernetes manifests (deploy/kubernetes/): every kustomization rendered by `kubectl
+# kustomize`, every object validated against Kubernetes 1.32's schemas, strict, the custom
+# resources against deploy/kubernetes/schemas/ (deploy/kubernetes/check.py). Needs kubectl
+# (Debian's package): without it the target fails, saying so.
+k8s-check: $(STAMP)
+	$(PY) deploy/kubernetes/check.py
 
 bench: $(STAMP)
 	$(FAST_SERVICES) $(PY) -m bench

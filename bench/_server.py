@@ -52,11 +52,13 @@ def spawn(name: str, command: list[str], env: dict[str, str]) -> subprocess.Pope
     )
 
 
-def web_command(port: int, workers: int) -> list[str]:
+def web_command(port: int, workers: int, host: str = "127.0.0.1") -> list[str]:
     """uvicorn as the Procfile runs it (its websockets, no proxy headers of its own)."""
     return [
         str(BIN / "uvicorn"),
         "config.asgi:application",
+        "--host",
+        host,
         "--port",
         str(port),
         "--workers",
@@ -91,7 +93,7 @@ def worker_command(concurrency: int = 4, name: str = "celery") -> list[str]:
     ]
 
 
-def beat_command() -> list[str]:
+def beat_command(schedule: Path = ROOT / "var" / "bench-celerybeat-schedule") -> list[str]:
     return [
         str(BIN / "celery"),
         "-A",
@@ -100,7 +102,7 @@ def beat_command() -> list[str]:
         "--loglevel",
         "WARNING",
         "--schedule",
-        str(ROOT / "var" / "bench-celerybeat-schedule"),
+        str(schedule),
     ]
 
 

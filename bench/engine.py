@@ -102,6 +102,11 @@ def with_fairness(
     for players, rules, events, _, revealed in games:
         record = record_from_events(rules, players, events)
         record["fairness"] = revealed
+        # As an API record: seat 0 the one human (its pair above), the others CPU seats.
+        record["seats"] = [
+            {"seat": 0, "player_id": "bench", "is_cpu": False},
+            *({"seat": n, "player_id": None, "is_cpu": True} for n in range(1, players)),
+        ]
         records.append(record)
     loaded: list[dict[str, Any]] = json.loads(json.dumps(records))
     return loaded

@@ -41,7 +41,7 @@ import tempfile
 import time
 import uuid
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -86,36 +86,46 @@ def _swap(text: str, pattern: str, new: str, count: int = 1) -> str:
     return re.sub(pattern, lambda match: new, text, flags=re.MULTILINE)
 
 
-def nginx_conf(template: str, prefix: Path, port: int, webs: list[int]) -> str:
+def nginx_conf(
+    template: str, prefix: Path, port: int, webs: Sequence[int | str], *, host: str = "127.0.0.1"
+) -> str:
     """deploy/nginx.conf (`template`) as an instance of our own: in the foreground, listening on
-    127.0.0.1:`port`, its pid and temporary files under `prefix`, the web processes on the
-    ports `webs` its upstream. Docker's resolver and the name `web` give way to an upstream
-    block (round-robin, as nginx spreads over the addresses of the replicas); the locations
-    and every proxy directive stay the template's, so that the bench measures that proxy."""
+    `host`:`port`, its pid and temporary files under `prefix`, the web processes `webs` (a port
+    on 127.0.0.1, or `address:port`) its upstream. Docker's resolver and the name `web` give
+    way to an upstream block (round-robin, as nginx spreads over the addresses of the
+    replicas); the locations and every proxy directive stay the template's, so that the bench
+    measures that proxy."""
     temp = "".join(
         f"    {kind}_temp_path {prefix / kind};\n"
         for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
     )
-    servers = "".join(f"        server 127.0.0.1:{web};\n" for web in webs)
+    upstreams = (web if isinstance(web, str) else f"127.0.0.1:{web}" for web in webs)
+    servers = "".join(f"        server {web};\n" for web in upstreams)
     conf = _swap(template, r"^[ \t]*resolver(_timeout)? .*;\n", "", count=2)
     conf = _swap(
         conf, r"^http \{\n", f"http {{\n{temp}\n    upstream {UPSTREAM} {{\n{servers}    }}\n"
     )
-    conf = _swap(conf, r"\blisten 80;", f"listen 127.0.0.1:{port};")
+    conf = _swap(conf, r"\blisten 80;", f"listen {host}:{port};")
     conf = _swap(conf, r"\bset \$web http://[^;]+;", f"set $web http://{UPSTREAM};")
     return f"daemon off;\npid {prefix / 'nginx.pid'};\n\n{conf}"
 
 
 @contextmanager
 def nginx_in_front(
-    nginx: str, port: int, webs: list[int], env: dict[str, str]
+    nginx: str,
+    port: int,
+    webs: Sequence[int | str],
+    env: dict[str, str],
+    *,
+    host: str = "127.0.0.1",
 ) -> Iterator[subprocess.Popen[bytes]]:
-    """nginx on `port` in front of the web processes on `webs`, until the block ends."""
+    """nginx on `host`:`port` in front of the web processes `webs` (nginx_conf), until the
+    block ends."""
     with tempfile.TemporaryDirectory(prefix="bench-nginx-") as directory:
         prefix = Path(directory)
         prefix.chmod(0o755)  # run as root, nginx's workers are `nobody`: they use its temp dirs
         conf = prefix / "nginx.conf"
-        conf.write_text(nginx_conf(NGINX_TEMPLATE.read_text(), prefix, port, webs))
+        conf.write_text(nginx_conf(NGINX_TEMPLATE.read_text(), prefix, port, webs, host=host))
         command = [nginx, "-p", str(prefix), "-c", str(conf), "-e", "stderr"]
         checked = subprocess.run([*command, "-t", "-q"], capture_output=True, text=True)
         if checked.returncode:

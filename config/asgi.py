@@ -17,18 +17,23 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware  # noqa: E40
 
 from accounts.ws_auth import PlayerAuthMiddleware  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
+from core import drain  # noqa: E402
+from core.heartbeat import heartbeat  # noqa: E402
 from core.perf import garbage  # noqa: E402
 from core.perf.http import ThreadedWSGI  # noqa: E402
 
 
 async def lifespan(scope: dict[str, Any], receive: Any, send: Any) -> None:
     """The server's start and stop (uvicorn sends them; the tests' servers do not): once
-    started, the process's garbage collection goes on a clock (core/perf/garbage.py)."""
+    started, the process's garbage collection goes on a clock (core/perf/garbage.py), and its
+    SIGTERM drains it before uvicorn's shutdown (core/drain.py: uvicorn has set its own signal
+    handlers by now, and hears the signal at the drain's end)."""
     while True:
         message = await receive()
         if message["type"] == "lifespan.startup":
             get_resolver().url_patterns  # noqa: B018 (imports every view before the freeze)
             garbage.install(settings.WEB_GC_FULL_SECONDS)
+            drain.install(settings.WEB_DRAIN_SECONDS, lambda: list(heartbeat().sockets))
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":
             await send({"type": "lifespan.shutdown.complete"})
@@ -46,7 +51,10 @@ router = ProtocolTypeRouter(
         # No Origin check: sockets authenticate with a ticket or a bearer token, never a
         # cookie, so another site cannot ride a browser's session; and mobile clients send
         # no Origin at all.
-        "websocket": PlayerAuthMiddleware(URLRouter(websocket_urlpatterns)),
+        # A draining process refuses new sockets (4503) before they cost a ticket or a query.
+        "websocket": drain.refusing_while_draining(
+            PlayerAuthMiddleware(URLRouter(websocket_urlpatterns))
+        ),
         "lifespan": lifespan,
     }
 )

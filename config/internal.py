@@ -1,9 +1,10 @@
-"""`/healthz` and `/metrics` answer whatever `Host` they are asked with.
+"""The probes (`/healthz`, `/livez`, `/readyz`) and `/metrics` answer whatever `Host` they are
+asked with.
 
 Probes and scrapers call a replica by its address (Prometheus sends `Host: 172.30.80.5:8000`,
 a load balancer's health check the same), which ALLOWED_HOSTS cannot list: a subnet is no
-host name. Django checks the host in CommonMiddleware (`request.get_host()`), so these two
-paths are answered here, before it, by their own views: neither builds a URL from the host,
+host name. Django checks the host in CommonMiddleware (`request.get_host()`), so these
+paths are answered here, before it, by their own views: none builds a URL from the host,
 which is what the check protects, and each guards itself (`/metrics`: a token or loopback).
 Every other path keeps the check.
 """
@@ -15,7 +16,7 @@ from collections.abc import Callable
 from django.http import HttpRequest, HttpResponse
 from django.urls import resolve
 
-INTERNAL_PATHS = frozenset({"/healthz", "/metrics"})
+INTERNAL_PATHS = frozenset({"/healthz", "/livez", "/readyz", "/metrics"})
 
 
 class InternalEndpointsMiddleware:

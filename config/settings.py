@@ -51,7 +51,7 @@ if SECURE_SSL:
     # Not SECURE_PROXY_SSL_HEADER, which believes X-Forwarded-Proto from anyone: the scheme
     # comes from the connection, or from a proxy of FORWARDED_ALLOW_IPS (config/asgi.py).
     SECURE_SSL_REDIRECT = True
-    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
+    SECURE_REDIRECT_EXEMPT = [r"^(healthz|livez|readyz)$"]  # probes come over plain HTTP
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000)
@@ -111,7 +111,8 @@ MIDDLEWARE = [
     # response, the probes' and static files' included. A player's own `language` takes over
     # where the request names none (core/i18n.py).
     "django.middleware.locale.LocaleMiddleware",
-    # /healthz and /metrics answer probes and scrapes by a replica's address (config/internal.py).
+    # The probes (/healthz, /livez, /readyz) and /metrics answer by a replica's address
+    # (config/internal.py).
     "config.internal.InternalEndpointsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Content-Security-Policy on every response (CONTENT_SECURITY_POLICY below).
@@ -328,6 +329,12 @@ WEB_THREADS = env.int("WEB_THREADS", default=8)
 # process for as long as it visits every socket's objects. 0: CPython's own.
 WEB_GC_FULL_SECONDS = env.float("WEB_GC_FULL_SECONDS", default=600.0)
 
+# Seconds a web process drains for on SIGTERM (core/drain.py): /readyz answers 503 at once, new
+# websockets are refused, and each open socket is told to reconnect (4503) at its own random
+# moment of the window; then uvicorn finishes the requests in flight and the process exits.
+# 0: every socket at once. Keep it below the orchestrator's grace period (docs/operations.md).
+WEB_DRAIN_SECONDS = env.float("WEB_DRAIN_SECONDS", default=30.0)
+
 # Redis pub/sub: a group_send is one PUBLISH, and a web process gets each message once and
 # hands it to its sockets in memory. (channels_redis.core's layer made four round trips per
 # group_send and had every socket poll Redis: 30% more CPU per move in bench.api_moves.)
@@ -414,6 +421,12 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # GET /metrics (ops/views.py): with a token, for `Authorization: Bearer <token>` only; without,
 # for loopback clients only. PROMETHEUS_MULTIPROC_DIR: core/metrics.py.
 METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+# How often each process publishes the staff page's series to Redis (core/metrics_shared.py);
+# 0: only when the page or the minute's snapshot is made in it (the test suite).
+METRICS_PUBLISH_SECONDS = env.float("METRICS_PUBLISH_SECONDS", default=10.0)
+# A Celery worker's own GET /metrics on this port (ops/worker_metrics.py), for a worker whose
+# metrics directory web does not read (a Kubernetes pod); 0: none.
+WORKER_METRICS_PORT = env.int("WORKER_METRICS_PORT", default=0)
 
 # Accounts (accounts/): bearer tokens slide their expiry forward with use, at most once per
 # ACCOUNTS_TOKEN_TOUCH_SECONDS so that a request is not also a write.

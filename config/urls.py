@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from config.health import healthz
+from config.health import healthz, livez, readyz
 from ops.views import live_figures_view, metrics_view
 
 api_v1: list[URLPattern | URLResolver] = [
@@ -27,6 +27,8 @@ api_docs = csp_update({"style-src": [UNSAFE_INLINE]})(
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("livez", livez, name="livez"),
+    path("readyz", readyz, name="readyz"),
     path("metrics", metrics_view, name="metrics"),
     # The staff page of live figures, among the admin's pages (staff only, as they are).
     path("admin/live/", admin.site.admin_view(live_figures_view), name="ops-live"),

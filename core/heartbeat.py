@@ -35,6 +35,8 @@ class Beating(Protocol):
 
     async def idle_close(self) -> None: ...
 
+    async def drain_close(self) -> None: ...  # the process drains (core/drain.py)
+
 
 class Heartbeat:
     """The open sockets of one event loop, and the loop that keeps them alive."""

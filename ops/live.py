@@ -1,18 +1,17 @@
-"""The live figures of the staff page (admin, "Live figures"), read off the metrics /metrics
-serves: the same registry (ops.collectors.scrape_registry), nothing counted a second time.
+"""The live figures of the staff page (admin, "Live figures"), for the whole deployment
+whichever process serves the page: the gauges read from the database (the queue, active games,
+unrated games: ops.collectors.DatabaseCollector, as /metrics has them), and the series every
+process publishes to Redis (core/metrics_shared.py): the sockets open, summed over the processes
+alive, and the deployment's totals of moves, errors and matched tickets' waits.
 
-Gauges (the queue, active games, sockets) are read when the page is. Rates (moves per minute,
-errors and matched tickets' waits over the last hour) are what the counters gained since an
-earlier reading: beat has a worker snapshot the counters every minute (ops.tasks), kept in
-the cache, the last 60; the page compares its own reading with the snapshot of one minute, or
-one hour, before (or the oldest there is, saying how far back that is). A counter that went
-down was reset by a restart (a process's samples start again from zero): as Prometheus's
-`increase`, it counts from zero again.
-
-The figures are those of every process that writes to this PROMETHEUS_MULTIPROC_DIR: all of
-`make run`'s, and under compose every web, worker and beat replica's (they share one volume:
-core/metrics.py). Snapshots of another directory (a host that keeps its own) are left out,
-so a rate is never one registry's counter less another's.
+Rates (moves per minute, errors and matched tickets' waits over the last hour) are what the
+totals gained since an earlier reading: beat has a worker snapshot the totals every minute
+(ops.tasks), kept in the cache, the last 60; the page compares its own reading with the
+snapshot of one minute, or one hour, before (or the oldest there is, saying how far back that
+is). The totals only grow (each process adds what it counted since it last published); should
+one go down anyway (a failover lost its last increments), the fall counts nothing. Snapshots
+of another epoch of the totals (a Redis that lost them) are left out, so a rate never compares
+two.
 """
 
 from __future__ import annotations
@@ -31,7 +30,7 @@ from django.utils.translation import gettext
 from prometheus_client.metrics_core import Metric
 from prometheus_client.registry import Collector
 
-from core import metrics
+from core import metrics_shared
 
 SNAPSHOTS_KEY = "ops:metric-snapshots"
 SNAPSHOTS_KEPT = 60  # one a minute: an hour
@@ -39,52 +38,35 @@ SNAPSHOTS_KEPT = 60  # one a minute: an hour
 
 class Snapshot(TypedDict):
     at: float  # time.time()
-    source: str  # the metrics directory read (its registry_id)
+    source: str  # the epoch of the totals read (core/metrics_shared.py)
     values: dict[str, float]
 
 
 def source() -> str:
-    return metrics.registry_id()
+    """The epoch of the deployment's totals (core/metrics_shared.py)."""
+    return metrics_shared.epoch()
 
 
-def counters(families: Iterable[Metric]) -> dict[str, float]:
-    """The counters the rates come from, one key a series: `moves/<source>`, `5xx/<route>`,
-    `failed/<task>`, and the matched tickets' wait histogram (`wait/le=<bound>`, cumulative,
-    `wait/count`, `wait/sum`)."""
-    values: dict[str, float] = defaultdict(float)
-    for family in families:
-        for sample in family.samples:
-            labels = sample.labels
-            if sample.name == "yaniv_moves_applied_total":
-                values[f"moves/{labels['source']}"] += sample.value
-            elif sample.name == "yaniv_http_requests_total" and int(labels["status"]) >= 500:
-                values[f"5xx/{labels['route']}"] += sample.value
-            elif sample.name == "yaniv_celery_task_runs_total" and labels["state"] == "failure":
-                values[f"failed/{labels['task']}"] += sample.value
-            elif sample.name == "yaniv_ticket_wait_seconds_bucket":
-                values[f"wait/le={labels['le']}"] += sample.value
-            elif sample.name in (
-                "yaniv_ticket_wait_seconds_count",
-                "yaniv_ticket_wait_seconds_sum",
-            ):
-                values[f"wait/{sample.name.rsplit('_', 1)[1]}"] += sample.value
-    return dict(values)
+def reading(*, now: float | None = None) -> Snapshot:
+    """The deployment's totals now, this process's own counts published first (the others'
+    are at most METRICS_PUBLISH_SECONDS old)."""
+    metrics_shared.publish()
+    epoch, values = metrics_shared.totals()
+    return Snapshot(at=time.time() if now is None else now, source=epoch, values=values)
 
 
-def snapshot_take(registry: Collector, *, now: float | None = None) -> Snapshot:
-    """Read the counters and keep the reading, the last SNAPSHOTS_KEPT of them (ops.tasks:
+def snapshot_take(*, now: float | None = None) -> Snapshot:
+    """Read the totals and keep the reading, the last SNAPSHOTS_KEPT of them (ops.tasks:
     once a minute, from beat; one writer, so a read-modify-write of the list is safe)."""
-    taken = Snapshot(
-        at=time.time() if now is None else now, source=source(), values=counters(registry.collect())
-    )
+    taken = reading(now=now)
     kept: list[Snapshot] = cache.get(SNAPSHOTS_KEY, [])
     cache.set(SNAPSHOTS_KEY, [*kept, taken][-SNAPSHOTS_KEPT:], timeout=None)
     return taken
 
 
-def snapshots() -> list[Snapshot]:
-    """The snapshots of this directory's metrics, oldest first."""
-    mine = source()
+def snapshots(mine: str | None = None) -> list[Snapshot]:
+    """The snapshots of the totals' epoch `mine` (the current one by default), oldest first."""
+    mine = source() if mine is None else mine
     return [taken for taken in cache.get(SNAPSHOTS_KEY, []) if taken["source"] == mine]
 
 
@@ -92,12 +74,11 @@ def snapshots() -> list[Snapshot]:
 
 
 def increase(values: Sequence[float]) -> float:
-    """What a counter read at these times gained; a fall is a reset, after which it counted
-    from zero (Prometheus's `increase`, without the extrapolation)."""
-    gained = 0.0
-    for before, after in itertools.pairwise(values):
-        gained += after - before if after >= before else after
-    return gained
+    """What a total read at these times gained. Totals only grow: a fall means a Redis
+    failover lost the last increments (a replica had not got them), and counts nothing, not
+    as Prometheus's reset, after which the whole total would count again (a whole loss is a
+    new epoch, left out before this)."""
+    return sum(max(after - before, 0.0) for before, after in itertools.pairwise(values))
 
 
 @dataclass(frozen=True)
@@ -205,14 +186,13 @@ def _gauges(families: Iterable[Metric]) -> dict[str, list[tuple[dict[str, str], 
     return found
 
 
-def figures(registry: Collector, *, now: float | None = None) -> Figures:
-    """The page's figures: this registry's gauges now, and its counters' gains."""
-    read_at = time.time() if now is None else now
-    # One collect: the database gauges query at collect time.
-    families = list(registry.collect())
-    live = Snapshot(at=read_at, source=source(), values=counters(families))
-    gauges = _gauges(families)
-    history = snapshots()
+def figures(database: Collector, *, now: float | None = None) -> Figures:
+    """The page's figures: the database's gauges (`database`: ops.collectors.DatabaseCollector),
+    the sockets of the processes alive, and the totals' gains."""
+    live = reading(now=now)
+    read_at = live["at"]
+    gauges = _gauges(database.collect())
+    history = snapshots(live["source"])
     minute = gained_since(history, live, 60)
     hour = gained_since(history, live, 3600)
     per_minute = 60 / max(minute.seconds, 60)  # a shorter history: its count, not scaled up
@@ -229,7 +209,7 @@ def figures(registry: Collector, *, now: float | None = None) -> Figures:
             ),
             key=lambda row: (int(row[0]), row[1]),
         ),
-        sockets=int(sum(n for _, n in gauges["yaniv_open_websockets"])),
+        sockets=round(metrics_shared.live_gauges().get("sockets", 0.0)),
         unrated=int(sum(n for _, n in gauges["yaniv_games_unrated"])),
         minute=minute,
         hour=hour,

@@ -5,13 +5,12 @@ from __future__ import annotations
 from celery import shared_task
 
 from ops import live
-from ops.collectors import scrape_registry
 
 
 @shared_task(ignore_result=True)
 def snapshot_take() -> None:
-    """Beat, every minute: keep this host's counters (ops/live.py)."""
-    live.snapshot_take(scrape_registry(database=False))
+    """Beat, every minute: keep the deployment's totals (ops/live.py)."""
+    live.snapshot_take()
 
 
 # Beat's entries for these tasks (config/celery.py collects every app's).

@@ -1,7 +1,8 @@
 """Celery task metrics and log context, from Celery's signals (each prefork child counts its
-own runs; a child that exits drops its live gauges). A worker's figures (task runs, the
-matchmaking pass, CPU fills) go to the PROMETHEUS_MULTIPROC_DIR it shares with web (under
-compose, one volume for every container: core/metrics.py), so web's /metrics serves them.
+own runs; a child that exits drops its live gauges, here and in Redis). A worker's figures
+(task runs, the matchmaking pass, CPU fills) go to its PROMETHEUS_MULTIPROC_DIR: under compose
+one volume every container shares, so web's /metrics serves them (core/metrics.py); the staff
+page's few series also go to Redis (core/metrics_shared.py).
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ from celery.signals import (
     task_prerun,
     task_retry,
     worker_process_shutdown,
+    worker_ready,
 )
 
 from core import logs, metrics
+from ops import worker_metrics
 
 _started: dict[str, float] = {}
 
@@ -57,3 +60,4 @@ def connect() -> None:
     task_failure.connect(_failure, weak=False)
     task_retry.connect(_retry, weak=False)
     worker_process_shutdown.connect(_child_exit, weak=False)
+    worker_ready.connect(worker_metrics.on_worker_ready, weak=False)

@@ -2,7 +2,10 @@
 `Authorization: Bearer <token>` (401 otherwise); unset, it answers loopback clients only
 (the real client address: core.throttles.client_ip) and 404 to anyone else.
 
-And the staff page of live figures (ops/live.py), read off the same registry."""
+A scrape reads this host's (this pod's) metrics directory: each pod is scraped on its own.
+
+And the staff page of live figures (ops/live.py): the whole deployment's, from the database
+and Redis."""
 
 from __future__ import annotations
 
@@ -19,7 +22,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
 from core.throttles import client_ip
 from ops import live
-from ops.collectors import scrape_registry
+from ops.collectors import DatabaseCollector, scrape_registry
 
 
 def _loopback(address: str | None) -> bool:
@@ -45,7 +48,7 @@ def metrics_view(request: HttpRequest) -> HttpResponse:
 
 def live_figures_view(request: HttpRequest) -> TemplateResponse:
     """The staff page (admin, "Live figures"; admin.site.admin_view makes it staff only)."""
-    found = live.figures(scrape_registry())
+    found = live.figures(DatabaseCollector())
     context = {
         **admin.site.each_context(request),
         "title": gettext("Live figures"),

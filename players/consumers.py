@@ -30,13 +30,16 @@ class MeConsumer(ListeningConsumer):
     player online (core/presence.py): it counts itself when it opens, renews that while open
     and takes it back when it closes; when that turns the player on- or offline,
     `player_presence_changed` tells whoever cares (social tells the friends, in a task: the
-    socket never waits for that)."""
+    socket never waits for that). A socket closed by its process's drain (core/drain.py) leaves
+    its entry to lapse instead: its client reconnects at once, so its friends see no flicker
+    offline and back (and if it does not, the entry expires and the sweep reports it)."""
 
     group: str
     player: Player
     player_id: UUID
     _presence: asyncio.Task[None] | None = None
     _gone = False
+    _drained = False
 
     async def connect(self) -> None:
         player = await ws_require_player(self)
@@ -79,6 +82,10 @@ class MeConsumer(ListeningConsumer):
         if changed:
             _presence_changed(self.player_id)
 
+    async def drain_close(self) -> None:
+        self._drained = True
+        await super().drain_close()
+
     async def me_message(self, message: dict[str, Any]) -> None:
         await self.send_json(message["message"])
 
@@ -87,7 +94,8 @@ class MeConsumer(ListeningConsumer):
         if self._presence is not None:
             self._presence.cancel()
             self._presence = None
-            await sync_to_async(self._closed, thread_sensitive=False)()
+            if not self._drained:
+                await sync_to_async(self._closed, thread_sensitive=False)()
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 from collections.abc import Callable, Iterator
@@ -17,6 +18,7 @@ from rest_framework.test import APIClient
 from accounts.models import Player
 from accounts.services import auth_token_issue
 from config.celery import app as celery_app
+from core import metrics_shared
 from core.redis import get_redis
 from core.throttles import CACHE_KEY_PREFIX
 from tests.factories import PlayerFactory
@@ -35,6 +37,9 @@ def pytest_configure(config: pytest.Config) -> None:
     settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = f"yaniv-test-{run}"
     # Tasks (and beat's entries, which name no queue) go to the default queue.
     settings.CELERY_TASK_DEFAULT_QUEUE = celery_app.conf.task_default_queue = _run_queue(run)
+    # No publishing thread (core/metrics_shared.py): the page and the snapshot publish this
+    # process's counts when they read, and nothing of the suite's races a stalled Redis.
+    settings.METRICS_PUBLISH_SECONDS = 0
     if not hasattr(config, "workerinput"):  # once per run, before any worker or server reads
         compile_all()  # the catalogs (.mo) from locale/'s .po files, where out of date
 
@@ -71,6 +76,12 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         steps = [f"{queue}\x06\x16{priority}" for priority in range(10)]
         bindings = [f"_kombu.binding.{queue}", f"_kombu.binding_permanent.{queue}"]
         get_redis().delete(queue, *steps, *bindings)
+    # And this run's metrics totals (core/metrics_shared.py), which have no expiry: nothing
+    # publishes them again at exit.
+    atexit.unregister(metrics_shared.retire)
+    with contextlib.suppress(RedisError):
+        shared = [metrics_shared.TOTALS, metrics_shared.PROCESSES]
+        get_redis().delete(*(cache.make_key(key) for key in shared))
 
 
 def clear_throttle_counters() -> None:

@@ -166,3 +166,17 @@ def test_nginx_accepts_the_proxy_config(tmp_path: Path):
             text=True,
         )
         assert done.returncode == 0, done.stderr
+
+
+def test_web_is_given_longer_than_its_drain_to_stop(settings) -> None:
+    """docker stop waits `stop_grace_period` before SIGKILL: past the drain (core/drain.py),
+    with the image's command exec'ing uvicorn so that the SIGTERM reaches it."""
+    web = compose()["services"]["web"]
+    grace = re.fullmatch(r"(\d+)s", web["stop_grace_period"])
+    assert grace, web["stop_grace_period"]
+    drain = float(web["environment"].get("WEB_DRAIN_SECONDS", settings.WEB_DRAIN_SECONDS))
+    assert int(grace[1]) >= drain + 10
+    command = next(
+        line for line in (ROOT / "Dockerfile").read_text().splitlines() if line.startswith("CMD")
+    )
+    assert json.loads(command.removeprefix("CMD"))[-1].startswith("exec uvicorn ")

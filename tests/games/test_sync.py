@@ -192,6 +192,9 @@ class FakeSocket:
     async def idle_close(self) -> None:
         self.calls.append("close")
 
+    async def drain_close(self) -> None:
+        self.calls.append("drain")
+
 
 async def test_a_beat_closes_the_idle_and_wakes_the_silent() -> None:
     beat = Heartbeat()

@@ -6,15 +6,21 @@
 import { api } from "./rest.js";
 
 const FINAL_CLOSES = new Set([4403, 4404]); // banned / no such game or not yours: no retry
+// The server's process is draining (a deploy, docs/api.md, Close codes): reconnect now, to
+// another process, with no backoff and the link still shown live.
+const DRAINING = 4503;
 const PING_MS = 20_000;
 const SILENCE_MS = 60_000;
 const CHECK_MS = 5_000;
 
 /** Keep `ws /ws/v1/<path>` open: a new ticket for each connection, and after a drop a
- *  reconnect with exponential backoff (0.5 s doubling to 15 s, with jitter). `query()` gives
- *  each connection's other parameters (the game socket's `after`). `onMessage` gets each
- *  parsed message but the keep-alives, `onStatus` "connecting" | "open" | "retrying" |
- *  "closed". */
+ *  reconnect with exponential backoff (0.5 s doubling to 15 s, with jitter); at once, and
+ *  quietly (no "connecting" status), when a socket that was serving is closed by its process's
+ *  drain (4503): the server spreads those closes, so no jitter is added. (A handshake a
+ *  draining process refused, 4503 before any message, backs off as usual: the balancer has not
+ *  yet heard that the process is going.) `query()` gives each connection's other parameters
+ *  (the game socket's `after`). `onMessage` gets each parsed message but the keep-alives,
+ *  `onStatus` "connecting" | "open" | "retrying" | "closed". */
 export function liveSocket(path, { onMessage, onStatus = () => {}, query = () => ({}) }) {
   let socket = null;
   let stopped = false;
@@ -22,9 +28,9 @@ export function liveSocket(path, { onMessage, onStatus = () => {}, query = () =>
   let timer = null;
   let watch = null;
 
-  async function connect() {
+  async function connect(quietly = false) {
     if (stopped) return;
-    onStatus("connecting");
+    if (!quietly) onStatus("connecting");
     let ticket;
     try {
       ticket = (await api("POST", "auth/ws-ticket/")).ticket;
@@ -39,6 +45,7 @@ export function liveSocket(path, { onMessage, onStatus = () => {}, query = () =>
     socket = current;
     let heard = Date.now();
     let pinged = Date.now();
+    let served = false; // a message came: the process took this socket
     current.addEventListener("open", () => {
       if (socket !== current) return;
       failures = 0;
@@ -58,6 +65,7 @@ export function liveSocket(path, { onMessage, onStatus = () => {}, query = () =>
     current.addEventListener("message", (message) => {
       if (socket !== current) return;
       heard = Date.now();
+      served = true;
       let data;
       try {
         data = JSON.parse(message.data);
@@ -74,6 +82,9 @@ export function liveSocket(path, { onMessage, onStatus = () => {}, query = () =>
       if (FINAL_CLOSES.has(closed.code)) {
         stopped = true;
         onStatus("closed", closed.code);
+      } else if (closed.code === DRAINING && served) {
+        failures = 0;
+        connect(true);
       } else {
         retry();
       }

@@ -133,7 +133,7 @@ export async function gamePage(root, [gameId], app) {
   onEnd(store.state);
 
   const feed = gameFeed(gameId, {
-    seen: () => store.state.game.seq,
+    seen: () => store.state.heard,
     dispatch,
     other: (message) => chat?.message(message),
     link: (status) => chat?.link(status),

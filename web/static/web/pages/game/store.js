@@ -20,6 +20,9 @@ export function initialState({ game, history, catalog }) {
     cpuLevels: catalog.cpu_levels,
     cpuLevel: catalog.default_cpu_level, // the level the next CPU seat is added at
     log: [], // the latest events, as this viewer was shown them
+    // The seq of the last event this page has (read or pushed, not a move's answer, which
+    // brings the game without its events): a reconnect asks for those after it (`?after=`).
+    heard: game.seq,
     // The fair deal's check once the game has ended (docs/fairness.md): null before it, then
     // {status: "checking"}, {status: "verified", gameSeed}, {status: "failed", where, detail}
     // or {status: "unchecked", message} (the record could not be read or checked).
@@ -36,10 +39,13 @@ export function reduce(state, action) {
       return take(state, action.game);
     case "message": {
       const { event, game } = action.message;
-      return take(event ? withEvents(state, [event]) : state, game);
+      const heard = Math.max(state.heard, event ? event.seq : game.seq);
+      return take(event ? withEvents({ ...state, heard }, [event]) : { ...state, heard }, game);
     }
-    case "missed":
-      return withEvents(state, action.events);
+    case "missed": {
+      const heard = Math.max(state.heard, ...action.events.map((event) => event.seq));
+      return withEvents({ ...state, heard }, action.events);
+    }
     case "link":
       return { ...state, link: action.status };
     case "toggle":
