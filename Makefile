@@ -11,7 +11,7 @@ FAST_SERVICES := $(PY) -m devtools.devservers exec --fast --
 PORT ?= 8000
 export PORT
 
-.PHONY: install catalogs i18n-check run test test-web lint format docs k8s-check bench bench-compare lock backup restore services-stop clean
+.PHONY: install catalogs i18n-check run test test-pgbouncer test-web lint format docs k8s-check bench bench-compare lock backup restore services-stop clean
 
 install: $(STAMP)
 
@@ -33,6 +33,20 @@ run: $(STAMP) catalogs
 
 test: $(STAMP) catalogs
 	$(FAST_SERVICES) $(PY) -m pytest $(PYTEST_ARGS)
+
+# The API part of the suite (REST endpoints, sockets, locks and concurrency, the rating rebuild)
+# through a real PgBouncer in transaction pooling mode (Debian's `apt-get install pgbouncer`),
+# started in front of the database for the run (docs/operations.md, PgBouncer).
+PGBOUNCER_TESTS := tests/accounts tests/matchmaking tests/players tests/social tests/chat \
+	tests/seasons tests/moderation tests/tournaments/test_apis.py tests/tournaments/test_socket.py \
+	tests/tournaments/test_services.py tests/ratings/test_rebuild.py tests/core/test_locks.py \
+	tests/core/test_pooler.py \
+	$(addprefix tests/games/,test_games_api.py test_play_api.py test_idempotency.py \
+	test_concurrency.py test_rating_concurrency.py test_locks.py test_sync.py test_sockets.py \
+	test_game_etag.py test_variants_api.py test_rematch.py test_rematch_sockets.py \
+	test_recompute_ratings.py test_timeouts.py test_after_commit.py)
+test-pgbouncer: $(STAMP) catalogs
+	$(PY) -m devtools.devservers exec --fast --pgbouncer -- $(PY) -m pytest -n 2 $(PGBOUNCER_TESTS) $(PYTEST_ARGS)
 
 # The web client in a real Chromium (tests/web/): Debian's /usr/bin/chromium when installed
 # (`apt-get install chromium`), else Playwright's own (`.venv/bin/playwright install chromium`).

@@ -17,6 +17,11 @@ Its clients check what must hold across processes:
   (or, when it was the refused one, is refused again).
 
     python -m bench.scale [--webs 1,2,3] [--clients 64] [--seconds 30] [--warmup 10]
+                          [--pgbouncer [HOST[:PORT]]]
+
+With `--pgbouncer` every process (web, workers, the bench's own reads) reaches PostgreSQL
+through a PgBouncer of its own in transaction pooling mode (`devtools.devservers.PgBouncer`,
+Debian's `pgbouncer`), `DATABASE_POOLER=pgbouncer`, and the same checks must hold.
 
 It runs on the servers of DATABASE_URL / REDIS_URL, as `make bench` sets them
 (`python -m devtools.devservers exec --fast -- python -m bench.scale`), with the per-player and
@@ -37,7 +42,7 @@ import time
 import uuid
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from itertools import pairwise
 from pathlib import Path
@@ -61,6 +66,7 @@ from bench._server import (
     worker_command,
 )
 from bench.api_moves import LIMITS, Player, move_for, moves_under_load, percentiles
+from devtools.devservers import PgBouncer, find_pgbouncer, pgbouncer_in_front
 
 NGINX_TEMPLATE = ROOT / "deploy" / "nginx.conf"
 UPSTREAM = "yaniv_web"
@@ -392,6 +398,30 @@ def measure(
     return row, not (checks.order or checks.lost or checks.twice)
 
 
+def pgbouncer_said(bouncer: PgBouncer) -> str:
+    """PgBouncer's pool as its console tells it now: what the processes shared."""
+    import psycopg
+
+    said = f"PgBouncer (transaction pooling, default_pool_size {bouncer.pool_size})"
+    console = bouncer.url.rsplit("/", 1)[0] + "/pgbouncer"
+    try:
+        with psycopg.connect(console, autocommit=True) as conn:
+            cursor = conn.execute("SHOW STATS")  # no parameters: the simple protocol it needs
+            names = [column.name for column in cursor.description or []]
+            stats = {row[0]: dict(zip(names, row, strict=True)) for row in cursor.fetchall()}
+    except psycopg.Error as error:
+        return f"{said}; its console did not answer: {error}"
+    row = stats.get(bouncer.url.rsplit("/", 1)[1].split("?")[0])
+    if row is None:
+        return said
+    waited = float(row.get("total_wait_time", 0)) / 1e6  # microseconds
+    transactions, queries = int(row["total_xact_count"]), int(row["total_query_count"])
+    return (
+        f"{said}: {transactions:,} transactions, {queries:,} queries,"
+        f" {waited:.1f} s waited for a server connection in all"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--webs", default="1,2,3", help="web process counts, one row each")
@@ -400,7 +430,17 @@ def main() -> int:
     parser.add_argument("--warmup", type=float, default=10, help="not measured, per load")
     parser.add_argument("--think", type=float, default=2.0, help="mean think time, human pace")
     parser.add_argument("--probe-every", type=int, default=10, help="every N-th move sent twice")
+    parser.add_argument(
+        "--pgbouncer",
+        nargs="?",
+        const="127.0.0.1",
+        metavar="HOST[:PORT]",
+        help="PostgreSQL through a PgBouncer of its own (transaction pooling) on HOST",
+    )
     args = parser.parse_args()
+    if args.pgbouncer is not None and find_pgbouncer() is None:
+        print("--pgbouncer needs pgbouncer (Debian: apt-get install pgbouncer)", file=sys.stderr)
+        return 2
     nginx = find_nginx()
     if nginx is None:
         print(
@@ -410,20 +450,26 @@ def main() -> int:
         )
         return 2
     CheckingPlayer.probe_every = args.probe_every
-    setup_django()
-    began = time.monotonic()
-    env = prepared({**LIMITS, "FORWARDED_ALLOW_IPS": "127.0.0.1"})  # the one proxy
-    workers = {
-        f"worker{n}": spawn(f"worker{n}", worker_command(name=f"worker{n}"), env) for n in (1, 2)
-    }
-    try:
-        rows = [measure(int(c), nginx, env, workers, args) for c in args.webs.split(",")]
-    finally:
-        for process in workers.values():
-            stop(process)
+    with ExitStack() as stack:
+        bouncer = None
+        if args.pgbouncer is not None:
+            bouncer = stack.enter_context(pgbouncer_in_front(args.pgbouncer))
+        setup_django()
+        began = time.monotonic()
+        env = prepared({**LIMITS, "FORWARDED_ALLOW_IPS": "127.0.0.1"})  # the one proxy
+        workers = {
+            f"worker{n}": spawn(f"worker{n}", worker_command(name=f"worker{n}"), env)
+            for n in (1, 2)
+        }
+        try:
+            rows = [measure(int(c), nginx, env, workers, args) for c in args.webs.split(",")]
+        finally:
+            for process in workers.values():
+                stop(process)
+        behind = f"; PostgreSQL through {pgbouncer_said(bouncer)}" if bouncer else ""
     print(
         f"\n{args.clients} clients vs CPU seats through nginx, 2 Celery workers; human pace: "
-        f"{args.think / 2:g}-{args.think * 1.5:g} s to think; "
+        f"{args.think / 2:g}-{args.think * 1.5:g} s to think{behind}; "
         f"{time.monotonic() - began:.0f} s in all"
     )
     print(

@@ -164,14 +164,27 @@ DATABASES = {
 }
 DATABASES["default"]["ENGINE"] = "django.db.backends.postgresql"
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# What sits between the processes and PostgreSQL: "" (nothing: a direct connection) or
+# "pgbouncer" (PgBouncer in transaction pooling mode, where each transaction may run on another
+# server connection: nothing may outlive a transaction on it; docs/operations.md#pgbouncer).
+DATABASE_POOLER = env.str("DATABASE_POOLER", default="").strip().lower()
+if DATABASE_POOLER not in ("", "pgbouncer"):
+    raise ImproperlyConfigured(f'DATABASE_POOLER: {DATABASE_POOLER!r} ("" or "pgbouncer")')
+DATABASES["default"]["OPTIONS"] = {
+    # psycopg's prepared statements live on one server connection: never prepare (Django's
+    # default too, said here so that nobody turns it on; PgBouncer 1.18 cannot track them).
+    "prepare_threshold": None,
+}
+# A QuerySet.iterator() outside a transaction declares a cursor WITH HOLD, which outlives its
+# transaction on the server connection PgBouncer then hands to another client: behind it,
+# iterator() fetches every row at once instead (inside atomic() a cursor would be safe).
+DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = DATABASE_POOLER == "pgbouncer"
 if env.bool("DB_POOL", default=True):
     # psycopg 3's pool, per process: web, worker and beat each keep a few warm connections.
-    DATABASES["default"]["OPTIONS"] = {
-        "pool": {
-            "min_size": env.int("DB_POOL_MIN", default=1),
-            "max_size": env.int("DB_POOL_MAX", default=10),
-            "timeout": env.float("DB_POOL_TIMEOUT", default=10.0),
-        },
+    DATABASES["default"]["OPTIONS"]["pool"] = {
+        "min_size": env.int("DB_POOL_MIN", default=1),
+        "max_size": env.int("DB_POOL_MAX", default=10),
+        "timeout": env.float("DB_POOL_TIMEOUT", default=10.0),
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

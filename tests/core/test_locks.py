@@ -84,24 +84,28 @@ def _other_session() -> psycopg.Connection[Any]:
 
 @pytest.mark.django_db(transaction=True)
 def test_a_held_key_is_refused_to_a_try_and_given_once_it_is_released() -> None:
+    """The other session holds its keys in transactions too: a session-level lock would stay
+    on the server connection behind PgBouncer (`make test-pgbouncer`), which may be this
+    test's next, and a key is held again at once by the session holding it."""
     other = _other_session()
+    matchmaking, ratings = int(AdvisoryLock.MATCHMAKING_PASS), int(AdvisoryLock.RATINGS)
     try:
-        other.execute("SELECT pg_advisory_lock(%s)", [int(AdvisoryLock.MATCHMAKING_PASS)])
-        with transaction.atomic():
-            assert not try_advisory_xact_lock(AdvisoryLock.MATCHMAKING_PASS)
-            assert try_advisory_xact_lock(AdvisoryLock.RATINGS)  # another key: free
-        other.execute("SELECT pg_advisory_unlock(%s)", [int(AdvisoryLock.MATCHMAKING_PASS)])
+        with other.transaction():
+            other.execute("SELECT pg_advisory_xact_lock(%s)", [matchmaking])
+            with transaction.atomic():
+                assert not try_advisory_xact_lock(AdvisoryLock.MATCHMAKING_PASS)
+                assert try_advisory_xact_lock(AdvisoryLock.RATINGS)  # another key: free
         with transaction.atomic():
             assert try_advisory_xact_lock(AdvisoryLock.MATCHMAKING_PASS)
             advisory_xact_lock(AdvisoryLock.RATINGS)
             # Held by this transaction until it ends: the other session is refused meanwhile.
-            [(taken,)] = other.execute(
-                "SELECT pg_try_advisory_lock(%s)", [int(AdvisoryLock.RATINGS)]
-            ).fetchall()
+            with other.transaction():
+                [(taken,)] = other.execute(
+                    "SELECT pg_try_advisory_xact_lock(%s)", [ratings]
+                ).fetchall()
             assert not taken
-        [(taken,)] = other.execute(
-            "SELECT pg_try_advisory_lock(%s)", [int(AdvisoryLock.RATINGS)]
-        ).fetchall()
+        with other.transaction():
+            [(taken,)] = other.execute("SELECT pg_try_advisory_xact_lock(%s)", [ratings]).fetchall()
         assert taken
     finally:
         other.close()
