@@ -4,6 +4,7 @@ games a player finished."""
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Literal, TypedDict
 from uuid import UUID
 
@@ -146,6 +147,9 @@ def players_named(text: str, *, viewer: Player) -> QuerySet[Player]:
             _("search takes %(low)s to %(high)s characters of a name.")
             % {"low": SEARCH_MIN, "high": SEARCH_MAX},
         )
+    if any(unicodedata.category(char) == "Cc" for char in text):
+        # No name holds one, and PostgreSQL refuses a NUL in any text it is given.
+        raise ApplicationError("invalid", _("search takes no control characters."))
     return (
         Player.objects.filter(
             is_guest=False, cpu_level__isnull=True, is_active=True, display_name__icontains=text

@@ -361,7 +361,7 @@ def test_the_search_by_name(registered, client_for) -> None:
     assert client_for(me).get("/api/v1/players/", {"search": "me"}).json()["count"] == 0
     others = client_for(alma).get("/api/v1/players/", {"search": "alm"}).json()["results"]
     assert [row["display_name"] for row in others] == ["Almond", "Kalman", "SALMON roll"]
-    for bad in ("", "a", " a ", "x" * 33):
+    for bad in ("", "a", " a ", "x" * 33, "al\x00m", "al\x1bm", "al\tm"):
         refused = client_for(me).get("/api/v1/players/", {"search": bad})
         assert (refused.status_code, refused.json()["code"]) == (400, "invalid")
     assert client_for(me).get("/api/v1/players/").status_code == 400
