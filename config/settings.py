@@ -325,7 +325,7 @@ WEB_GC_FULL_SECONDS = env.float("WEB_GC_FULL_SECONDS", default=600.0)
 # Pushes are at most once; a socket that missed one reads it back (games/consumers.py).
 CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
     "default": {
-        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "BACKEND": "core.layer.RedisPubSubChannelLayer",
         "CONFIG": {
             # (The socket read timeout does not cut subscriptions short: the layer reads them
             # with a timeout of its own.)
