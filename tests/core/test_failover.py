@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import runpy
+import socket
 import subprocess
 import time
 from collections.abc import Callable, Iterator
@@ -41,9 +42,18 @@ ROOT = Path(__file__).resolve().parents[2]
 MASTER = "yaniv"
 PASSWORD = "p@ss/w:rd"  # the servers' (percent-encoded in the URL)
 SENTINEL_PASSWORD = "s#cret"  # the Sentinels' own
-PRIMARY = ("127.0.0.41", 6379)
-REPLICA = ("127.0.0.42", 6379)
-SENTINELS = [("127.0.0.43", 26379), ("127.0.0.44", 26379), ("127.0.0.45", 26379)]
+
+
+def _free(host: str) -> tuple[str, int]:
+    """`host` and a port free on it now (two runs side by side do not meet)."""
+    with socket.socket() as probe:
+        probe.bind((host, 0))
+        return host, probe.getsockname()[1]
+
+
+PRIMARY = _free("127.0.0.41")
+REPLICA = _free("127.0.0.42")
+SENTINELS = [_free("127.0.0.43"), _free("127.0.0.44"), _free("127.0.0.45")]
 URL = (
     "sentinel://:p%40ss%2Fw%3Ard@"
     + ",".join(f"{host}:{port}" for host, port in SENTINELS)
