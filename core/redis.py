@@ -25,7 +25,12 @@ import redis
 from django.conf import settings
 from redis.backoff import NoBackoff
 from redis.retry import Retry
-from redis.sentinel import Sentinel, SentinelConnectionPool, SentinelManagedConnection
+from redis.sentinel import (
+    MasterNotFoundError,
+    Sentinel,
+    SentinelConnectionPool,
+    SentinelManagedConnection,
+)
 
 from core import sentinel
 from core.sentinel import SentinelURL
@@ -86,7 +91,20 @@ class SentinelConnection(_Bounded, SentinelManagedConnection):
     """The same, to whichever server the Sentinels name the primary (asked again on each new
     connection; a primary demoted to a replica answers writes READONLY, which drops the
     connection). The Sentinels themselves are asked over plain connections: one that times
-    out must not stop the next from being asked."""
+    out must not stop the next from being asked. But when no Sentinel named a primary after
+    one of them was waited for (a partition), the outage begins: the next calls fail at once
+    instead of each waiting for the Sentinels again."""
+
+    def connect(self) -> None:
+        """redis-py's, tried once: the call that needs it retries once already."""
+        check_available()
+        started = time.monotonic()
+        try:
+            self._connect_retry()  # type: ignore[no-untyped-call]
+        except MasterNotFoundError:
+            if time.monotonic() - started >= settings.REDIS_CONNECT_TIMEOUT:
+                outage_begins()
+            raise
 
 
 def connection_options() -> dict[str, Any]:
@@ -108,9 +126,10 @@ def sentinel_pool(target: SentinelURL, **options: Any) -> SentinelConnectionPool
     timeouts = {
         key: options[key] for key in ("socket_connect_timeout", "socket_timeout") if key in options
     }
-    manager = Sentinel(  # type: ignore[no-untyped-call]
-        list(target.sentinels), sentinel_kwargs=target.sentinel_kwargs(**timeouts)
-    )
+    # Each Sentinel is asked once (None: redis-py's clients would retry ten times by default):
+    # the next one is asked instead.
+    asking = {**target.sentinel_kwargs(**timeouts), "retry": None}
+    manager = Sentinel(list(target.sentinels), sentinel_kwargs=asking)  # type: ignore[no-untyped-call]
     return SentinelConnectionPool(  # type: ignore[no-untyped-call]
         target.master_name,
         manager,

@@ -133,10 +133,11 @@ def kombu_broker(target: SentinelURL, **timeouts: float) -> tuple[str, dict[str,
     if target.username is not None or target.password is not None:
         auth = f"{quote(target.username or '', safe='')}:{quote(target.password or '', safe='')}@"
     urls = [f"sentinel://{auth}{_host(host)}:{port}/{target.db}" for host, port in target.sentinels]
-    options = {
-        "master_name": target.master_name,
-        "sentinel_kwargs": target.sentinel_kwargs(**timeouts),
-    }
+    # Each Sentinel asked once (redis-py's clients retry ten times by default): a publish made
+    # while serving a request must not wait for one Sentinel eleven times. (None, not a Retry:
+    # the options must stay JSON, as a worker's `inspect stats` sends them.)
+    asking = {**target.sentinel_kwargs(**timeouts), "retry": None}
+    options = {"master_name": target.master_name, "sentinel_kwargs": asking}
     return ";".join(urls), options
 
 
@@ -147,7 +148,8 @@ def channels_host(target: SentinelURL, **connection: float) -> dict[str, Any]:
     return {
         "sentinels": list(target.sentinels),
         "master_name": target.master_name,
-        "sentinel_kwargs": target.sentinel_kwargs(**timeouts),
+        # Each Sentinel asked once, then the next (redis-py's default: ten retries each).
+        "sentinel_kwargs": {**target.sentinel_kwargs(**timeouts), "retry": None},
         **target.auth_kwargs(),
         **connection,
     }

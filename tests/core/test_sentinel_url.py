@@ -3,16 +3,19 @@ what each library is given for it. (tests/core/test_failover.py runs one against
 
 from __future__ import annotations
 
+import socket
 from typing import Any
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
-from redis.sentinel import SentinelConnectionPool
+from redis.sentinel import MasterNotFoundError, SentinelConnectionPool
 
+from core import redis as core_redis
 from core import sentinel
 from core.perf.cache import RedisCache
 from core.redis import Connection, SentinelConnection, get_redis, sentinel_pool
 from core.sentinel import SentinelURL
+from tests.core.conftest import BOUND, within
 
 
 @pytest.mark.parametrize(
@@ -96,6 +99,7 @@ def test_celery_gets_kombus_own_form_and_the_master_name() -> None:
             "socket_connect_timeout": 0.5,
             "socket_timeout": 0.5,
             "password": "s#cret",
+            "retry": None,  # each Sentinel asked once, then the next; and JSON, for `inspect`
         },
     }
 
@@ -108,6 +112,7 @@ def test_the_channel_layer_gets_a_host_of_sentinels() -> None:
             "socket_connect_timeout": 0.5,
             "socket_timeout": 0.4,
             "password": "s#cret",
+            "retry": None,
         },
         "db": 3,
         "username": "app",
@@ -124,10 +129,13 @@ def test_a_pool_asks_the_sentinels_over_bounded_connections() -> None:
     assert pool.connection_class is SentinelConnection  # the outage bound, to the primary
     assert (pool.service_name, pool.connection_kwargs["db"]) == ("yaniv", 3)
     assert pool.connection_kwargs["password"] == "p@ss"
-    asked = [client.connection_pool.connection_kwargs for client in pool.sentinel_manager.sentinels]
+    clients = pool.sentinel_manager.sentinels
+    asked = [client.connection_pool.connection_kwargs for client in clients]
     assert [(kwargs["host"], kwargs["port"]) for kwargs in asked] == list(TARGET.sentinels)
     assert {kwargs["socket_timeout"] for kwargs in asked} == {0.5}
     assert {kwargs["password"] for kwargs in asked} == {"s#cret"}
+    retries = {client.connection_pool.make_connection().retry.get_retries() for client in clients}
+    assert retries == {0}
 
 
 def test_get_redis_and_the_cache_follow_the_sentinels(settings: Any) -> None:
@@ -149,3 +157,21 @@ def test_get_redis_and_the_cache_follow_the_sentinels(settings: Any) -> None:
         "redis://a:1/0",
         "redis://b:1/0",
     ]
+
+
+def test_sentinels_that_do_not_answer_start_the_outage(settings: Any) -> None:
+    """A Sentinel that takes the question and never answers (a partition) is waited for once;
+    then the process's Redis calls fail at once for a while (core/redis.py), as after a
+    timeout of Redis itself, instead of each waiting for the Sentinels again."""
+    hole = socket.create_server(("127.0.0.1", 0), backlog=16)
+    settings.REDIS_URL = f"sentinel://127.0.0.1:{hole.getsockname()[1]}/yaniv"
+    get_redis.cache_clear()
+    try:
+        with pytest.raises(MasterNotFoundError):
+            within(BOUND, get_redis().ping)
+        with pytest.raises(core_redis.RedisUnavailable):
+            within(0.1, get_redis().ping)
+    finally:
+        hole.close()
+        get_redis.cache_clear()
+        core_redis.outage_ends()
