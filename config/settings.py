@@ -17,7 +17,7 @@ import environ
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
-from core import logs
+from core import logs, sentinel
 from games.engine.cpu import Level
 
 # Lets admin and model classes be subscripted at run time, as django-stubs types them.
@@ -189,6 +189,10 @@ if env.bool("DB_POOL", default=True):
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default=f"redis://127.0.0.1:{_embedded_redis_port}/0")
+# Or Sentinels, which every Redis user follows to the primary they name (core/sentinel.py):
+# sentinel://[[username]:password@]host:26379,host:26379,host:26379/<master_name>[/<db>]
+# (docs/operations.md, "Redis with failover"). None for one Redis.
+REDIS_SENTINEL = sentinel.parse(REDIS_URL)
 # Every Redis call (cache, throttles, tickets, pushes, Celery's publishes) gives up after these,
 # so that a Redis that stops answering cannot hold a request: a move against a CPU waited for
 # as long as Redis was paused. On a healthy network Redis answers in about a millisecond.
@@ -341,7 +345,7 @@ WEB_DRAIN_SECONDS = env.float("WEB_DRAIN_SECONDS", default=30.0)
 # Pushes are at most once; a socket that missed one reads it back (games/consumers.py).
 CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
     "default": {
-        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "BACKEND": "core.layer.RedisPubSubChannelLayer",
         "CONFIG": {
             # (The socket read timeout does not cut subscriptions short: the layer reads them
             # with a timeout of its own.)
@@ -351,6 +355,12 @@ CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
                     "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
                     "socket_timeout": REDIS_SOCKET_TIMEOUT,
                 }
+                if REDIS_SENTINEL is None
+                else sentinel.channels_host(
+                    REDIS_SENTINEL,
+                    socket_connect_timeout=REDIS_CONNECT_TIMEOUT,
+                    socket_timeout=REDIS_SOCKET_TIMEOUT,
+                )
             ],
             "prefix": "yaniv:ch",
         },
@@ -360,6 +370,15 @@ CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
 # Celery: JSON only; a task is acknowledged after it ran, and a task whose worker died is
 # given back to the queue (tasks here are idempotent: they carry (game_id, seq)).
 CELERY_BROKER_URL = REDIS_URL
+# kombu's own form for Sentinels: sentinel://host:port;sentinel://host:port, and the master's
+# name (and the Sentinels' password and timeouts) among the transport options.
+_broker_sentinel_options: dict[str, Any] = {}
+if REDIS_SENTINEL is not None:
+    CELERY_BROKER_URL, _broker_sentinel_options = sentinel.kombu_broker(
+        REDIS_SENTINEL,
+        socket_connect_timeout=REDIS_CONNECT_TIMEOUT,
+        socket_timeout=REDIS_SOCKET_TIMEOUT,
+    )
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -383,6 +402,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": 3600,
     "socket_connect_timeout": REDIS_CONNECT_TIMEOUT,
     "socket_timeout": REDIS_SOCKET_TIMEOUT,
+    **_broker_sentinel_options,
 }
 CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_CONNECT_TIMEOUT
 # A publish is tried once: every task queued here is also recovered without it (the sweeper

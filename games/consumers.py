@@ -136,6 +136,10 @@ class ListeningConsumer(DirectDispatch, PlayerConsumer):
     async def send_error(self, code: str, detail: str) -> None:
         await self.send_json(socket_error_message(code, detail))
 
+    async def layer_resubscribed(self, message: dict[str, Any]) -> None:
+        """The process subscribed again after losing Redis (core/layer.py): pushes of the gap
+        were lost. A socket that can read back what it missed does (its own handler)."""
+
 
 class GameConsumer(ListeningConsumer):
     player: Player
@@ -214,6 +218,11 @@ class GameConsumer(ListeningConsumer):
     async def game_changed(self, message: dict[str, Any]) -> None:
         for change in await database_sync_to_async(self._changes)():
             await self.send_json(change)
+
+    async def layer_resubscribed(self, message: dict[str, Any]) -> None:
+        """Pushes were lost while the process was not subscribed (core/layer.py): the events
+        after the last one sent, read from the database, as for a push seen to be missed."""
+        await self.game_changed(message)
 
     async def game_update(self, message: dict[str, Any]) -> None:
         """A change, projected for this socket's viewer (games/notify.py)."""

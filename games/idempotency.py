@@ -8,6 +8,7 @@ an answer within the player's daily quota of bytes (IDEMPOTENCY_MAX_BYTES_PER_PL
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
@@ -16,6 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.utils.translation import gettext as _
+from redis import RedisError
 from rest_framework.response import Response
 
 from accounts.models import Player
@@ -113,9 +115,17 @@ def run_once(
     size = len(key) + len(entry.encode())
     quota = f"idem-bytes:{player.pk}"
     cap = settings.IDEMPOTENCY_MAX_BYTES_PER_PLAYER
-    if not redis.register_script(_KEEP)(keys=[quota, key], args=[entry, size, cap, TTL]):
+    try:
+        kept = redis.register_script(_KEEP)(keys=[quota, key], args=[entry, size, cap, TTL])
+    except RedisError:
+        # Redis lost since the claim (its primary died: docs/operations.md, "Redis with
+        # failover"): the move is committed, so it is answered, not kept, as over the quota.
+        kept = False
+    if not kept:
         # Over the quota the move still counts; only its replay is lost, and `seq` makes a
-        # retry harmless anyway (409 stale_seq with the current game).
-        redis.delete(key)
+        # retry harmless anyway (409 stale_seq with the current game). A claim that cannot be
+        # dropped now answers a repeat 409 in_progress until it expires (CLAIM_TTL).
+        with contextlib.suppress(RedisError):
+            redis.delete(key)
         response["Idempotency-Key-Stored"] = "false"
     return response

@@ -13,7 +13,8 @@ change)."""
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -38,6 +39,7 @@ class Board:
     ends_at: str
     players_count: int
     rows: list[TournamentStandingData]
+    read_at: float = field(default_factory=time.monotonic)
 
 
 def read_board(tournament_id: str) -> Board | None:
@@ -66,11 +68,14 @@ class Boards:
         self.locks: dict[str, asyncio.Lock] = {}
         self.sockets: dict[str, int] = {}
 
-    async def get(self, tournament_id: str, version: int) -> Board | None:
-        """The board, read again unless the kept one is at `version` or newer."""
+    async def get(
+        self, tournament_id: str, version: int, *, read_after: float = 0.0
+    ) -> Board | None:
+        """The board, read again unless the kept one is at `version` or newer, and was read
+        after `read_after` (time.monotonic())."""
         async with self.locks.setdefault(tournament_id, asyncio.Lock()):
             board = self.boards.get(tournament_id)
-            if board is None or board.version < version:
+            if board is None or board.version < version or board.read_at < read_after:
                 board = await database_sync_to_async(read_board)(tournament_id)
                 if board is not None and self.sockets.get(tournament_id):
                     self.boards[tournament_id] = board
@@ -128,6 +133,14 @@ class StandingsConsumer(ListeningConsumer):
 
     async def tournament_changed(self, message: dict[str, Any]) -> None:
         board = await BOARDS.get(self.tournament_id, int(message.get("version", 0)))
+        if board is not None:
+            await self.send_json(self._message(board))
+
+    async def layer_resubscribed(self, message: dict[str, Any]) -> None:
+        """Announcements were lost while the process was not subscribed (core/layer.py), and
+        the board versions may have gone back with a Redis failover: the standings read again
+        (once for the process's sockets of the tournament), and what changed sent."""
+        board = await BOARDS.get(self.tournament_id, 0, read_after=float(message["at"]))
         if board is not None:
             await self.send_json(self._message(board))
 

@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 import pytest
+from redis import ConnectionError as RedisConnectionError
 
 from core.redis import get_redis
 from games.models import Event, Game
@@ -163,3 +164,36 @@ def test_the_cap_counts_every_kept_answer_of_the_player(make_client, settings) -
     replay = mover.post(path, first, **{"Idempotency-Key": "move-1"})
     assert replay.status_code == 200
     assert replay.json()["seq"] == 1
+
+
+def test_a_move_whose_answer_redis_lost_is_answered_not_kept(make_client, monkeypatch) -> None:
+    """Redis lost between the claim and the keeping (its primary killed, before a failover):
+    the move is committed, so it is answered (not 503), marked not kept; a repeat is 409
+    stale_seq with the current game, never applied twice."""
+    mover, game, body, path = _first_move(make_client)
+    redis = get_redis()
+    register = redis.register_script
+
+    def keep_fails(script: str) -> Any:
+        if "INCRBY" not in script:
+            return register(script)
+
+        def lost(**kwargs: Any) -> Any:
+            raise RedisConnectionError("Connection reset by peer")
+
+        return lost
+
+    monkeypatch.setattr(redis, "register_script", keep_fails)
+    response = mover.post(path, body, **{"Idempotency-Key": "move-1"})
+    monkeypatch.undo()
+
+    assert response.status_code == 200
+    assert response.headers["Idempotency-Key-Stored"] == "false"
+    assert not redis.exists(_redis_key(mover, game, "move-1"))  # the claim went too
+    again = mover.post(path, body, **{"Idempotency-Key": "move-1"})
+    assert (again.status_code, again.json()["code"], again.json()["game"]["seq"]) == (
+        409,
+        "stale_seq",
+        1,
+    )
+    assert Event.objects.filter(game_id=game["id"], type="played").count() == 1

@@ -23,7 +23,7 @@ GROUPS = ["game.7d2c", "player.1f3e.sockets", "game.7d2c.watch"]
 
 def _config() -> dict[str, Any]:
     layer = settings.CHANNEL_LAYERS["default"]
-    assert layer["BACKEND"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert layer["BACKEND"] == "core.layer.RedisPubSubChannelLayer"  # a subclass (core/layer.py)
     return dict(layer["CONFIG"])
 
 
