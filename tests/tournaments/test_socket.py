@@ -38,6 +38,15 @@ def _arena_of(players) -> str:
     return str(tournament.pk)
 
 
+def standings_socket(tournament_id: str, raw: str) -> WebsocketCommunicator:
+    """`ws /ws/v1/tournaments/{id}/` as the player of the bearer token `raw`."""
+    return WebsocketCommunicator(
+        application,
+        f"/ws/v1/tournaments/{tournament_id}/",
+        headers=[(b"authorization", f"Bearer {raw}".encode())],
+    )
+
+
 @pytest.mark.django_db(transaction=True)
 async def test_a_seated_participant_hears_tournament_game() -> None:
     players = await database_sync_to_async(PlayerFactory.create_batch)(2)
@@ -69,11 +78,7 @@ async def test_the_standings_socket_sends_the_board_then_what_changed() -> None:
     players = await database_sync_to_async(PlayerFactory.create_batch)(3)
     raw = await database_sync_to_async(auth_token_issue)(player=players[0])
     tournament_id = await database_sync_to_async(_arena_of)(players[:2])
-    socket = WebsocketCommunicator(
-        application,
-        f"/ws/v1/tournaments/{tournament_id}/",
-        headers=[(b"authorization", f"Bearer {raw}".encode())],
-    )
+    socket = standings_socket(tournament_id, raw)
     connected, _ = await socket.connect()
     assert connected
     try:
@@ -132,11 +137,7 @@ async def test_a_change_is_read_once_for_all_the_sockets_of_a_process(monkeypatc
     sockets = []
     for player in players[:3]:
         raw = await database_sync_to_async(auth_token_issue)(player=player)
-        socket = WebsocketCommunicator(
-            application,
-            f"/ws/v1/tournaments/{tournament_id}/",
-            headers=[(b"authorization", f"Bearer {raw}".encode())],
-        )
+        socket = standings_socket(tournament_id, raw)
         assert (await socket.connect())[0]
         assert (await socket.receive_json_from(timeout=5))["players_count"] == 2
         sockets.append(socket)
@@ -177,11 +178,7 @@ async def test_a_change_while_a_socket_reads_its_first_board_still_reaches_it(
 
     monkeypatch.setattr(consumers, "read_board", read_then_end)
     raw = await database_sync_to_async(auth_token_issue)(player=players[0])
-    socket = WebsocketCommunicator(
-        application,
-        f"/ws/v1/tournaments/{tournament_id}/",
-        headers=[(b"authorization", f"Bearer {raw}".encode())],
-    )
+    socket = standings_socket(tournament_id, raw)
     assert (await socket.connect())[0]
     try:
         first = await socket.receive_json_from(timeout=5)
@@ -200,11 +197,7 @@ async def test_the_standings_socket_keeps_alive_like_every_listener(settings) ->
     players = await database_sync_to_async(PlayerFactory.create_batch)(2)
     raw = await database_sync_to_async(auth_token_issue)(player=players[0])
     tournament_id = await database_sync_to_async(_arena_of)(players)
-    socket = WebsocketCommunicator(
-        application,
-        f"/ws/v1/tournaments/{tournament_id}/",
-        headers=[(b"authorization", f"Bearer {raw}".encode())],
-    )
+    socket = standings_socket(tournament_id, raw)
     assert (await socket.connect())[0]
     try:
         assert (await socket.receive_json_from(timeout=5))["type"] == "standings"
@@ -224,11 +217,7 @@ async def test_a_cancelled_tournament_s_socket_has_no_standings() -> None:
     players = await database_sync_to_async(PlayerFactory.create_batch)(2)
     raw = await database_sync_to_async(auth_token_issue)(player=players[0])
     tournament_id = await database_sync_to_async(_arena_of)(players)
-    socket = WebsocketCommunicator(
-        application,
-        f"/ws/v1/tournaments/{tournament_id}/",
-        headers=[(b"authorization", f"Bearer {raw}".encode())],
-    )
+    socket = standings_socket(tournament_id, raw)
     assert (await socket.connect())[0]
     try:
         assert len((await socket.receive_json_from(timeout=5))["rows"]) == 2
@@ -241,11 +230,7 @@ async def test_a_cancelled_tournament_s_socket_has_no_standings() -> None:
     finally:
         await socket.disconnect()
     # A socket opened after the cancel gets none either.
-    late = WebsocketCommunicator(
-        application,
-        f"/ws/v1/tournaments/{tournament_id}/",
-        headers=[(b"authorization", f"Bearer {raw}".encode())],
-    )
+    late = standings_socket(tournament_id, raw)
     assert (await late.connect())[0]
     try:
         first = await late.receive_json_from(timeout=5)
