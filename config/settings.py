@@ -174,6 +174,11 @@ DATABASES["default"]["OPTIONS"] = {
     # psycopg's prepared statements live on one server connection: never prepare (Django's
     # default too, said here so that nobody turns it on; PgBouncer 1.18 cannot track them).
     "prepare_threshold": None,
+    # Parameters sent apart from the statement (the extended protocol, unnamed statements:
+    # nothing outlives the call, so PgBouncer's transaction pooling is unaffected), rather
+    # than quoted into its text by psycopg's Python (Django's default): that quoting was the
+    # largest single frame of a CPU turn's task (bench/README.md, profiles).
+    "server_side_binding": env.bool("DB_SERVER_SIDE_BINDING", default=True),
 }
 # A QuerySet.iterator() outside a transaction declares a cursor WITH HOLD, which outlives its
 # transaction on the server connection PgBouncer then hands to another client: behind it,
