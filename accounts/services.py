@@ -41,6 +41,7 @@ from accounts.selectors import (
 )
 from accounts.signals import player_banned, player_erased, player_presence_changed
 from core.errors import ApplicationError
+from core.logs import send_logged
 from core.redis import get_redis
 from core.sockets import player_sockets_group, send_to_group
 
@@ -336,15 +337,17 @@ def staff_action_record(
 def _send_player_banned(
     *, player: Player, reason: str, until: datetime | None, by: Player | None
 ) -> None:
-    # send_robust: the ban is committed whatever a receiver does; a failing receiver is logged.
-    results = player_banned.send_robust(
-        sender=Player, player=player, reason=reason, until=until, by=by
+    # The ban is committed whatever a receiver does; a failing receiver is logged.
+    send_logged(
+        player_banned,
+        "player_banned",
+        player.pk,
+        sender=Player,
+        player=player,
+        reason=reason,
+        until=until,
+        by=by,
     )
-    for receiver, result in results:
-        if isinstance(result, Exception):
-            logger.error(
-                "player_banned receiver %r failed for %s", receiver, player.pk, exc_info=result
-            )
 
 
 @transaction.atomic

@@ -14,6 +14,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from django.core.signals import request_finished
+from django.dispatch import Signal
 
 REQUEST_ID_HEADER = "X-Request-ID"
 # An incoming id is kept when it is this tame (a proxy's or a client's), else one is made.
@@ -101,3 +102,13 @@ class RequestIdMiddleware:
     def process_view(self, request: Any, view: Any, args: Any, kwargs: dict[str, Any]) -> None:
         if "game_id" in kwargs:
             game_id.set(str(kwargs["game_id"]))
+
+
+def send_logged(signal: Signal, name: str, about: object, **kwargs: Any) -> None:
+    """`signal.send_robust(**kwargs)`: each receiver runs whatever another does, and one that
+    fails is logged (`name` and `about`, what it was sent for), never raised to the sender."""
+    for receiver, result in signal.send_robust(**kwargs):
+        if isinstance(result, Exception):
+            logging.getLogger(__name__).error(
+                "%s receiver %r failed for %s", name, receiver, about, exc_info=result
+            )

@@ -11,7 +11,7 @@ from matchmaking import services
 
 def cancel_banned_players_tickets(sender: type[Player], *, player: Player, **kwargs: Any) -> None:
     """A banned player stops searching (accounts.signals.player_banned, after the ban's commit)."""
-    services.player_tickets_cancel(player=player)
+    services.players_tickets_cancel(player_ids=[player.pk])
 
 
 def cancel_challenged_players_tickets(

@@ -153,15 +153,10 @@ def ticket_cancel(*, player: Player, ticket_id: UUID | str) -> Ticket:
 
 
 @transaction.atomic
-def player_tickets_cancel(*, player: Player) -> int:
-    """Cancel the player's search (on a ban); the number of tickets cancelled."""
-    return len(_end_searching(Ticket.objects.filter(player=player), TicketStatus.CANCELLED))
-
-
-@transaction.atomic
 def players_tickets_cancel(*, player_ids: list[UUID]) -> int:
-    """Cancel these players' searches (an accepted challenge seated them at a private table);
-    the number of tickets cancelled. Each player is told as for their own cancellation."""
+    """Cancel these players' searches (a ban; an accepted challenge seated them at a private
+    table); the number of tickets cancelled. Each player is told as for their own
+    cancellation."""
     tickets = Ticket.objects.filter(player_id__in=player_ids)
     return len(_end_searching(tickets, TicketStatus.CANCELLED))
 

@@ -17,6 +17,7 @@ from accounts.models import Player
 from accounts.signals import player_presence_changed
 from accounts.ws_auth import ws_require_player
 from core import presence
+from core.logs import send_logged
 from core.sockets import player_group
 from games.consumers import ListeningConsumer
 from players.selectors import hello_message
@@ -101,6 +102,4 @@ class MeConsumer(ListeningConsumer):
 
 
 def _presence_changed(player_id: UUID) -> None:
-    for receiver, result in player_presence_changed.send_robust(sender=Player, player_id=player_id):
-        if isinstance(result, Exception):
-            logger.error("presence receiver %r failed for %s", receiver, player_id, exc_info=result)
+    send_logged(player_presence_changed, "presence", player_id, sender=Player, player_id=player_id)

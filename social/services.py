@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from accounts.models import ChallengesFrom, Player
 from core import presence
 from core.errors import ApplicationError, ThrottledError
+from core.logs import send_logged
 from core.redis import get_redis
 from games.selectors import player_active_game_id
 from games.services.lobby import game_create, game_join, game_start, private_rules
@@ -326,18 +327,15 @@ def challenge_accept(*, player: Player, challenge_id: UUID | str) -> Challenge:
 
 
 def _send_challenge_accepted(*, challenge_id: UUID, game_id: UUID, player_ids: list[UUID]) -> None:
-    """Each receiver runs apart: one that fails is logged, and the others still run."""
-    results = challenge_accepted.send_robust(
-        sender=Challenge, challenge_id=challenge_id, game_id=game_id, player_ids=player_ids
+    send_logged(
+        challenge_accepted,
+        "challenge_accepted",
+        challenge_id,
+        sender=Challenge,
+        challenge_id=challenge_id,
+        game_id=game_id,
+        player_ids=player_ids,
     )
-    for receiver, result in results:
-        if isinstance(result, Exception):
-            logger.error(
-                "challenge_accepted receiver %r failed for %s",
-                receiver,
-                challenge_id,
-                exc_info=result,
-            )
 
 
 @transaction.atomic
