@@ -20,6 +20,7 @@ from rest_framework.views import APIView
 from accounts.authentication import request_player
 from accounts.models import Player
 from core import logs, metrics
+from core.encoding import Fragment
 from core.errors import ApplicationError, error_responses
 from core.payloads import PayloadSerializers
 from core.public import ETAG, IF_NONE_MATCH, NOT_MODIFIED, PublicReadApi, not_modified, with_etag
@@ -82,7 +83,13 @@ PongMessageSerializer = PAYLOADS.of(PongMessage)
 
 
 def _game_response(locked: LockedGame, player: Player, code: int = 200) -> Response:
-    return Response(locked.payload_for(player), status=code)
+    """The game as `player` sees it after the change: the bytes its pushes carry when the
+    change was published (games/notify.py encodes each viewer's game once), else built."""
+    seat = viewer_seat(locked.seats, player)
+    encoded = locked.encoded.get(seat)
+    if encoded is not None:
+        return Response(Fragment(encoded), status=code)
+    return Response(locked.payload(seat), status=code)
 
 
 def _no_game() -> ApplicationError:

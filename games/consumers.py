@@ -16,7 +16,6 @@ The game's rooms (the chat app, above games) reach the socket through the game's
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -27,6 +26,7 @@ from accounts.models import Player
 from accounts.ws_auth import PlayerConsumer, ws_require_player
 from core import metrics
 from core.drain import CLOSE_DRAINING
+from core.encoding import json_text
 from core.errors import ApplicationError
 from core.heartbeat import CLOSE_IDLE, heartbeat
 from core.i18n import handshake_language, speaking
@@ -48,7 +48,7 @@ CLOSE_INVALID = 4400
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 KEEPALIVE: KeepaliveMessage = {"type": "keepalive"}
-KEEPALIVE_TEXT = json.dumps(KEEPALIVE)  # encoded once: every silent socket sends it
+KEEPALIVE_TEXT = json_text(KEEPALIVE)  # encoded once: every silent socket sends it
 PONG: PongMessage = {"type": "pong"}
 
 
@@ -231,9 +231,8 @@ class GameConsumer(ListeningConsumer):
                 await self.game_changed(message)  # one was missed (or overtaken): read them
             return  # else already sent, from the database
         self.last_event_id = message["last"]
-        game = message["game"]
-        for event in message["events"] or [None]:
-            await self.send_json(game_message(event, game))
+        for frame in message["frames"]:  # encoded by the publisher, once for every socket
+            await self.send(text_data=frame)
 
     async def room_message(self, message: dict[str, Any]) -> None:
         """A message of one of the game's rooms (chat/notify.py): a seated player reads the
