@@ -56,7 +56,13 @@ from games.projection import (
     viewer_seat,
 )
 from games.reasons import not_active_text
-from games.selectors import game_record, game_seats, game_view_tag, live_ranked_games
+from games.selectors import (
+    game_get,
+    game_record,
+    game_seats,
+    game_view_tag,
+    live_ranked_games,
+)
 from games.services import lobby, play, rematch
 from ratings.payloads import PlayerData, PlayerSerializer
 
@@ -103,7 +109,7 @@ def _require_view(ranked: bool, seat: int | None) -> None:
 
 
 def _visible_game(game_id: UUID, player: Player | None) -> tuple[Game, list[Any], int | None]:
-    game = Game.objects.filter(pk=game_id).first()
+    game = game_get(game_id)
     if game is None:
         raise _no_game()
     seats = game_seats(game)
@@ -409,7 +415,7 @@ class GameLegalMovesApi(APIView):
     )
     def get(self, request: Request, game_id: UUID) -> Response:
         player = request_player(request)
-        game = Game.objects.filter(pk=game_id).first()
+        game = game_get(game_id)
         seats = [] if game is None else game_seats(game)
         seat = viewer_seat(seats, player)
         if game is None or seat is None:

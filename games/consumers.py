@@ -41,7 +41,7 @@ from games.payloads import (
     socket_error_message,
 )
 from games.projection import events_shown, game_payload, game_state, may_view, viewer_seat
-from games.selectors import game_seats
+from games.selectors import game_get, game_seats
 from games.services import play
 
 CLOSE_INVALID = 4400
@@ -173,7 +173,7 @@ class GameConsumer(ListeningConsumer):
             await self.send_json(message)
 
     def _admit(self) -> int | None:
-        game = Game.objects.filter(pk=self.game_id).first()
+        game = game_get(self.game_id)
         if game is None:
             return CLOSE_NOT_FOUND
         seat = viewer_seat(game_seats(game), self.player)
@@ -188,6 +188,12 @@ class GameConsumer(ListeningConsumer):
         self.groups = (game_group(self.game_id), viewer)
         return None
 
+    def _game(self) -> Game:
+        game = game_get(self.game_id)
+        if game is None:
+            raise Game.DoesNotExist(self.game_id)
+        return game
+
     def _first(self, after: int | None) -> list[GameMessage]:
         """What a socket sends on connect, once it listens to its groups: each event after seq
         `after` the viewer sees (through the projection), with the game as it is now; or the
@@ -197,7 +203,7 @@ class GameConsumer(ListeningConsumer):
         missed = [] if after is None else list(events.filter(seq__gt=after))
         last = missed[-1].id if missed else events.values_list("id", flat=True).last()
         self.last_event_id = last or 0
-        game = Game.objects.get(pk=self.game_id)
+        game = self._game()
         seats = game_seats(game)
         seat = viewer_seat(seats, self.player)
         current = game_payload(game, game_state(game), seats, seat)
@@ -205,7 +211,7 @@ class GameConsumer(ListeningConsumer):
         return [game_message(event, current) for event in shown] or [game_message(None, current)]
 
     def _changes(self) -> list[GameMessage]:
-        game = Game.objects.get(pk=self.game_id)
+        game = self._game()
         seats = game_seats(game)
         seat = viewer_seat(seats, self.player)
         events = list(Event.objects.filter(game=game, id__gt=self.last_event_id).order_by("id"))

@@ -4,7 +4,8 @@ results), fair play's count, a game's record.
 
 What a viewer may see of what these read is the projection's (games/projection.py). The reads
 every move or poll runs are in plain SQL (core/perf/sql.py): `game_seats` and
-`game_view_tag` here, and the locked row (games/locks.py); nowhere else in the app.
+`game_view_tag` and `game_get` here, and the locked row (games/locks.py); nowhere else in the
+app.
 """
 
 from __future__ import annotations
@@ -119,6 +120,22 @@ def game_view_tag(game_id: UUID, player: Player) -> ViewTag | None:
         )
         digest = hashlib.blake2b(repr(inputs).encode(), key=_tag_key(), digest_size=16)
         return ViewTag(ranked, seat, f'"g{digest.hexdigest()}"')
+    return None
+
+
+_GAME_SQL = query("SELECT {g.select} FROM {g.table} WHERE g.id = %s", g=_GAME)
+
+
+def game_get(game_id: UUID | str) -> Game | None:
+    """The game (None when there is none, or `game_id` is no UUID): what a read, the legal
+    moves and a socket's read-back load, in plain SQL (the ORM compiled this query anew each
+    time, some 0.4 ms)."""
+    try:
+        key = game_id if isinstance(game_id, UUID) else UUID(game_id)
+    except (ValueError, TypeError, AttributeError):
+        return None
+    for (game,) in fetch(_GAME_SQL, [key], _GAME):
+        return cast(Game, game)
     return None
 
 
