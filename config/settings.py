@@ -162,7 +162,9 @@ DATABASES = {
         "DATABASE_URL", default=f"postgres://postgres@127.0.0.1:{_embedded_pg_port}/yaniv"
     )
 }
-DATABASES["default"]["ENGINE"] = "django.db.backends.postgresql"
+# Django's PostgreSQL backend, its pool checking a connection only when the server spoke to it
+# (core/postgresql/base.py).
+DATABASES["default"]["ENGINE"] = "core.postgresql"
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # What sits between the processes and PostgreSQL: "" (nothing: a direct connection) or
 # "pgbouncer" (PgBouncer in transaction pooling mode, where each transaction may run on another
