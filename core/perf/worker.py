@@ -1,11 +1,11 @@
 """The Celery worker in threads (`WORKER_POOL`, default "threads"), with what prefork's time
 limits were for kept by other means.
 
-Why threads: prefork pickles each task to a child process and its result back (billiard), on
-top of the master's own polling of Redis; with the threads pool a task runs in a thread of the
-process that received it, 1.2 ms less worker CPU a move (bench/README.md, "What helped"). The
-code the tasks run already runs in threads in the web process (each request in a thread of its
-own, with its own database connection from the process's pool).
+Why threads: prefork pickles each task to a child process and its result back (billiard);
+with the threads pool a task runs in a thread of the process that received it: 1.6-3.9 ms
+less worker CPU a move in three A/B pairs, a fifth to two fifths of it (bench/README.md,
+"What helped"). The code the tasks run already runs in threads in the web process (each
+request in a thread of its own, with its own database connection from the process's pool).
 
 Celery enforces `CELERY_TASK_TIME_LIMIT` and `CELERY_TASK_SOFT_TIME_LIMIT` in prefork only (a
 child past its hard limit is killed). They stood for two things, and each has its guard here:
@@ -17,10 +17,12 @@ child past its hard limit is killed). They stood for two things, and each has it
    login: no statement more): `statement_timeout`, `lock_timeout` and
    `idle_in_transaction_session_timeout` (`DB_WORKER_*_TIMEOUT`). Whatever the Python does, a
    statement, a lock wait or a transaction left idle ends past them, its transaction rolls back
-   and its locks go; the task fails (the retried tasks retry: `games/tasks.py`), and the sweeper
-   plays the turn (`CPU_GRACE`). A move is never played twice: every turn task is keyed by
-   (game, seq) and checks it under the game's lock, and a rolled-back transaction played
-   nothing. In prefork too the worker has these timeouts (the children inherit them).
+   and its locks go. The task fails (a cancelled statement or lock wait is an OperationalError,
+   which the retried tasks retry: `games/tasks.py`; a thread that resumes after its idle
+   session was ended gets an InternalError on its next statement), and the sweeper plays the
+   turn (`CPU_GRACE`). A move is never played twice: every turn task is keyed by (game, seq)
+   and checks it under the game's lock, and a rolled-back transaction played nothing. In
+   prefork too the worker has these timeouts (the children inherit them).
 2. A thread that never returns holds one of the pool's threads for good. The `Watchdog` logs
    its stack at the soft limit and, at the hard limit, fails its task as prefork does (Celery's
    own `on_timeout`: the failure is logged and counted, the message acknowledged) and ends the
@@ -30,9 +32,16 @@ child past its hard limit is killed). They stood for two things, and each has it
    transactions roll back with their connections, their messages stay unacknowledged and come
    back after the broker's `visibility_timeout`, and the sweeper plays their turns long before.
 
+A threads worker cannot cancel a running task when its broker connection drops
+(`CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS`: Celery warns that it could not):
+the task runs on, and kombu may give its message back to the queue meanwhile (it restores a
+closed channel's unacknowledged messages), so it may run a second time. That is the case every
+task is written for: the second run waits for the game's lock, then finds its (game, seq)
+played and does nothing.
+
 Behind PgBouncer (`DATABASE_POOLER=pgbouncer`) nothing is sent at login (PgBouncer refuses a
 startup `options` it does not know): the worker's PostgreSQL role carries the timeouts instead
-(docs/operations.md, "PgBouncer").
+(docs/operations.md, "Worker pool").
 
 Relies on (tests/core/perf/test_worker.py): Django passes an `options` key of OPTIONS to psycopg
 as libpq's; Celery keeps the requests a worker runs in `celery.worker.state.active_requests`,

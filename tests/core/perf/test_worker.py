@@ -5,9 +5,13 @@ only prefork enforces. Each test fails if Django, psycopg or Celery stops doing 
 from __future__ import annotations
 
 import logging
+import os
+import subprocess
+import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 from unittest import mock
@@ -24,7 +28,9 @@ from django.db import connection, connections
 from config.celery import app
 from core.perf import worker
 from core.perf.worker import Watchdog, database_guard, guard_options
+from games.models import Game, GameStatus
 
+ROOT = Path(__file__).resolve().parents[3]
 MIGRATIONS_ROW = "SELECT id FROM django_migrations ORDER BY id LIMIT 1 FOR UPDATE"
 
 
@@ -230,3 +236,84 @@ def test_the_limits_are_the_messages_then_the_tasks_then_the_apps() -> None:
     assert watchdog.limits(request) == (20, 15)
     request.time_limits = (5, 4)
     assert watchdog.limits(request) == (5, 4)
+
+
+QUEUE = "yaniv-test-worker-guard"
+
+
+@pytest.fixture
+def locked_game(transactional_db: None) -> Iterator[str]:
+    """A game's row, committed, then locked by another connection (a request that never ends)
+    for as long as the test runs: its id."""
+    game = Game.objects.create(ranked=False, rules={}, max_players=2, status=GameStatus.FINISHED)
+    with plain() as holder:
+        holder.execute("SELECT id FROM games_game WHERE id = %s FOR UPDATE", [game.pk])
+        yield str(game.pk)
+
+
+def celery_worker(tmp_path: Path, **env: str) -> tuple[subprocess.Popen[bytes], Path]:
+    """`celery worker` in threads, as deployed, on the test database and a queue of its own."""
+    settings_dict = connection.settings_dict
+    url = "postgres://{USER}:{PASSWORD}@{HOST}:{PORT}/{NAME}".format(**settings_dict)
+    log = tmp_path / "worker.log"
+    with log.open("wb") as output:
+        process = subprocess.Popen(
+            [
+                *(sys.executable, "-m", "celery", "-A", "config", "worker", "-P", "threads"),
+                *("-c", "2", "-Q", QUEUE, "-n", f"guard-{os.getpid()}@localhost"),
+                *("--without-heartbeat", "--without-gossip", "--without-mingle"),
+            ],
+            cwd=ROOT,
+            env={**os.environ, "DATABASE_URL": url, "WORKER_POOL": "threads", **env},
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    return process, log
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.kill()
+    process.wait(timeout=10)
+    app.connection_for_write().default_channel.client.delete(QUEUE)
+
+
+def wait_for(what: str, check: Callable[[], bool], limit: float = 60.0) -> None:
+    deadline = time.monotonic() + limit
+    while not check():
+        assert time.monotonic() < deadline, f"{what}: not within {limit} s"
+        time.sleep(0.2)
+
+
+def test_a_task_stuck_past_its_hard_limit_ends_the_threads_worker(
+    locked_game: str, tmp_path: Path
+) -> None:
+    """No lock limit: the CPU's turn waits for the game for good. At its hard limit the
+    watchdog fails it and ends the process (its supervisor starts it again)."""
+    worker_process, log = celery_worker(
+        tmp_path, DB_WORKER_LOCK_TIMEOUT="0", DB_WORKER_STATEMENT_TIMEOUT="0"
+    )
+    try:
+        app.send_task("games.tasks.game_cpu_turn", (locked_game, 1), queue=QUEUE, time_limit=2)
+        wait_for("the worker's end", lambda: worker_process.poll() is not None)
+        assert worker_process.returncode == 70
+        text = log.read_text()
+        assert "ran past its hard time limit (2 s)" in text
+        assert "try_lock" in text  # the stuck thread's stack: waiting for the game's row
+    finally:
+        stop(worker_process)
+
+
+def test_a_worker_waits_for_a_game_no_longer_than_its_lock_timeout(
+    locked_game: str, tmp_path: Path
+) -> None:
+    """The worker's own connections carry the guard: the task gives up the wait, fails, and
+    the worker goes on."""
+    worker_process, log = celery_worker(tmp_path, DB_WORKER_LOCK_TIMEOUT="0.5")
+    try:
+        app.send_task("games.tasks.game_cpu_turn", (locked_game, 1), queue=QUEUE, time_limit=20)
+        wait_for("the task's failure", lambda: "lock timeout" in log.read_text())
+        assert worker_process.poll() is None
+    finally:
+        stop(worker_process)
