@@ -16,7 +16,7 @@ from celery.signals import worker_shutdown
 
 
 def controller(kind: type, pool: type) -> Any:
-    made = kind.__new__(kind)  # no worker started: only what the signal's receiver reads
+    made: Any = object.__new__(kind)  # no worker started: only what the receiver reads
     made.pool = pool(limit=1)
     return made
 

@@ -276,7 +276,9 @@ def stop(process: subprocess.Popen[bytes]) -> None:
     if process.poll() is None:
         process.kill()
     process.wait(timeout=10)
-    app.connection_for_write().default_channel.client.delete(QUEUE)
+    with app.connection_for_write() as broker:
+        channel: Any = broker.default_channel
+        channel.client.delete(QUEUE)
 
 
 def wait_for(what: str, check: Callable[[], bool], limit: float = 60.0) -> None:
