@@ -399,9 +399,9 @@ CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_TASK_TIME_LIMIT = 60
 CELERY_TASK_SOFT_TIME_LIMIT = 50
 # The worker's pool: "threads" (its tasks in threads of one process: no pickling to a child and
-# back, 1.6-3.9 ms of worker CPU a move less; bench/README.md) or "prefork". Celery enforces the
-# two limits above in prefork only; a threads worker has a watchdog for them and PostgreSQL's
-# own timeouts on its connections instead (core/perf/worker.py).
+# back, a fifth to a half less worker CPU a move; bench/README.md) or "prefork". Celery enforces
+# the two limits above in prefork only; a threads worker has a watchdog for them and
+# PostgreSQL's own timeouts on its connections instead (core/perf/worker.py).
 WORKER_POOL = env.str("WORKER_POOL", default="threads").strip().lower()
 if WORKER_POOL not in ("threads", "prefork"):
     raise ImproperlyConfigured(f'WORKER_POOL: {WORKER_POOL!r} ("threads" or "prefork")')

@@ -2,10 +2,10 @@
 limits were for kept by other means.
 
 Why threads: prefork pickles each task to a child process and its result back (billiard);
-with the threads pool a task runs in a thread of the process that received it: 1.6-3.9 ms
-less worker CPU a move in three A/B pairs, a fifth to two fifths of it (bench/README.md,
-"What helped"). The code the tasks run already runs in threads in the web process (each
-request in a thread of its own, with its own database connection from the process's pool).
+with the threads pool a task runs in a thread of the process that received it: a fifth to a
+half less worker CPU a move in five A/B pairs (bench/README.md, "What helped"). The code the
+tasks run already runs in threads in the web process (each request in a thread of its own,
+with its own database connection from the process's pool).
 
 Celery enforces `CELERY_TASK_TIME_LIMIT` and `CELERY_TASK_SOFT_TIME_LIMIT` in prefork only (a
 child past its hard limit is killed). They stood for two things, and each has its guard here:
