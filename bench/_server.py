@@ -126,6 +126,8 @@ def granian_command(port: int, workers: int, host: str = "127.0.0.1") -> list[st
 
 
 def worker_command(concurrency: int = 4, name: str = "celery") -> list[str]:
+    """A Celery worker as deployed: its pool is WORKER_POOL's, threads unless the environment
+    says otherwise (`WORKER_POOL=prefork python -m bench.api_moves` measures the other)."""
     return [
         str(BIN / "celery"),
         "-A",

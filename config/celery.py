@@ -10,7 +10,8 @@ from typing import Any
 from celery import Celery
 from celery.signals import celeryd_init
 
-from core.perf.celery import keep_pooled_connections
+from core.perf import worker
+from core.perf.celery import keep_pooled_connections, reuse_broker_clients
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -48,8 +49,13 @@ def _collect_beat_schedule(sender: Celery, **kwargs: Any) -> None:
     sender.conf.beat_schedule = {**sender.conf.beat_schedule, **beat_schedule()}
 
 
-# Tasks keep the worker's database connections pooled (core/perf/celery.py: why).
+# Tasks keep the worker's database connections pooled, and kombu its Redis clients
+# (core/perf/celery.py: why).
 keep_pooled_connections(app)
+reuse_broker_clients()
+# A worker's timeouts in PostgreSQL, and the time limits' watchdog in a threads worker
+# (core/perf/worker.py: why).
+worker.install(app)
 
 
 @celeryd_init.connect

@@ -407,6 +407,14 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_TASK_TIME_LIMIT = 60
 CELERY_TASK_SOFT_TIME_LIMIT = 50
+# The worker's pool: "threads" (its tasks in threads of one process: no pickling to a child and
+# back, a fifth to a half less worker CPU a move; bench/README.md) or "prefork". Celery enforces
+# the two limits above in prefork only; a threads worker has a watchdog for them and
+# PostgreSQL's own timeouts on its connections instead (core/perf/worker.py).
+WORKER_POOL = env.str("WORKER_POOL", default="threads").strip().lower()
+if WORKER_POOL not in ("threads", "prefork"):
+    raise ImproperlyConfigured(f'WORKER_POOL: {WORKER_POOL!r} ("threads" or "prefork")')
+CELERY_WORKER_POOL = WORKER_POOL
 # Above the longest countdown (a 60 s turn deadline), or Redis would hand a delayed task to a
 # second worker before the first ran it.
 # The socket timeouts bound a publish made while serving a request (the next CPU turn, a
@@ -425,6 +433,19 @@ CELERY_BROKER_CONNECTION_TIMEOUT = REDIS_CONNECT_TIMEOUT
 CELERY_TASK_PUBLISH_RETRY = False
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
+# ---- The Celery worker's timeouts in PostgreSQL (core/perf/worker.py) -------------------------
+# Kept apart from DATABASES: applied by the worker alone, at its start, to its connections
+# (libpq's `options`, sent at login; not behind PgBouncer, where the worker's role carries them:
+# docs/operations.md). Past any of them PostgreSQL ends the statement, the lock wait or the idle
+# transaction, and the row locks a task held go with its rollback, whatever its Python does
+# (the threads pool enforces no task time limit). Seconds; 0 turns one off.
+DB_WORKER_STATEMENT_TIMEOUT = env.float("DB_WORKER_STATEMENT_TIMEOUT", default=30.0)
+DB_WORKER_LOCK_TIMEOUT = env.float("DB_WORKER_LOCK_TIMEOUT", default=10.0)
+DB_WORKER_IDLE_IN_TRANSACTION_TIMEOUT = env.float(
+    "DB_WORKER_IDLE_IN_TRANSACTION_TIMEOUT", default=10.0
+)
+# ---- end of the worker's timeouts -------------------------------------------------------------
+
 # Beat's entries are declared beside the tasks they run (BEAT_SCHEDULE in each app's tasks.py)
 # and collected by config/celery.py; what they read from the environment is read here.
 # How often beat sweeps overdue turns: the second path that enforces deadlines (games/tasks.py).

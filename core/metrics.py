@@ -1,6 +1,6 @@
 """The Prometheus metrics (prometheus-client, multiprocess mode), all defined here.
 
-Every process (each uvicorn worker, each Celery prefork child) writes its samples to files in
+Every process (each uvicorn worker, each Celery worker or prefork child) writes its samples to
 PROMETHEUS_MULTIPROC_DIR, and /metrics (ops/views.py) sums them. The variable must be set
 before prometheus_client is imported: this module sets it, to var/prometheus/ unless the
 environment names a directory. Scrape-time gauges that read the database are in

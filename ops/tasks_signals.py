@@ -1,5 +1,6 @@
 """Celery task metrics and log context, from Celery's signals (each prefork child counts its
-own runs; a child that exits drops its live gauges, here and in Redis). A worker's figures
+own runs, a threads worker in its one process; a process that ran tasks drops its live gauges
+as it exits, here and in Redis). A worker's figures
 (task runs, the matchmaking pass, CPU fills) go to its PROMETHEUS_MULTIPROC_DIR: under compose
 one volume every container shares, so web's /metrics serves them (core/metrics.py); the staff
 page's few series also go to Redis (core/metrics_shared.py).
@@ -17,6 +18,7 @@ from celery.signals import (
     task_retry,
     worker_process_shutdown,
     worker_ready,
+    worker_shutdown,
 )
 
 from core import logs, metrics
@@ -54,10 +56,21 @@ def _child_exit(**_: Any) -> None:
     metrics.mark_process_dead()
 
 
+def _worker_exit(sender: Any = None, **_: Any) -> None:
+    """The end of a `celery worker` program whose pool ran its tasks in its own process (threads),
+    where no child's exit told it (not the tests' in-process workers: not their process's end)."""
+    from celery.apps.worker import Worker
+    from celery.concurrency.prefork import TaskPool
+
+    if isinstance(sender, Worker) and not isinstance(sender.pool, TaskPool):
+        metrics.mark_process_dead()
+
+
 def connect() -> None:
     task_prerun.connect(_prerun, weak=False)
     task_postrun.connect(_postrun, weak=False)
     task_failure.connect(_failure, weak=False)
     task_retry.connect(_retry, weak=False)
     worker_process_shutdown.connect(_child_exit, weak=False)
+    worker_shutdown.connect(_worker_exit, weak=False)
     worker_ready.connect(worker_metrics.on_worker_ready, weak=False)

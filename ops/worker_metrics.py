@@ -1,9 +1,10 @@
 """A Celery worker's own /metrics, for a worker that shares no metrics directory with web (a
 Kubernetes worker pod, whose directory is its own emptyDir): with WORKER_METRICS_PORT set, the
-worker's main process serves `GET /metrics` on that port, the samples of its prefork children
-(the pod's directory), under the same rule as web's (ops/views.py): with METRICS_TOKEN set it
-wants `Authorization: Bearer <token>` (401 otherwise); unset, it answers loopback clients only
-(404 to anyone else). The gauges read from the database are web's to serve, not these.
+worker's main process serves `GET /metrics` on that port, the samples of its tasks (its own in
+threads, its children's in prefork: the pod's directory), under the same rule as web's
+(ops/views.py): with METRICS_TOKEN set it wants `Authorization: Bearer <token>` (401
+otherwise); unset, it answers loopback clients only (404 to anyone else). The gauges read from
+the database are web's to serve, not these.
 
 Unset (0, compose's and `make run`'s default), nothing listens: web's /metrics reads the
 worker's samples from the directory they share.

@@ -359,7 +359,7 @@ def test_a_worker_follows_a_failover(
                 "config",
                 "worker",
                 "-P",
-                "solo",
+                "threads",  # the deployed pool (WORKER_POOL)
                 "-Q",
                 WORKER_QUEUE,
                 "-n",

@@ -4,11 +4,12 @@ and a task's publish is bounded; each test fails if Celery or kombu stops doing 
 from __future__ import annotations
 
 from types import SimpleNamespace
+from typing import Any
 from unittest import mock
 
 import pytest
 import redis
-from celery import Celery
+from celery import Celery, Task
 from celery.fixups.django import DjangoWorkerFixup  # type: ignore[attr-defined]
 from celery.signals import task_postrun, task_prerun
 from kombu.exceptions import OperationalError
@@ -76,3 +77,55 @@ def test_a_publish_that_times_out_starts_the_outage(stalled_redis: str) -> None:
     assert isinstance(raised.value.__cause__, redis.TimeoutError)
     with pytest.raises(core_redis.RedisUnavailable):
         core_redis.check_available()
+
+
+def test_kombu_makes_a_redis_client_for_each_publish_and_ack() -> None:
+    """Why `reuse_broker_clients` is there; when this fails, kombu keeps its client itself."""
+    connection = app.connection_for_write()
+    try:
+        channel: Any = connection.default_channel
+        stock = type(channel)._create_client.stock
+        assert stock(channel) is not stock(channel)
+    finally:
+        connection.release()
+
+
+def test_a_channel_keeps_its_client_while_it_keeps_its_pool() -> None:
+    connection = app.connection_for_write()
+    try:
+        channel: Any = connection.default_channel
+        client = channel._create_client()
+        assert channel._create_client() is client
+        assert client.connection_pool is channel.pool
+        channel._disconnect_pools()  # as in a forked child: a pool of its own, a client with it
+        again = channel._create_client()
+        assert again is not client
+        assert again.connection_pool is channel.pool
+        assert channel._create_client(asynchronous=True) is not channel._create_client(True)
+    finally:
+        connection.release()
+
+
+def published(call: Any) -> dict[str, Any]:
+    """The headers of the message `call` would publish (nothing is sent)."""
+    with mock.patch.object(app.amqp, "send_task_message") as send:
+        call()
+    message = send.call_args.args[2]  # (producer, name, message)
+    return dict(message.headers)
+
+
+def test_plain_arguments_are_told_by_their_repr_as_celery_tells_them() -> None:
+    key = ("6f1c2b1e-8a4b-4c3d-9e2f-0123456789ab", 57)
+    headers = published(lambda: tasks.game_cpu_turn.apply_async(key, countdown=1))
+    stock = published(lambda: Task.apply_async(tasks.game_cpu_turn, key, countdown=1))
+    assert headers["argsrepr"] == stock["argsrepr"] == repr(key)
+    assert headers["kwargsrepr"] == stock["kwargsrepr"] == "{}"
+
+
+def test_other_arguments_are_left_to_celery() -> None:
+    ids = [str(n) for n in range(100)]
+    headers = published(lambda: tasks.game_rate.apply_async(kwargs={"game_id": "g"}))
+    assert headers["kwargsrepr"] == "{'game_id': 'g'}"
+    assert not perf_celery.plain((ids,))
+    assert not perf_celery.plain(("x" * 65,))
+    assert perf_celery.plain(("g", 1))
