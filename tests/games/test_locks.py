@@ -1,8 +1,12 @@
-"""A move reads the game's state once (games/locks.py): the response and every viewer's push are
-built from the state the engine returned, not parsed again from the row."""
+"""games/locks.py: a move reads the game's state once (the response and every viewer's push are
+built from the state the engine returned, not parsed again from the row); it locks the game,
+with its seats, in one statement and writes in one more; a lock that waited reads what the
+transaction before it committed."""
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 from unittest import mock
@@ -11,12 +15,15 @@ import pytest
 import redis
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from core.perf.channels import group_channel
 from core.sockets import viewer_group
 from games.engine.state import GameState
+from games.locks import LockedGame
 from games.services.clock import game_cpu_turn
-from tests.games.conftest import Client, simple_move
+from tests.games.conftest import Client, simple_move, start_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -108,3 +115,69 @@ def test_a_cpu_turn_parses_the_state_once(parses) -> None:
     assert [push["type"] for push in _received(listener)] == ["game.update"]
     assert len(parses) == 1
     listener.close()
+
+
+# One round trip to lock, one to write --------------------------------------------------------
+
+
+def test_a_lock_that_waited_reads_what_the_holder_committed() -> None:
+    """A transaction that waits for the lock reads the seats and events as the holder left
+    them: in READ COMMITTED a statement reads with the snapshot of its start, so a lock and its
+    seats read in one plain statement would give the seats from before the wait (here: the
+    player still not away, and the last event the holder's predecessor's)."""
+    game_id, _ = start_table(2)
+    held, done = threading.Event(), threading.Event()
+    appended: list[int] = []
+
+    def holder() -> None:
+        try:
+            with transaction.atomic():
+                locked = LockedGame.lock(game_id)
+                seat = locked.seats[1]
+                seat.away = True
+                locked.save_seats("away", seats=[seat])  # the game row itself is not written
+                locked.append("player_away", seat=1)
+                appended.append(locked.new_events[-1].pk)
+                held.set()
+                time.sleep(0.5)  # the other transaction is waiting for the lock meanwhile
+        finally:
+            done.set()
+            connection.close()
+
+    thread = threading.Thread(target=holder)
+    thread.start()
+    assert held.wait(10)
+    with transaction.atomic():
+        locked = LockedGame.lock(game_id)
+        waited = done.is_set()
+    thread.join()
+
+    assert waited
+    assert locked.seats[1].away
+    assert locked.last_event_id == appended[0]
+
+
+def _statements(queries: CaptureQueriesContext) -> list[str]:
+    return [query["sql"].split(" ", 1)[0] for query in queries.captured_queries]
+
+
+def test_a_move_is_one_statement_to_lock_and_one_to_write() -> None:
+    """A human's move: the token, then a transaction of the lock (with the seats) and one
+    write (the events and the game row), BEGIN and COMMIT around them."""
+    host = Client.guest("Host")
+    game = host.post("/api/v1/games/", {"max_players": 2}).json()
+    host.post(f"/api/v1/games/{game['id']}/cpu/")
+    with mock.patch("games.tasks.game_cpu_turn.apply_async"):
+        view = host.post(f"/api/v1/games/{game['id']}/start/").json()
+        if view["turn"]["seat"] != 0:
+            assert game_cpu_turn(game_id=game["id"], seq=view["seq"])
+            view = host.game(game["id"])
+
+        with CaptureQueriesContext(connection) as move:
+            response = host.act(view, **simple_move(view))
+        assert response.status_code == 200, response.content
+        with CaptureQueriesContext(connection) as cpu:
+            assert game_cpu_turn(game_id=game["id"], seq=view["seq"] + 1)
+
+    assert _statements(move) == ["SELECT", "BEGIN", "SELECT", "WITH", "COMMIT"]
+    assert _statements(cpu) == ["BEGIN", "SELECT", "WITH", "COMMIT"]
