@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from typing import Any
 from unittest import mock
@@ -16,13 +17,17 @@ import redis
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connection, transaction
+from django.forms.models import model_to_dict
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from core.perf.channels import group_channel
 from core.sockets import viewer_group
 from games.engine.state import GameState
 from games.locks import LockedGame
+from games.models import Event, Game, Seat
 from games.services.clock import game_cpu_turn
+from ratings.models import Rating
 from tests.games.conftest import Client, simple_move, start_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -181,3 +186,66 @@ def test_a_move_is_one_statement_to_lock_and_one_to_write() -> None:
 
     assert _statements(move) == ["SELECT", "BEGIN", "SELECT", "WITH", "COMMIT"]
     assert _statements(cpu) == ["BEGIN", "SELECT", "WITH", "COMMIT"]
+
+
+def test_the_locked_rows_are_those_the_orm_reads(django_assert_num_queries) -> None:
+    """games_lock returns the tables' rows whole; their columns are read by name
+    (games/locks.py), and become the instances the ORM would make."""
+    game_id, clients = start_table(3)
+    Rating.objects.create(
+        player=clients[1].player,
+        mu=30.0,
+        sigma=5.0,
+        ordinal=15.0,
+        games=3,
+        last_game_at=timezone.now(),
+    )
+    Seat.objects.filter(game_id=game_id, seat=2).update(player=None, is_cpu=True, live=False)
+    Event.objects.create(game_id=game_id, seq=0, type="last", payload={})
+    with transaction.atomic(), django_assert_num_queries(1):
+        locked = LockedGame.lock(game_id)
+    game = Game.objects.get(pk=game_id)
+    orm = list(game.seats.select_related("player__rating").order_by("seat"))
+    assert model_to_dict(locked.game) == model_to_dict(game)
+    assert locked.game.state == game.state
+    assert [model_to_dict(seat) for seat in locked.seats] == [model_to_dict(s) for s in orm]
+    assert locked.last_event_id == Event.objects.filter(game_id=game_id).latest("id").pk
+    first, second, cpu = locked.seats
+    assert first.player is not None
+    assert second.player is not None
+    with django_assert_num_queries(0):
+        assert second.player.rating.ordinal == 15.0
+        assert cpu.player is None
+        assert first.game is locked.game
+        with pytest.raises(Rating.DoesNotExist):
+            first.player.rating  # noqa: B018 - no rating row: none, and no query
+
+
+def test_no_game_and_a_game_another_transaction_holds() -> None:
+    game_id, _ = start_table(2)
+    held, release = threading.Event(), threading.Event()
+
+    def holder() -> None:
+        try:
+            with transaction.atomic():
+                LockedGame.lock(game_id)
+                held.set()
+                release.wait(10)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=holder)
+    thread.start()
+    try:
+        assert held.wait(10)
+        with transaction.atomic():
+            assert LockedGame.try_lock(game_id, skip_locked=True) is None  # the sweeper's
+            assert LockedGame.try_lock(uuid.uuid4()) is None
+            assert LockedGame.try_lock("not a game") is None
+    finally:
+        release.set()
+        thread.join()
+    with transaction.atomic():
+        locked = LockedGame.try_lock(game_id, skip_locked=True)
+    assert locked is not None
+    assert [seat.seat for seat in locked.seats] == [0, 1]

@@ -18,7 +18,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import AuthToken, Player
-from core.perf.sql import Columns, fetch, insert, query, update
+from core.perf.sql import Columns, fetch, insert, query, update, write
 from games.models import Event, Game, GameStatus, Seat
 from games.selectors import game_seats
 from ratings.models import Rating
@@ -105,6 +105,40 @@ def test_update_writes_only_the_named_fields() -> None:
     stored = Game.objects.get(pk=game.pk)
     assert (stored.status, stored.seq, stored.turn_deadline) == ("active", 9, deadline)
     assert stored.invite_code != "NOTSAVED"
+
+
+def test_several_rows_are_updated_as_bulk_update_would() -> None:
+    game = _table()
+    ours, orm = list(game.seats.order_by("seat")), list(game.seats.order_by("seat"))
+    for seats in (ours, orm):
+        for seat in seats:
+            seat.score, seat.eliminated, seat.place = seat.seat * 7, seat.seat == 1, None
+        seats[2].place = 1
+    Seat.objects.bulk_update(orm, ["score", "eliminated", "place"])
+    expected = [model_to_dict(seat) for seat in game.seats.order_by("seat")]
+    Seat.objects.filter(game=game).update(score=0, eliminated=False, place=None)
+    write(updates=[(ours, ["score", "eliminated", "place"])])
+    assert [model_to_dict(seat) for seat in game.seats.order_by("seat")] == expected
+
+
+def test_inserts_and_updates_go_in_one_statement(django_assert_num_queries) -> None:
+    game = _table()
+    seats = list(game.seats.order_by("seat"))
+    for seat in seats:
+        seat.score += 5
+    game.seq, game.state = 8, {"turn": 0}
+    events = [Event(game=game, seq=8, type="played", payload={"n": n}) for n in range(3)]
+    with transaction.atomic(), django_assert_num_queries(1) as queries:
+        write(insert=events, updates=[(seats, ["score"]), ([game], ["seq", "state"])])
+    assert queries.captured_queries[0]["sql"].startswith("WITH ")
+    stored = list(Event.objects.filter(game=game).order_by("id"))
+    assert [event.pk for event in events] == [event.pk for event in stored]
+    assert [event.payload for event in stored] == [{"n": n} for n in range(3)]
+    assert list(game.seats.order_by("seat").values_list("score", flat=True)) == [5, 5, 45]
+    game.refresh_from_db()
+    assert (game.seq, game.state) == (8, {"turn": 0})
+    with django_assert_num_queries(0):
+        write()  # nothing to write: no statement
 
 
 # Against the ORM's own SQL ------------------------------------------------------------------
