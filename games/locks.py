@@ -17,6 +17,26 @@ engine returns replaces it. So the response and every viewer's push after the co
 from the same object the move produced: parsing (~20 us) costs more than applying a move
 (~1 us), and a move at a four-player table used to parse it six times
 (tests/games/test_locks.py counts).
+
+A move is two statements under the lock, one that locks and reads, one that writes
+(tests/games/test_locks.py counts them too); it was four (the lock, the seats, the events'
+INSERT, the game row's UPDATE). Each statement costs a round trip and, in the web process or
+the worker, Django's cursor and psycopg's call around it: about as much CPU as the rows it
+carries (bench/README.md, api_moves).
+- The lock is the function `games_lock` (the migration games/0011_games_lock.py): it locks the
+  row, then reads the game, its last event and its seats in a statement of its own. Not one plain
+  statement: in READ COMMITTED a statement reads with the snapshot of its start, and only the
+  row it locks is read again once it has waited for the lock; a join or a subquery in it would
+  give the seats and the last event from before the wait, without what the transaction that held
+  the lock committed (a player's leaving, a seat gone away; tests/games/test_locks.py has that
+  race). Each statement in a function takes a snapshot of its own, so the reads come after
+  the lock. The game row comes once, the seats one row each (not the game's state once per
+  seat), as the tables' own row types whose columns are read by name here.
+- `record` takes an engine result's events and seats without writing them; `save`, which always
+  follows it (clock.advance), writes them with the game row in one statement of
+  data-modifying CTEs (core/perf/sql.py `write`). Any other write first writes what `record`
+  left, so the events keep their order; games/notify.py refuses to publish a game with
+  writes left.
 """
 
 from __future__ import annotations
@@ -39,11 +59,51 @@ from games.projection import game_payload, viewer_seat
 from games.selectors import seated
 from ratings.models import Rating
 
-# Every write to a game runs this (core/perf/sql.py: why in SQL; the migration
-# games/0011_games_lock.py: the function): the game row, locked, with its last event, then its
-# seats with their players and ratings, one row each. The function returns whole rows of the
-# tables' own types, and their columns are taken from those by name here, so a column added
-# to a model is read here too.
+# The function `games_lock` (created by the migration games/0011_games_lock.py): the game
+# locked (or, with SKIP LOCKED, nothing when another transaction holds it; nothing when there is
+# no such game), then its row and last event, then its seats with their players and ratings, each
+# read after the lock with a snapshot of its own (the module's docstring: why).
+LOCK_FUNCTION = """
+CREATE OR REPLACE FUNCTION games_lock(locked_id uuid, skip_locked boolean)
+RETURNS TABLE (
+    game_row games_game,
+    last_event_id bigint,
+    seat_row games_seat,
+    player_row accounts_player,
+    rating_row ratings_rating
+)
+LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+    IF skip_locked THEN
+        PERFORM FROM games_game g WHERE g.id = locked_id FOR UPDATE SKIP LOCKED;
+    ELSE
+        PERFORM FROM games_game g WHERE g.id = locked_id FOR UPDATE;
+    END IF;
+    IF NOT FOUND THEN
+        RETURN;
+    END IF;
+    -- Each statement below reads with a snapshot of its own, taken now that the lock is
+    -- held: it sees whatever the transaction that held the lock before committed.
+    RETURN QUERY
+        SELECT g,
+            (SELECT e.id FROM games_event e WHERE e.game_id = g.id ORDER BY e.id DESC LIMIT 1),
+            NULL::games_seat, NULL::accounts_player, NULL::ratings_rating
+        FROM games_game g WHERE g.id = locked_id;
+    RETURN QUERY
+        SELECT NULL::games_game, NULL::bigint, s, p, r
+        FROM games_seat s
+        LEFT JOIN accounts_player p ON p.id = s.player_id
+        LEFT JOIN ratings_rating r ON r.player_id = p.id
+        WHERE s.game_id = locked_id ORDER BY s.seat;
+END
+$$;
+"""
+LOCK_FUNCTION_DROP = "DROP FUNCTION IF EXISTS games_lock(uuid, boolean);"
+
+# Every write to a game runs this query (core/perf/sql.py: why in SQL; the module's docstring: why a
+# function): the game row, locked, with its last event, then its seats with their players and
+# ratings, one row each. The function returns whole rows of the tables' own types, and their
+# columns are taken from those by name here, so a column added to a model is read here too.
 _GAME = Columns(Game, "(t.game_row)")
 _SEAT = Columns(Seat, "(t.seat_row)")
 _PLAYER = Columns(Player, "(t.player_row)")

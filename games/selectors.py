@@ -4,7 +4,8 @@ results), fair play's count, a game's record.
 
 What a viewer may see of what these read is the projection's (games/projection.py). The reads
 every move or poll runs are in plain SQL (core/perf/sql.py): `game_seats` and
-`game_view_tag` here, and the locked row (games/locks.py); nowhere else in the app.
+`game_view_tag` here, and the locked row with its seats (games/locks.py); nowhere else in the
+app.
 """
 
 from __future__ import annotations
