@@ -5,6 +5,7 @@ transaction before it committed."""
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 import uuid
@@ -23,9 +24,12 @@ from django.utils import timezone
 
 from core.perf.channels import group_channel
 from core.sockets import viewer_group
-from games.engine.state import GameState
+from games import notify
+from games.engine.cpu import cpu_action
+from games.engine.state import GameState, apply
 from games.locks import LockedGame
 from games.models import Event, Game, Seat
+from games.services import fair_play, fairness
 from games.services.clock import game_cpu_turn
 from ratings.models import Rating
 from tests.games.conftest import Client, simple_move, start_table
@@ -249,3 +253,32 @@ def test_no_game_and_a_game_another_transaction_holds() -> None:
         locked = LockedGame.try_lock(game_id, skip_locked=True)
     assert locked is not None
     assert [seat.seat for seat in locked.seats] == [0, 1]
+
+
+def test_what_record_took_is_written_by_the_next_save_and_nothing_else_publishes_it() -> None:
+    """An engine result's events and seats wait for the game row's save (one statement); a
+    push or the idling count of a game whose result is not saved yet is refused."""
+    game_id, _ = start_table(2)
+    with transaction.atomic():
+        locked = LockedGame.lock(game_id)
+        state = locked.playing_state()
+        seat = state.turn
+        assert seat is not None
+        action = cpu_action(state, seat, random.Random(1))
+        new_state, events = apply(state, action, fairness.chance(locked))
+        before = Event.objects.filter(game_id=game_id).count()
+        locked.record(new_state, events, by="player")
+        assert locked.unsaved
+        assert Event.objects.filter(game_id=game_id).count() == before  # not written yet
+        with pytest.raises(AssertionError):
+            notify.game_update(locked)
+        with pytest.raises(AssertionError):
+            fair_play.game_ended(locked)
+        with CaptureQueriesContext(connection) as saved:
+            locked.save("state", "seq")
+        assert len(saved.captured_queries) == 1
+        assert not locked.unsaved
+        assert Event.objects.filter(game_id=game_id).count() == before + len(events)
+        assert [event.pk for event in locked.new_events] == list(
+            Event.objects.filter(game_id=game_id).order_by("id").values_list("id", flat=True)
+        )[before:]
