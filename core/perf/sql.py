@@ -11,8 +11,9 @@ added to a model is read and written here too.
 Relies on (Django's internals, tests/core/perf/test_sql.py): `_meta.concrete_fields` and
 `auto_field` are what the ORM selects and inserts; a read value becomes the field's through the
 backend's and the column's `get_db_converters` (what the SQL compiler applies) and
-`Model.from_db`; a written one through `pre_save` and `get_db_prep_save`; an instance that was
-saved has `_state.adding` False and `_state.db` set.
+`Model.from_db`; a written one through `pre_save` and `get_db_prep_save`, cast in a VALUES list
+to the field's `cast_db_type` (as `bulk_update` casts); an instance that was saved has
+`_state.adding` False and `_state.db` set.
 
 `write` puts several writes in one statement, each a data-modifying CTE (an INSERT whose keys
 come back, UPDATEs by key or from a VALUES list): a move's events and game row, and at a round's

@@ -229,6 +229,24 @@ def test_update_sets_what_save_with_update_fields_sets() -> None:
     assert _columns(orm_sql[orm_sql.index(" WHERE ") :]) == ["id"]
 
 
+def test_a_values_list_casts_as_bulk_update_casts() -> None:
+    game = _table()
+    seats = list(game.seats.order_by("seat"))
+    names = ["score", "eliminated", "place", "cpu_level"]
+    with transaction.atomic(), CaptureQueriesContext(connection) as orm:
+        Seat.objects.bulk_update(seats, names)
+    with transaction.atomic(), CaptureQueriesContext(connection) as ours:
+        write(updates=[(seats, names)])
+    orm_sql, our_sql = _statement(orm, "UPDATE"), _statement(ours, "UPDATE")
+    orm_casts = dict(re.findall(r'"(\w+)" = \(CASE .*? END\)::([\w ]+(?:\(\d+\))?)', orm_sql))
+    listed = re.findall(r'"(\w+)"', our_sql[our_sql.index(" AS v (") : our_sql.index(" WHERE ")])
+    first_row = our_sql[our_sql.index("(VALUES (") + len("(VALUES (") :].split("), (")[0]
+    our_casts = dict(zip(listed, re.findall(r"::([\w ]+(?:\(\d+\))?)", first_row), strict=True))
+    assert our_casts.pop("id") == "bigint"
+    assert our_casts == orm_casts
+    assert set(orm_casts) == set(names)
+
+
 def test_an_instance_made_from_a_row_is_in_the_state_the_orm_leaves_it() -> None:
     game = _table()
     [[loaded]] = fetch(
