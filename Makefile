@@ -92,10 +92,11 @@ k8s-check: $(STAMP)
 bench: $(STAMP)
 	$(FAST_SERVICES) $(PY) -m bench
 
-# This checkout against another commit, in one run: make bench-compare REF=<commit> [BENCH="engine api_moves"]
+# This checkout against another commit, in one run:
+# make bench-compare REF=<commit> [BENCH="engine api_moves"] [ARGS="--seconds 15"]
 bench-compare: $(STAMP)
 	@test -n "$(REF)" || { echo "usage: make bench-compare REF=<commit> [BENCH=\"engine api_moves\"]"; exit 2; }
-	$(FAST_SERVICES) $(PY) -m bench._compare "$(REF)" $(BENCH)
+	$(FAST_SERVICES) $(PY) -m bench._compare "$(REF)" $(BENCH) --args "$(ARGS)"
 
 # Re-pin every dependency after editing pyproject.toml: the project with its dev extra, frozen;
 # what the project alone needs of that (pip's resolver, constrained by the freeze) is

@@ -23,6 +23,7 @@ from rest_framework import exceptions
 from accounts.authentication import bearer_token, token_authenticate
 from accounts.models import Player
 from accounts.services import ws_ticket_redeem
+from core.encoding import json_text
 from core.sockets import player_sockets_group
 
 CLOSE_UNAUTHENTICATED = 4401
@@ -108,6 +109,11 @@ class PlayerConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     setting reaches it too."""
 
     sockets_group: str | None = None
+
+    @classmethod
+    async def encode_json(cls, content: Any) -> str:
+        """Every message as the REST answers are encoded (core/encoding.py: orjson)."""
+        return json_text(content)
 
     async def websocket_connect(self, message: dict[str, Any]) -> None:
         player: Player | None = self.scope.get("player")

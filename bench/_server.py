@@ -1,7 +1,8 @@
 """Start the real server (uvicorn + Celery worker) for a benchmark, on the current servers.
 
 Benchmarks that talk HTTP use this unless given `--url`: they then measure exactly what
-`make run` serves, with DATABASE_URL / REDIS_URL as `make bench` sets them.
+`make run` serves, with DATABASE_URL / REDIS_URL as `make bench` sets them. `BENCH_ASGI=granian`
+runs the web tier under Granian instead (bench/README.md, "The ASGI server").
 """
 
 from __future__ import annotations
@@ -52,8 +53,26 @@ def spawn(name: str, command: list[str], env: dict[str, str]) -> subprocess.Pope
     )
 
 
-def web_command(port: int, workers: int, host: str = "127.0.0.1") -> list[str]:
-    """uvicorn as the Procfile runs it (its websockets, no proxy headers of its own)."""
+# The ASGI servers the web tier can run under (`BENCH_ASGI`, default uvicorn): the same
+# application, interface, host, port and workers; bench/README.md, "The ASGI server".
+ASGI_SERVERS = ("uvicorn", "granian")
+
+
+def asgi_server() -> str:
+    """The ASGI server the benches run the web tier under: `BENCH_ASGI`, else uvicorn."""
+    server = os.environ.get("BENCH_ASGI", "uvicorn")
+    if server not in ASGI_SERVERS:
+        raise SystemExit(f"BENCH_ASGI={server!r}: one of {', '.join(ASGI_SERVERS)}")
+    return server
+
+
+def web_command(
+    port: int, workers: int, host: str = "127.0.0.1", server: str | None = None
+) -> list[str]:
+    """The web tier as the Procfile runs it: uvicorn (its websockets, no proxy headers of its
+    own), or Granian (`server`, else `BENCH_ASGI`) set up to match."""
+    if (server or asgi_server()) == "granian":
+        return granian_command(port, workers, host)
     return [
         str(BIN / "uvicorn"),
         "config.asgi:application",
@@ -73,6 +92,36 @@ def web_command(port: int, workers: int, host: str = "127.0.0.1") -> list[str]:
         "--no-access-log",
         "--log-level",
         "warning",
+    ]
+
+
+def granian_command(port: int, workers: int, host: str = "127.0.0.1") -> list[str]:
+    """Granian serving the same application: ASGI with its lifespan (`asgi`, not `asginl`),
+    websockets on, HTTP/1 only (what uvicorn's httptools speaks; a proxy in front speaks
+    HTTP/1 to it too), uvloop. It has no proxy-header handling of its own (the application
+    trusts FORWARDED_ALLOW_IPS itself, config/asgi.py). Not a dependency of the project: it is
+    installed by hand for a comparison."""
+    if not (BIN / "granian").exists():
+        raise SystemExit("BENCH_ASGI=granian: granian is not installed (pip install granian)")
+    return [
+        str(BIN / "granian"),
+        "--interface",
+        "asgi",
+        "--host",
+        host,
+        "--port",
+        str(port),
+        "--workers",
+        str(workers),
+        "--loop",
+        "uvloop",
+        "--http",
+        "1",
+        "--ws",
+        "--no-access-log",
+        "--log-level",
+        "warning",
+        "config.asgi:application",
     ]
 
 
@@ -268,12 +317,18 @@ def prepared(env_extra: dict[str, str] | None = None) -> dict[str, str]:
 
 @contextmanager
 def running_server(
-    port: int, *, web_workers: int = 2, beat: bool = False, env_extra: dict[str, str] | None = None
+    port: int,
+    *,
+    web_workers: int = 2,
+    beat: bool = False,
+    env_extra: dict[str, str] | None = None,
+    asgi: str | None = None,
 ) -> Iterator[Server]:
-    """The web server, a worker (and beat), migrated and healthy."""
+    """The web server (under `asgi`, else BENCH_ASGI's), a worker (and beat), migrated and
+    healthy."""
     env = prepared(env_extra)
     processes = {
-        "web": spawn("web", web_command(port, web_workers), env),
+        "web": spawn("web", web_command(port, web_workers, server=asgi), env),
         "worker": spawn("worker", worker_command(), env),
     }
     if beat:

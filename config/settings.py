@@ -17,7 +17,7 @@ import environ
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
-from core import logs, sentinel
+from core import logs, prepared, sentinel
 from games.engine.cpu import Level
 
 # Lets admin and model classes be subscripted at run time, as django-stubs types them.
@@ -162,7 +162,9 @@ DATABASES = {
         "DATABASE_URL", default=f"postgres://postgres@127.0.0.1:{_embedded_pg_port}/yaniv"
     )
 }
-DATABASES["default"]["ENGINE"] = "django.db.backends.postgresql"
+# Django's PostgreSQL backend, its pool checking a connection only when the server spoke to it
+# (core/postgresql/base.py).
+DATABASES["default"]["ENGINE"] = "core.postgresql"
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # What sits between the processes and PostgreSQL: "" (nothing: a direct connection) or
 # "pgbouncer" (PgBouncer in transaction pooling mode, where each transaction may run on another
@@ -170,15 +172,21 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DATABASE_POOLER = env.str("DATABASE_POOLER", default="").strip().lower()
 if DATABASE_POOLER not in ("", "pgbouncer"):
     raise ImproperlyConfigured(f'DATABASE_POOLER: {DATABASE_POOLER!r} ("" or "pgbouncer")')
+# Parameters sent apart from the statement (the extended protocol, unnamed statements:
+# nothing outlives the call, so PgBouncer's transaction pooling is unaffected), rather than
+# quoted into its text by psycopg's Python (Django's default): that quoting was the largest
+# single frame of a CPU turn's task (bench/README.md, profiles).
+_server_side_binding = env.bool("DB_SERVER_SIDE_BINDING", default=True)
 DATABASES["default"]["OPTIONS"] = {
-    # psycopg's prepared statements live on one server connection: never prepare (Django's
-    # default too, said here so that nobody turns it on; PgBouncer 1.18 cannot track them).
-    "prepare_threshold": None,
-    # Parameters sent apart from the statement (the extended protocol, unnamed statements:
-    # nothing outlives the call, so PgBouncer's transaction pooling is unaffected), rather
-    # than quoted into its text by psycopg's Python (Django's default): that quoting was the
-    # largest single frame of a CPU turn's task (bench/README.md, profiles).
-    "server_side_binding": env.bool("DB_SERVER_SIDE_BINDING", default=True),
+    # A statement run this many times on a connection is prepared on it (PostgreSQL plans it
+    # once): on direct to PostgreSQL, off behind PgBouncer unless a number says it tracks
+    # them (core/prepared.py; Django's default is off).
+    "prepare_threshold": prepared.prepare_threshold(
+        env.str("DB_PREPARE_THRESHOLD", default=""),
+        pooler=DATABASE_POOLER,
+        server_side_binding=_server_side_binding,
+    ),
+    "server_side_binding": _server_side_binding,
 }
 # A QuerySet.iterator() outside a transaction declares a cursor WITH HOLD, which outlives its
 # transaction on the server connection PgBouncer then hands to another client: behind it,
@@ -263,8 +271,9 @@ CACHES = {
 }
 
 REST_FRAMEWORK: dict[str, Any] = {
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_RENDERER_CLASSES": ["core.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["core.parsers.JSONParser"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "core.negotiation.ContentNegotiation",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,

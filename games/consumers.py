@@ -16,7 +16,6 @@ The game's rooms (the chat app, above games) reach the socket through the game's
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -27,6 +26,7 @@ from accounts.models import Player
 from accounts.ws_auth import PlayerConsumer, ws_require_player
 from core import metrics
 from core.drain import CLOSE_DRAINING
+from core.encoding import json_text
 from core.errors import ApplicationError
 from core.heartbeat import CLOSE_IDLE, heartbeat
 from core.i18n import handshake_language, speaking
@@ -41,14 +41,14 @@ from games.payloads import (
     socket_error_message,
 )
 from games.projection import events_shown, game_payload, game_state, may_view, viewer_seat
-from games.selectors import game_seats
+from games.selectors import game_get, game_seats
 from games.services import play
 
 CLOSE_INVALID = 4400
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 KEEPALIVE: KeepaliveMessage = {"type": "keepalive"}
-KEEPALIVE_TEXT = json.dumps(KEEPALIVE)  # encoded once: every silent socket sends it
+KEEPALIVE_TEXT = json_text(KEEPALIVE)  # encoded once: every silent socket sends it
 PONG: PongMessage = {"type": "pong"}
 
 
@@ -173,7 +173,7 @@ class GameConsumer(ListeningConsumer):
             await self.send_json(message)
 
     def _admit(self) -> int | None:
-        game = Game.objects.filter(pk=self.game_id).first()
+        game = game_get(self.game_id)
         if game is None:
             return CLOSE_NOT_FOUND
         seat = viewer_seat(game_seats(game), self.player)
@@ -188,6 +188,12 @@ class GameConsumer(ListeningConsumer):
         self.groups = (game_group(self.game_id), viewer)
         return None
 
+    def _game(self) -> Game:
+        game = game_get(self.game_id)
+        if game is None:
+            raise Game.DoesNotExist(self.game_id)
+        return game
+
     def _first(self, after: int | None) -> list[GameMessage]:
         """What a socket sends on connect, once it listens to its groups: each event after seq
         `after` the viewer sees (through the projection), with the game as it is now; or the
@@ -197,7 +203,7 @@ class GameConsumer(ListeningConsumer):
         missed = [] if after is None else list(events.filter(seq__gt=after))
         last = missed[-1].id if missed else events.values_list("id", flat=True).last()
         self.last_event_id = last or 0
-        game = Game.objects.get(pk=self.game_id)
+        game = self._game()
         seats = game_seats(game)
         seat = viewer_seat(seats, self.player)
         current = game_payload(game, game_state(game), seats, seat)
@@ -205,7 +211,7 @@ class GameConsumer(ListeningConsumer):
         return [game_message(event, current) for event in shown] or [game_message(None, current)]
 
     def _changes(self) -> list[GameMessage]:
-        game = Game.objects.get(pk=self.game_id)
+        game = self._game()
         seats = game_seats(game)
         seat = viewer_seat(seats, self.player)
         events = list(Event.objects.filter(game=game, id__gt=self.last_event_id).order_by("id"))
@@ -231,9 +237,8 @@ class GameConsumer(ListeningConsumer):
                 await self.game_changed(message)  # one was missed (or overtaken): read them
             return  # else already sent, from the database
         self.last_event_id = message["last"]
-        game = message["game"]
-        for event in message["events"] or [None]:
-            await self.send_json(game_message(event, game))
+        for frame in message["frames"]:  # encoded by the publisher, once for every socket
+            await self.send(text_data=frame)
 
     async def room_message(self, message: dict[str, Any]) -> None:
         """A message of one of the game's rooms (chat/notify.py): a seated player reads the

@@ -21,6 +21,7 @@ from redis import RedisError
 from rest_framework.response import Response
 
 from accounts.models import Player
+from core.encoding import json_text
 from core.errors import ApplicationError
 from core.redis import get_redis
 
@@ -51,7 +52,8 @@ def check_key(key: str) -> None:
 
 
 def _compact(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    # The answer's body may be a `Fragment`, encoded already (games/apis.py).
+    return json_text(value)
 
 
 # Atomically: the entry already there (the caller reads it), or nil after claiming the key.

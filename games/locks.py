@@ -129,6 +129,9 @@ class LockedGame:
         self.last_event_id = last_event_id
         self.new_events: list[Event] = []
         self.published = False  # games/notify.py sends it once, after the commit
+        # Each viewer's `game` as games/notify.py encoded it for the pushes, after the commit:
+        # the mover's answer is the same bytes (games/apis.py).
+        self.encoded: dict[int | None, bytes] = {}
         self._state: GameState | None = None
         # What `record` left for the next `save` to write with the game row.
         self._unsaved_events: list[Event] = []

@@ -18,10 +18,11 @@ from uuid import UUID
 from django.db import transaction
 from django.dispatch import Signal
 
+from core.encoding import Fragment, json_bytes, json_text
 from core.sockets import game_group, player_group, send_to_group, viewer_group
 from games.locks import LockedGame
 from games.models import Game, Seat
-from games.payloads import your_turn_message
+from games.payloads import game_message, your_turn_message
 from games.projection import events_shown
 
 # Sent after the commit that finished (or voided) a game; games/receivers.py queues its rating
@@ -56,7 +57,9 @@ def game_update(locked: LockedGame) -> None:
 
 
 def _publish(locked: LockedGame) -> None:
-    """Every viewer's projection of the one state the transaction left (never parsed again)."""
+    """Every viewer's projection of the one state the transaction left (never parsed again), as
+    the frames its sockets send: `{"type": "game", "event", "game"}` for each event it may see (one
+    with `event` null when it may see none)."""
     game, seats, events = locked.game, locked.seats, locked.new_events
     span = {
         "after": locked.last_event_id,
@@ -68,12 +71,15 @@ def _publish(locked: LockedGame) -> None:
     if game.ranked:
         viewers.append((None, None))
     for player_id, seat in viewers:
-        message = {
-            "type": "game.update",
-            **span,
-            "game": locked.payload(seat),
-            "events": events_shown(events, seat),
-        }
+        # Encoded here once, not by each of the viewer's sockets: the frames the sockets send
+        # as they are, the game in each of them (and in the mover's answer) the same bytes.
+        encoded = locked.encoded[seat] = json_bytes(locked.payload(seat))
+        game_json = Fragment(encoded)
+        frames = [
+            json_text(game_message(event, game_json))  # type: ignore[arg-type]
+            for event in events_shown(events, seat) or [None]
+        ]
+        message = {"type": "game.update", **span, "frames": frames}
         send_to_group(viewer_group(game.pk, player_id), message)
 
 

@@ -86,7 +86,10 @@ def celery_worker(transactional_db: None) -> Iterator[None]:
     # of this thread's database connection under it (`worker_process_init`, meant for forked
     # children) and hands the connection back to the pool: the next thread to get it wrote
     # its queries to whatever socket took that file descriptor, and hung. Given back first,
-    # this thread has no connection for the fixup to break.
+    # this thread has no connection for the fixup to break. (This was also the "prepared
+    # statements" hang of bench/README.md: the worker waited in the pool's check, `execute("")`,
+    # on a descriptor that had become kombu's epoll, while PostgreSQL saw its session idle;
+    # celery/celery#4511 is the fixture's known trouble with the fixup.)
     connections.close_all()
     queue = f"test-{uuid.uuid4().hex}"
     previous = celery_app.conf.task_default_queue
@@ -140,14 +143,14 @@ def simple_move(game: dict[str, Any]) -> dict[str, Any]:
     return {"type": "play", "cards": [card], "draw": "stock"}
 
 
-def wait_for(check: Callable[[], Any], timeout: float = 30.0) -> Any:
+def wait_for(check: Callable[[], Any], timeout: float = 30.0, interval: float = 0.02) -> Any:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         result = check()
         if result:
             return result
-        time.sleep(0.02)
-    raise AssertionError("timed out waiting")
+        time.sleep(interval)
+    raise AssertionError(f"timed out waiting ({timeout:g} s)")
 
 
 def start_table(seats: int = 2) -> tuple[str, list[Client]]:

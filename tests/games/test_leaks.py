@@ -304,8 +304,11 @@ class VariantTable:
             published = json.dumps(sent)
             assert not any(secret in published for secret in self.secrets())
         for group, seat in self.groups.items():
-            _check_game(updates[group][-1]["game"], state, seat, now)
-            _check_events([event for m in updates[group] for event in m["events"]], new, seat)
+            # The frames each socket sends as they are (games/notify.py encodes them).
+            frames = [json.loads(frame) for m in updates[group] for frame in m["frames"]]
+            assert all(frame["type"] == "game" for frame in frames)
+            _check_game(frames[-1]["game"], state, seat, now)
+            _check_events([f["event"] for f in frames if f["event"] is not None], new, seat)
 
     def leave_and_finish(self) -> None:
         """Every player leaves (their seats stay theirs to watch); the CPUs play to the end."""

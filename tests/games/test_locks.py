@@ -5,6 +5,7 @@ transaction before it committed."""
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 import time
@@ -29,6 +30,7 @@ from games.engine.cpu import cpu_action
 from games.engine.state import GameState, apply
 from games.locks import LockedGame
 from games.models import Event, Game, Seat
+from games.projection import game_payload
 from games.services import fair_play, fairness
 from games.services.clock import game_cpu_turn
 from ratings.models import Rating
@@ -87,13 +89,21 @@ def test_a_move_at_a_four_player_table_parses_the_state_once(four_players, parse
     view = mover.game(game["id"])
     parses.clear()  # the GET above parsed it for its own response
 
-    response = mover.act(view, **simple_move(view))
+    with mock.patch("games.locks.game_payload", wraps=game_payload) as built:
+        response = mover.act(view, **simple_move(view))
 
     assert response.status_code == 200, response.content
     assert response.json()["seq"] == view["seq"] + 1
     received = _received(listener)
     assert [push["type"] for push in received] == ["game.update"] * 4  # one per seated player
-    assert {push["game"]["you"]["seat"] for push in received} == {0, 1, 2, 3}
+    games = [json.loads(push["frames"][-1])["game"] for push in received]
+    assert {game["you"]["seat"] for game in games} == {0, 1, 2, 3}
+    # The mover's answer is the game its own push carries, encoded once for both.
+    assert response.json() in games
+    assert [game["you"]["seat"] for game in games if game == response.json()] == [
+        view["you"]["seat"]
+    ]
+    assert built.call_count == 4  # once per viewer: the answer is not built again
     assert len(parses) == 1
 
 

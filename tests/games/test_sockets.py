@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 from unittest import mock
 
@@ -227,7 +228,7 @@ async def test_an_update_already_sent_is_not_sent_again(make_client) -> None:
     host, guest, game, socket = await _guest_watching(make_client)
     first = await database_sync_to_async(Event.objects.filter(game_id=game["id"]).first)()
     assert first is not None
-    stale = {"type": "game.update", "after": 0, "last": first.pk, "game": {}, "events": []}
+    stale = {"type": "game.update", "after": 0, "last": first.pk, "frames": []}
     await get_channel_layer().group_send(viewer_group(game["id"], guest.player.pk), stale)
     assert await socket.receive_nothing(timeout=0.3)
     await _move((host, guest)[game["turn"]["seat"]], game["id"])
@@ -298,4 +299,4 @@ def test_a_change_returns_only_once_its_pushes_are_in_redis(make_client) -> None
     assert [message["type"] for message in received] == ["message", "pong"]
     pushed = get_channel_layer().deserialize(received[0]["data"])
     assert pushed["type"] == "game.update"
-    assert len(pushed["game"]["seats"]) == 2
+    assert len(json.loads(pushed["frames"][-1])["game"]["seats"]) == 2
