@@ -17,34 +17,104 @@ engine returns replaces it. So the response and every viewer's push after the co
 from the same object the move produced: parsing (~20 us) costs more than applying a move
 (~1 us), and a move at a four-player table used to parse it six times
 (tests/games/test_locks.py counts).
+
+A move is two statements under the lock, one that locks and reads, one that writes
+(tests/games/test_locks.py counts them too); it was four (the lock, the seats, the events'
+INSERT, the game row's UPDATE). Each statement costs a round trip and, in the web process or
+the worker, Django's cursor and psycopg's call around it: about as much CPU as the rows it
+carries (bench/README.md, api_moves).
+- The lock is the function `games_lock` (the migration games/0011_games_lock.py): it locks the
+  row, then reads the game, its last event and its seats in a statement of its own. Not one plain
+  statement: in READ COMMITTED a statement reads with the snapshot of its start, and only the
+  row it locks is read again once it has waited for the lock; a join or a subquery in it would
+  give the seats and the last event from before the wait, without what the transaction that held
+  the lock committed (a player's leaving, a seat gone away; tests/games/test_locks.py has that
+  race). Each statement in a function takes a snapshot of its own, so the reads come after
+  the lock. The game row comes once, the seats one row each (not the game's state once per
+  seat), as the tables' own row types whose columns are read by name here.
+- `record` takes an engine result's events and seats without writing them; `save`, which always
+  follows it (clock.advance), writes them with the game row in one statement of
+  data-modifying CTEs (core/perf/sql.py `write`). Any other write first writes what `record`
+  left, so the events keep their order; games/notify.py refuses to publish a game with
+  writes left.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
+from django.db.models import Model
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Player
 from core.errors import ApplicationError
-from core.perf.sql import Columns, fetch, insert, query, update
+from core.perf.sql import Columns, fetch, query, write
 from games.engine.state import EngineEvent, GameState
 from games.models import Event, Game, GameStatus, Seat
 from games.payloads import GameData
 from games.projection import game_payload, viewer_seat
-from games.selectors import game_seats
+from games.selectors import seated
+from ratings.models import Rating
 
-_GAME, _EVENT = Columns(Game, "g"), Columns(Event, "e")
-# Every move runs this (core/perf/sql.py: why in SQL): the game row, locked, and its last
-# event (its seats: selectors.game_seats).
+# The function `games_lock` (created by the migration games/0011_games_lock.py): the game
+# locked (or, with SKIP LOCKED, nothing when another transaction holds it; nothing when there is
+# no such game), then its row and last event, then its seats with their players and ratings, each
+# read after the lock with a snapshot of its own (the module's docstring: why).
+LOCK_FUNCTION = """
+CREATE OR REPLACE FUNCTION games_lock(locked_id uuid, skip_locked boolean)
+RETURNS TABLE (
+    game_row games_game,
+    last_event_id bigint,
+    seat_row games_seat,
+    player_row accounts_player,
+    rating_row ratings_rating
+)
+LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+    IF skip_locked THEN
+        PERFORM FROM games_game g WHERE g.id = locked_id FOR UPDATE SKIP LOCKED;
+    ELSE
+        PERFORM FROM games_game g WHERE g.id = locked_id FOR UPDATE;
+    END IF;
+    IF NOT FOUND THEN
+        RETURN;
+    END IF;
+    -- Each statement below reads with a snapshot of its own, taken now that the lock is
+    -- held: it sees whatever the transaction that held the lock before committed.
+    RETURN QUERY
+        SELECT g,
+            (SELECT e.id FROM games_event e WHERE e.game_id = g.id ORDER BY e.id DESC LIMIT 1),
+            NULL::games_seat, NULL::accounts_player, NULL::ratings_rating
+        FROM games_game g WHERE g.id = locked_id;
+    RETURN QUERY
+        SELECT NULL::games_game, NULL::bigint, s, p, r
+        FROM games_seat s
+        LEFT JOIN accounts_player p ON p.id = s.player_id
+        LEFT JOIN ratings_rating r ON r.player_id = p.id
+        WHERE s.game_id = locked_id ORDER BY s.seat;
+END
+$$;
+"""
+LOCK_FUNCTION_DROP = "DROP FUNCTION IF EXISTS games_lock(uuid, boolean);"
+
+# Every write to a game runs this query (core/perf/sql.py: why in SQL; the module's docstring: why a
+# function): the game row, locked, with its last event, then its seats with their players and
+# ratings, one row each. The function returns whole rows of the tables' own types, and their
+# columns are taken from those by name here, so a column added to a model is read here too.
+_GAME = Columns(Game, "(t.game_row)")
+_SEAT = Columns(Seat, "(t.seat_row)")
+_PLAYER = Columns(Player, "(t.player_row)")
+_RATING = Columns(Rating, "(t.rating_row)")
 _LOCK_SQL = query(
-    "SELECT {g.select},"
-    " (SELECT e.id FROM {e.table} WHERE e.game_id = g.id ORDER BY e.id DESC LIMIT 1)"
-    " FROM {g.table} WHERE g.id = %s FOR UPDATE OF g",
+    "SELECT {g.select}, {s.select}, {p.select}, {r.select}, t.last_event_id"
+    " FROM games_lock(%s, %s) t",
     g=_GAME,
-    e=_EVENT,
+    s=_SEAT,
+    p=_PLAYER,
+    r=_RATING,
 )
 
 
@@ -63,6 +133,9 @@ class LockedGame:
         # the mover's answer is the same bytes (games/apis.py).
         self.encoded: dict[int | None, bytes] = {}
         self._state: GameState | None = None
+        # What `record` left for the next `save` to write with the game row.
+        self._unsaved_events: list[Event] = []
+        self._unsaved_seat_fields: list[str] = []
 
     @classmethod
     def lock(cls, game_id: UUID | str) -> LockedGame:
@@ -80,10 +153,12 @@ class LockedGame:
             key = game_id if isinstance(game_id, UUID) else UUID(game_id)
         except (ValueError, TypeError, AttributeError):
             return None
-        sql = _LOCK_SQL + " SKIP LOCKED" if skip_locked else _LOCK_SQL
-        for game, last_event_id in fetch(sql, [key], _GAME):
-            return cls(game, game_seats(game), last_event_id or 0)
-        return None
+        rows = fetch(_LOCK_SQL, [key, skip_locked], _GAME, _SEAT, _PLAYER, _RATING)
+        if not rows:
+            return None
+        game, last_event_id = rows[0][0], rows[0][4]
+        seats = [seated(game, seat, player, rating) for _, seat, player, rating, _ in rows[1:]]
+        return cls(game, seats, last_event_id or 0)
 
     @property
     def state(self) -> GameState | None:
@@ -125,31 +200,24 @@ class LockedGame:
 
     def append_all(self, events: list[Event]) -> None:
         """Append these events (of this game) in one statement."""
-        insert(events)
-        self.new_events.extend(events)
+        self._write(events)
 
     def record(self, state: GameState, events: list[EngineEvent], *, by: str | None) -> None:
-        """Store what an engine call gave: its events (`played` ones marked `by` whom), the new
+        """Take what an engine call gave: its events (`played` ones marked `by` whom), the new
         state, and what the state says of the seats (scores, eliminations and, once the game
         is over, places) and of the game (finished). `by` None: the deal, not a move, so `seq`
-        stays; a move ("player", "cpu") bumps it. The caller saves the game row."""
+        stays; a move ("player", "cpu") bumps it. The caller saves the game row, and with it
+        the events and seats (one statement: `save`)."""
         game = self.game
         if by is not None:
             game.seq += 1
-        self.append_all(
-            [
-                Event(
-                    game=game,
-                    seq=game.seq,
-                    type=event["type"],
-                    payload=_payload(event, by),
-                )
-                for event in events
-            ]
-        )
+        self._unsaved_events += [
+            Event(game=game, seq=game.seq, type=event["type"], payload=_payload(event, by))
+            for event in events
+        ]
         self.set_state(state)
         setup = state.setup
-        fields = []
+        fields = self._unsaved_seat_fields
         if any(seat.score != setup.totals[seat.seat] for seat in self.seats):  # a round ended
             for seat in self.seats:
                 seat.score = setup.totals[seat.seat]
@@ -163,24 +231,56 @@ class LockedGame:
             for seat in self.seats:
                 seat.live = False
             fields += ["place", "live"]
-        if fields:
-            self.save_seats(*fields)
 
     def save(self, *fields: str) -> None:
-        """Write these fields of the game row (the rest, rules, host, invite code..., stays)."""
-        update(self.game, fields)
+        """Write these fields of the game row (the rest, rules, host, invite code..., stays),
+        with what `record` left to write."""
+        self._write([], game_fields=fields)
+
+    @property
+    def unsaved(self) -> bool:
+        """Whether `record` left writes that no `save` has made yet."""
+        return bool(self._unsaved_events or self._unsaved_seat_fields)
+
+    def _write(
+        self,
+        events: list[Event],
+        *,
+        seat_fields: Sequence[str] = (),
+        seats: list[Seat] | None = None,
+        game_fields: Sequence[str] = (),
+    ) -> None:
+        """Everything this transaction has to write now, in one statement (core/perf/sql.py
+        `write`): the events `record` left, then `events`; the seats' fields `record` changed
+        (every seat), or `seat_fields` of `seats` (default: every seat); `game_fields` of the
+        game row."""
+        if seat_fields and self._unsaved_seat_fields:
+            self._write([])  # two UPDATEs of one row must not share a statement
+        events = self._unsaved_events + events
+        updates: list[tuple[Sequence[Model], Sequence[str]]] = []
+        if self._unsaved_seat_fields:
+            updates.append((self.seats, list(dict.fromkeys(self._unsaved_seat_fields))))
+        if seat_fields:
+            updates.append((self.seats if seats is None else seats, seat_fields))
+        if game_fields:
+            updates.append(([self.game], game_fields))
+        self._unsaved_events, self._unsaved_seat_fields = [], []
+        write(insert=events, updates=updates)
+        self.new_events += events
 
     # Seats: every write of a seat row goes through these, under the game's lock.
 
     def add_seat(self, **fields: Any) -> Seat:
         """A new seat at the end of the table (`IntegrityError` when the player already has a
         live seat elsewhere: the partial unique index)."""
+        self._write([])
         seat = Seat.objects.create(game=self.game, seat=len(self.seats), **fields)
         self.seats.append(seat)
         return seat
 
     def remove_seat(self, seat: Seat) -> None:
         """Free a seat of a waiting table; the seats after it move up one."""
+        self._write([])
         seat.delete()
         self.seats.remove(seat)
         for index, other in enumerate(self.seats):
@@ -189,7 +289,7 @@ class LockedGame:
 
     def save_seats(self, *fields: str, seats: list[Seat] | None = None) -> None:
         """Write these fields of the seats (default: every seat) in one statement."""
-        Seat.objects.bulk_update(self.seats if seats is None else seats, list(fields))
+        self._write([], seat_fields=fields, seats=seats)
 
 
 def _payload(event: EngineEvent, by: str | None) -> dict[str, Any]:

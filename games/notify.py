@@ -49,6 +49,7 @@ def game_changed(game_id: UUID | str) -> None:
 def game_update(locked: LockedGame) -> None:
     """The locked game changed: publish it, projected per viewer, once the commit is done (the
     sockets' `game.update`)."""
+    assert not locked.unsaved, "what `record` took is saved before it is published"
     if not locked.published:
         locked.published = True
         transaction.on_commit(lambda: _publish(locked), robust=True)

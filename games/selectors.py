@@ -3,9 +3,8 @@ the overdue turns, what ratings are fed (the games waiting for their rating, the
 results), fair play's count, a game's record.
 
 What a viewer may see of what these read is the projection's (games/projection.py). The reads
-every move or poll runs are in plain SQL (core/perf/sql.py): `game_seats` and
-`game_view_tag` and `game_get` here, and the locked row (games/locks.py); nowhere else in the
-app.
+every move or poll runs are in plain SQL (core/perf/sql.py): `game_seats`, `game_view_tag` and
+`game_get` here, and the locked row with its seats (games/locks.py); nowhere else in the app.
 """
 
 from __future__ import annotations
@@ -163,14 +162,20 @@ def game_get(game_id: UUID | str) -> Game | None:
 def game_seats(game: Game) -> list[Seat]:
     """The game's seats in order, each with its player and the player's rating: what every
     payload of the game is built from, under its lock or not (a socket, a read)."""
-    seats = []
-    for seat, player, rating in fetch(_SEATS_SQL, [game.pk], _SEAT, _PLAYER, _RATING):
-        Seat.game.field.set_cached_value(seat, game)
-        Seat.player.field.set_cached_value(seat, player)
-        if player is not None:
-            Player.rating.related.set_cached_value(player, rating)
-        seats.append(seat)
-    return seats
+    return [
+        seated(game, seat, player, rating)
+        for seat, player, rating in fetch(_SEATS_SQL, [game.pk], _SEAT, _PLAYER, _RATING)
+    ]
+
+
+def seated(game: Game, seat: Seat, player: Player | None, rating: Rating | None) -> Seat:
+    """The seat, its game, player and rating (None: there is none) set as its ORM relations
+    (read without a query)."""
+    Seat.game.field.set_cached_value(seat, game)
+    Seat.player.field.set_cached_value(seat, player)
+    if player is not None:
+        Player.rating.related.set_cached_value(player, rating)
+    return seat
 
 
 def game_record(game: Game, seats: list[Seat]) -> RecordData:

@@ -54,11 +54,11 @@ def advance(
     if by is not None:
         # `source`: what made the move when it is not `by` (a timeout's CPU move).
         metrics.MOVES_APPLIED.labels(source or by).inc()
+    locked.game.turn_deadline = deadline(locked)
+    locked.save(*_PLAY_FIELDS)  # the events and seats `record` took go with it
     if locked.game.status == GameStatus.FINISHED:
         notify.game_finished(locked.game)  # ratings rate it after the commit
-        fair_play.game_ended(locked)
-    locked.game.turn_deadline = deadline(locked)
-    locked.save(*_PLAY_FIELDS)
+        fair_play.game_ended(locked)  # counts the events just saved
     notify.game_update(locked)
     if schedule:
         schedule_turn(locked)

@@ -34,6 +34,7 @@ def seat_left(locked: LockedGame, seat: Seat) -> None:
 def game_ended(locked: LockedGame) -> None:
     """At a ranked game's end, each seat still away (its player never came back) that the CPU
     played for `YANIV_IDLE_OFFENCE_TURNS` turns in a row or more is an idling offence."""
+    assert not locked.unsaved, "the last move's events are saved before they are counted"
     if not locked.game.ranked:
         return
     for seat in locked.seats:

@@ -18,7 +18,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import AuthToken, Player
-from core.perf.sql import Columns, fetch, insert, query, update
+from core.perf.sql import Columns, fetch, insert, query, update, write
 from games.models import Event, Game, GameStatus, Seat
 from games.selectors import game_seats
 from ratings.models import Rating
@@ -107,6 +107,40 @@ def test_update_writes_only_the_named_fields() -> None:
     assert stored.invite_code != "NOTSAVED"
 
 
+def test_several_rows_are_updated_as_bulk_update_would() -> None:
+    game = _table()
+    ours, orm = list(game.seats.order_by("seat")), list(game.seats.order_by("seat"))
+    for seats in (ours, orm):
+        for seat in seats:
+            seat.score, seat.eliminated, seat.place = seat.seat * 7, seat.seat == 1, None
+        seats[2].place = 1
+    Seat.objects.bulk_update(orm, ["score", "eliminated", "place"])
+    expected = [model_to_dict(seat) for seat in game.seats.order_by("seat")]
+    Seat.objects.filter(game=game).update(score=0, eliminated=False, place=None)
+    write(updates=[(ours, ["score", "eliminated", "place"])])
+    assert [model_to_dict(seat) for seat in game.seats.order_by("seat")] == expected
+
+
+def test_inserts_and_updates_go_in_one_statement(django_assert_num_queries) -> None:
+    game = _table()
+    seats = list(game.seats.order_by("seat"))
+    for seat in seats:
+        seat.score += 5
+    game.seq, game.state = 8, {"turn": 0}
+    events = [Event(game=game, seq=8, type="played", payload={"n": n}) for n in range(3)]
+    with transaction.atomic(), django_assert_num_queries(1) as queries:
+        write(insert=events, updates=[(seats, ["score"]), ([game], ["seq", "state"])])
+    assert queries.captured_queries[0]["sql"].startswith("WITH ")
+    stored = list(Event.objects.filter(game=game).order_by("id"))
+    assert [event.pk for event in events] == [event.pk for event in stored]
+    assert [event.payload for event in stored] == [{"n": n} for n in range(3)]
+    assert list(game.seats.order_by("seat").values_list("score", flat=True)) == [5, 5, 45]
+    game.refresh_from_db()
+    assert (game.seq, game.state) == (8, {"turn": 0})
+    with django_assert_num_queries(0):
+        write()  # nothing to write: no statement
+
+
 # Against the ORM's own SQL ------------------------------------------------------------------
 
 # Every model the hot queries read (games/locks.py, games/selectors.py, accounts/selectors.py).
@@ -193,6 +227,24 @@ def test_update_sets_what_save_with_update_fields_sets() -> None:
     assert _columns(assignments(orm_sql)) == names
     assert _columns(our_sql[our_sql.index(" WHERE ") :]) == ["id"]  # by the key, as save()
     assert _columns(orm_sql[orm_sql.index(" WHERE ") :]) == ["id"]
+
+
+def test_a_values_list_casts_as_bulk_update_casts() -> None:
+    game = _table()
+    seats = list(game.seats.order_by("seat"))
+    names = ["score", "eliminated", "place", "cpu_level"]
+    with transaction.atomic(), CaptureQueriesContext(connection) as orm:
+        Seat.objects.bulk_update(seats, names)
+    with transaction.atomic(), CaptureQueriesContext(connection) as ours:
+        write(updates=[(seats, names)])
+    orm_sql, our_sql = _statement(orm, "UPDATE"), _statement(ours, "UPDATE")
+    orm_casts = dict(re.findall(r'"(\w+)" = \(CASE .*? END\)::([\w ]+(?:\(\d+\))?)', orm_sql))
+    listed = re.findall(r'"(\w+)"', our_sql[our_sql.index(" AS v (") : our_sql.index(" WHERE ")])
+    first_row = our_sql[our_sql.index("(VALUES (") + len("(VALUES (") :].split("), (")[0]
+    our_casts = dict(zip(listed, re.findall(r"::([\w ]+(?:\(\d+\))?)", first_row), strict=True))
+    assert our_casts.pop("id") == "bigint"
+    assert our_casts == orm_casts
+    assert set(orm_casts) == set(names)
 
 
 def test_an_instance_made_from_a_row_is_in_the_state_the_orm_leaves_it() -> None:
