@@ -11,7 +11,7 @@ other request (a browser's `text/html, ...`, `application/json; indent=2`, a `fo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from typing import Any
 
 from rest_framework.negotiation import DefaultContentNegotiation
@@ -25,9 +25,10 @@ class ContentNegotiation(DefaultContentNegotiation):
     def select_renderer(
         self,
         request: Request,
-        renderers: Sequence[BaseRenderer],
+        renderers: Iterable[BaseRenderer],
         format_suffix: str | None = None,
     ) -> tuple[BaseRenderer, str]:
+        renderers = list(renderers)
         if len(renderers) == 1 and not format_suffix and renderers[0].media_type in _PLAIN:
             meta: dict[str, Any] = request._request.META
             accept = meta.get("HTTP_ACCEPT")

@@ -25,6 +25,7 @@ class JSONRenderer(renderers.JSONRenderer):
             # API, in DEBUG): DRF's own, seldom; a body encoded already is read back first.
             if isinstance(data, Fragment):
                 data = orjson.loads(data.contents)
-            return super().render(data, accepted_media_type, renderer_context)
+            laid_out: bytes = super().render(data, accepted_media_type, renderer_context)
+            return laid_out
         # A `Fragment` (a body encoded already: games/apis.py) is written as it is.
         return json_bytes(data)

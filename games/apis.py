@@ -334,7 +334,8 @@ def action_input(data: Any) -> dict[str, Any]:
                 return {"seq": seq, "type": kind, "cards": cards, "draw": draw}
     serializer = ActionInput(data=data)
     serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
+    validated: dict[str, Any] = serializer.validated_data
+    return validated
 
 
 class BotMovesThrottle(RateThrottle):

@@ -22,7 +22,7 @@ from core.encoding import Fragment, json_bytes, json_text
 from core.sockets import game_group, player_group, send_to_group, viewer_group
 from games.locks import LockedGame
 from games.models import Game, Seat
-from games.payloads import game_message, your_turn_message
+from games.payloads import EventData, game_message, your_turn_message
 from games.projection import events_shown
 
 # Sent after the commit that finished (or voided) a game; games/receivers.py queues its rating
@@ -75,10 +75,8 @@ def _publish(locked: LockedGame) -> None:
         # as they are, the game in each of them (and in the mover's answer) the same bytes.
         encoded = locked.encoded[seat] = json_bytes(locked.payload(seat))
         game_json = Fragment(encoded)
-        frames = [
-            json_text(game_message(event, game_json))  # type: ignore[arg-type]
-            for event in events_shown(events, seat) or [None]
-        ]
+        shown: list[EventData | None] = [*events_shown(events, seat)] or [None]
+        frames = [json_text(game_message(event, game_json)) for event in shown]  # type: ignore[arg-type]
         message = {"type": "game.update", **span, "frames": frames}
         send_to_group(viewer_group(game.pk, player_id), message)
 

@@ -13,7 +13,7 @@ import hashlib
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from functools import cache
-from typing import NamedTuple, cast
+from typing import Any, NamedTuple, cast
 from uuid import UUID
 
 from django.conf import settings
@@ -68,7 +68,7 @@ _VIEW_TAG = (
     "  LEFT JOIN {r.table} ON r.player_id = p.id WHERE s.game_id = g.id)"
     " FROM {g.table} WHERE g.id = %s"
 )
-_VIEW_TAG_PARTS = {
+_VIEW_TAG_PARTS: dict[str, Columns[Any]] = {
     "g": _GAME,
     "shown": Columns(Game, "g", omit={"state"}),
     "s": _SEAT,

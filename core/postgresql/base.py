@@ -41,10 +41,11 @@ def _has_input(conn: Any) -> bool:
     return bool(readable)
 
 
-class DatabaseWrapper(base.DatabaseWrapper):  # type: ignore[misc]
+class DatabaseWrapper(base.DatabaseWrapper):
     @property
     def pool(self) -> ConnectionPool | None:
-        pool: ConnectionPool | None = super().pool
+        # (django-stubs know no `pool`.)
+        pool: ConnectionPool | None = super().pool  # type: ignore[misc]
         if pool is not None and pool._check is ConnectionPool.check_connection:
             pool._check = check_connection
         return pool

@@ -35,7 +35,7 @@ ACCEPTS = [
 
 
 def _negotiate(negotiation: Any, accept: str | None, query: str, renderers: list[Any]) -> Any:
-    headers = {} if accept is None else {"HTTP_ACCEPT": accept}
+    headers: dict[str, Any] = {} if accept is None else {"HTTP_ACCEPT": accept}
     request = Request(RequestFactory().get(f"/api/v1/rules/{query}", **headers))
     try:
         renderer, media_type = negotiation.select_renderer(request, renderers)

@@ -3,6 +3,7 @@ the broker is down) is logged, and neither fails the request nor stops the hooks
 
 from __future__ import annotations
 
+import json
 import random
 from datetime import timedelta
 from typing import Any
@@ -82,7 +83,8 @@ def test_a_finishing_move_stands_when_no_task_can_be_queued(caplog) -> None:
     assert game.status == GameStatus.FINISHED
     assert down.call_count >= 2  # the deadlines' tasks, and the rating's
     assert "Connection refused" in caplog.text
-    events = [event["type"] for push in _pushes(listener) for event in push["events"]]
+    frames = [json.loads(frame) for push in _pushes(listener) for frame in push["frames"]]
+    events = [frame["event"]["type"] for frame in frames if frame["event"] is not None]
     listener.close()
     assert events[-1] == "game_ended"
 

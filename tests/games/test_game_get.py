@@ -31,7 +31,16 @@ def test_it_loads_every_field_as_the_orm_does(make_client) -> None:
     assert not loaded._state.adding
 
 
-@pytest.mark.parametrize("key", [uuid.uuid4(), str(uuid.uuid4()), "not-a-uuid", None, 7])
+@pytest.mark.parametrize(
+    "key",
+    [
+        uuid.UUID("00000000-0000-4000-8000-000000000000"),
+        "00000000-0000-4000-8000-000000000001",
+        "not-a-uuid",
+        None,
+        7,
+    ],
+)
 def test_no_such_game_is_none(key: object) -> None:
     assert game_get(key) is None  # type: ignore[arg-type]
 

@@ -206,7 +206,7 @@ async def test_the_standings_socket_keeps_alive_like_every_listener(settings) ->
         messages = [await socket.receive_json_from(timeout=5) for _ in range(2)]
         assert {"type": "pong"} in messages  # beside, perhaps, another keep-alive
         while (message := await socket.receive_output(timeout=5))["type"] == "websocket.send":
-            assert message["text"] == '{"type": "keepalive"}'
+            assert message["text"] == '{"type":"keepalive"}'
         assert message == {"type": "websocket.close", "code": 4408}
     finally:
         await socket.disconnect()
