@@ -23,7 +23,7 @@ A move is two statements under the lock, one that locks and reads, one that writ
 INSERT, the game row's UPDATE). Each statement costs a round trip and, in the web process or
 the worker, Django's cursor and psycopg's call around it: about as much CPU as the rows it
 carries (bench/README.md, api_moves).
-- The lock is the function `games_lock` (the migration games/0011_games_lock.py): it locks the
+- The lock is the function `games_lock` (the migration games/migrations/0011_games_lock.py): it locks the
   row, then reads the game, its last event and its seats in a statement of its own. Not one plain
   statement: in READ COMMITTED a statement reads with the snapshot of its start, and only the
   row it locks is read again once it has waited for the lock; a join or a subquery in it would
@@ -59,7 +59,7 @@ from games.projection import game_payload, viewer_seat
 from games.selectors import seated
 from ratings.models import Rating
 
-# The function `games_lock` (created by the migration games/0011_games_lock.py): the game
+# The function `games_lock` (created by the migration games/migrations/0011_games_lock.py): the game
 # locked (or, with SKIP LOCKED, nothing when another transaction holds it; nothing when there is
 # no such game), then its row and last event, then its seats with their players and ratings, each
 # read after the lock with a snapshot of its own (the module's docstring: why).

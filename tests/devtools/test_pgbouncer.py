@@ -61,7 +61,8 @@ def _settings(pooler: str) -> subprocess.CompletedProcess[str]:
 
 def test_behind_pgbouncer_no_server_side_cursors_and_never_a_prepared_statement() -> None:
     assert _settings("pgbouncer").stdout.split() == ["True", "None"]
-    assert _settings("").stdout.split() == ["False", "None"]  # prepared: never, pooler or not
+    # Direct to PostgreSQL, statements are prepared (core/prepared.py).
+    assert _settings("").stdout.split() == ["False", "5"]
 
 
 def test_an_unknown_pooler_is_refused_by_name() -> None:
