@@ -23,15 +23,15 @@ A move is two statements under the lock, one that locks and reads, one that writ
 INSERT, the game row's UPDATE). Each statement costs a round trip and, in the web process or
 the worker, Django's cursor and psycopg's call around it: about as much CPU as the rows it
 carries (bench/README.md, api_moves).
-- The lock is the function `games_lock` (the migration games/migrations/0011_games_lock.py): it locks the
-  row, then reads the game, its last event and its seats in a statement of its own. Not one plain
-  statement: in READ COMMITTED a statement reads with the snapshot of its start, and only the
-  row it locks is read again once it has waited for the lock; a join or a subquery in it would
-  give the seats and the last event from before the wait, without what the transaction that held
-  the lock committed (a player's leaving, a seat gone away; tests/games/test_locks.py has that
-  race). Each statement in a function takes a snapshot of its own, so the reads come after
-  the lock. The game row comes once, the seats one row each (not the game's state once per
-  seat), as the tables' own row types whose columns are read by name here.
+- The lock is the function `games_lock` (the migration games/migrations/0011_games_lock.py): it
+  locks the row, then reads the game, its last event and its seats in a statement of its own. Not
+  one plain statement: in READ COMMITTED a statement reads with the snapshot of its start, and
+  only the row it locks is read again once it has waited for the lock; a join or a subquery in it
+  would give the seats and the last event from before the wait, without what the transaction that
+  held the lock committed (a player's leaving, a seat gone away; tests/games/test_locks.py has
+  that race). Each statement in a function takes a snapshot of its own, so the reads come after
+  the lock. The game row comes once, the seats one row each (not the game's state once per seat),
+  as the tables' own row types whose columns are read by name here.
 - `record` takes an engine result's events and seats without writing them; `save`, which always
   follows it (clock.advance), writes them with the game row in one statement of
   data-modifying CTEs (core/perf/sql.py `write`). Any other write first writes what `record`
