@@ -76,14 +76,7 @@ def web_command(
     return [
         str(BIN / "uvicorn"),
         "config.asgi:application",
-        "--host",
-        host,
-        "--port",
-        str(port),
-        "--workers",
-        str(workers),
-        "--loop",
-        "uvloop",
+        *_listening(port, workers, host),
         "--http",
         "httptools",
         "--ws",
@@ -93,6 +86,11 @@ def web_command(
         "--log-level",
         "warning",
     ]
+
+
+def _listening(port: int, workers: int, host: str) -> list[str]:
+    """What both servers are told alike: where to listen, how many processes, uvloop."""
+    return ["--host", host, "--port", str(port), "--workers", str(workers), "--loop", "uvloop"]
 
 
 def granian_command(port: int, workers: int, host: str = "127.0.0.1") -> list[str]:
@@ -107,14 +105,7 @@ def granian_command(port: int, workers: int, host: str = "127.0.0.1") -> list[st
         str(BIN / "granian"),
         "--interface",
         "asgi",
-        "--host",
-        host,
-        "--port",
-        str(port),
-        "--workers",
-        str(workers),
-        "--loop",
-        "uvloop",
+        *_listening(port, workers, host),
         "--http",
         "1",
         "--ws",
