@@ -51,11 +51,6 @@ def check_key(key: str) -> None:
     raise ApplicationError("invalid", detail)
 
 
-def _compact(value: Any) -> str:
-    # The answer's body may be a `Fragment`, encoded already (games/apis.py).
-    return json_text(value)
-
-
 # Atomically: the entry already there (the caller reads it), or nil after claiming the key.
 _CLAIM = """
     local entry = redis.call('GET', KEYS[1])
@@ -92,7 +87,7 @@ def run_once(
     redis = get_redis()
     key = "idem:" + hashlib.sha256(scope.encode()).hexdigest()
     fingerprint = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
-    claim = _compact({"f": fingerprint})
+    claim = json_text({"f": fingerprint})
     found = redis.register_script(_CLAIM)(keys=[key], args=[claim, CLAIM_TTL])
     if found is not None:
         stored = json.loads(found)
@@ -113,7 +108,7 @@ def run_once(
         # Refused (or failed): the claim goes, and a retry is evaluated afresh.
         redis.delete(key)
         raise
-    entry = _compact({"f": fingerprint, "s": response.status_code, "b": response.data})
+    entry = json_text({"f": fingerprint, "s": response.status_code, "b": response.data})
     size = len(key) + len(entry.encode())
     quota = f"idem-bytes:{player.pk}"
     cap = settings.IDEMPOTENCY_MAX_BYTES_PER_PLAYER

@@ -56,7 +56,7 @@ from games.engine.state import EngineEvent, GameState
 from games.models import Event, Game, GameStatus, Seat
 from games.payloads import GameData
 from games.projection import game_payload, viewer_seat
-from games.selectors import seated
+from games.selectors import game_key, seated
 from ratings.models import Rating
 
 # The function `games_lock` (created by the migration games/migrations/0011_games_lock.py): the game
@@ -149,9 +149,8 @@ class LockedGame:
     def try_lock(cls, game_id: UUID | str, *, skip_locked: bool = False) -> LockedGame | None:
         """The game locked, or None when there is none (or, with `skip_locked`, when another
         transaction holds it: the sweeper leaves that game to it)."""
-        try:
-            key = game_id if isinstance(game_id, UUID) else UUID(game_id)
-        except (ValueError, TypeError, AttributeError):
+        key = game_key(game_id)
+        if key is None:
             return None
         rows = fetch(_LOCK_SQL, [key, skip_locked], _GAME, _SEAT, _PLAYER, _RATING)
         if not rows:

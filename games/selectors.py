@@ -143,6 +143,14 @@ def _view_tag(
     return ViewTag(ranked, seat, f'"g{digest.hexdigest()}"')
 
 
+def game_key(game_id: UUID | str) -> UUID | None:
+    """`game_id` as a UUID, or None when it is none (no game has that id)."""
+    try:
+        return game_id if isinstance(game_id, UUID) else UUID(game_id)
+    except (ValueError, TypeError, AttributeError):
+        return None
+
+
 _GAME_SQL = query("SELECT {g.select} FROM {g.table} WHERE g.id = %s", g=_GAME)
 
 
@@ -150,9 +158,8 @@ def game_get(game_id: UUID | str) -> Game | None:
     """The game (None when there is none, or `game_id` is no UUID): what a read, the legal
     moves and a socket's read-back load, in plain SQL (the ORM compiled this query anew each
     time, some 0.4 ms)."""
-    try:
-        key = game_id if isinstance(game_id, UUID) else UUID(game_id)
-    except (ValueError, TypeError, AttributeError):
+    key = game_key(game_id)
+    if key is None:
         return None
     for (game,) in fetch(_GAME_SQL, [key], _GAME):
         return cast(Game, game)
