@@ -65,15 +65,23 @@ def request_player(request: Request) -> Player:
     return request.user
 
 
+def header_authenticate(header: bytes) -> tuple[Player, AuthToken | BotToken] | None:
+    """The player and token of an `Authorization` header's value; None when it is not a
+    bearer header. Raises as `token_authenticate` does (and for a garbled header)."""
+    raw = bearer_token(header)
+    if raw is None:
+        return None
+    token = token_authenticate(raw)
+    return token.player, token
+
+
 class BearerTokenAuthentication(BaseAuthentication):
     def authenticate(self, request: Request) -> tuple[Player, AuthToken | BotToken] | None:
-        raw = bearer_token(get_authorization_header(request))
-        if raw is None:
-            return None
-        token = token_authenticate(raw)
-        # Where the request names no language of ours, the player's own (docs/languages.md).
-        use_player_language(request._request, token.player.language)
-        return token.player, token
+        found = header_authenticate(get_authorization_header(request))
+        if found is not None:
+            # Where the request names no language of ours, the player's own (docs/languages.md).
+            use_player_language(request._request, found[0].language)
+        return found
 
     def authenticate_header(self, request: Request) -> str:
         # Makes DRF answer 401 (not 403) when credentials are missing or bad.

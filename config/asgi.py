@@ -15,12 +15,15 @@ from django.conf import settings  # noqa: E402
 from django.urls import get_resolver  # noqa: E402
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware  # noqa: E402
 
+from accounts.authentication import header_authenticate  # noqa: E402
 from accounts.ws_auth import PlayerAuthMiddleware  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from core import drain  # noqa: E402
 from core.heartbeat import heartbeat  # noqa: E402
+from core.lean import Lean  # noqa: E402
 from core.perf import garbage  # noqa: E402
 from core.perf.http import ThreadedWSGI  # noqa: E402
+from games import lean as games_lean  # noqa: E402
 
 
 async def lifespan(scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -47,6 +50,8 @@ router = ProtocolTypeRouter(
             threads=settings.WEB_THREADS,
             # Django refuses a larger body anyway; this refuses it before it is all read.
             max_body=settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 2**31,
+            # A game's read and a move without Django's request cycle, where it can.
+            lean=Lean(games_lean.ROUTES, header_authenticate),
         ),
         # No Origin check: sockets authenticate with a ticket or a bearer token, never a
         # cookie, so another site cannot ride a browser's session; and mobile clients send

@@ -80,6 +80,11 @@ def _finished(**_: Any) -> None:
     clear()
 
 
+def request_id_for(sent: str) -> str:
+    """A request's id: the X-Request-ID it sent when valid, else a new one."""
+    return sent if _VALID_ID.match(sent) else uuid.uuid4().hex
+
+
 class RequestIdMiddleware:
     """The request's id: its X-Request-ID when valid, else a new one; echoed in the response.
     The game id comes from the URL (`game_id`), the player's from the views that know it."""
@@ -91,8 +96,7 @@ class RequestIdMiddleware:
         request_finished.connect(_finished, dispatch_uid="core.logs.clear")
 
     def __call__(self, request: Any) -> Any:
-        sent = request.headers.get(REQUEST_ID_HEADER, "")
-        rid = sent if _VALID_ID.match(sent) else uuid.uuid4().hex
+        rid = request_id_for(request.headers.get(REQUEST_ID_HEADER, ""))
         clear()
         request_id.set(rid)
         response = self.get_response(request)

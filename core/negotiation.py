@@ -21,6 +21,14 @@ from rest_framework.request import Request
 _PLAIN = frozenset({"*/*", "application/*", "application/json"})
 
 
+def plain_accept(meta: dict[str, Any]) -> bool:
+    """Whether a request's `Accept` is absent or plain (the module's text), with no `format`
+    in its query: one that JSON answers, whatever the renderers."""
+    accept = meta.get("HTTP_ACCEPT")
+    plain = accept is None or all(token.strip() in _PLAIN for token in accept.split(","))
+    return plain and "format" not in meta.get("QUERY_STRING", "")
+
+
 class ContentNegotiation(DefaultContentNegotiation):
     def select_renderer(
         self,
@@ -29,10 +37,7 @@ class ContentNegotiation(DefaultContentNegotiation):
         format_suffix: str | None = None,
     ) -> tuple[BaseRenderer, str]:
         renderers = list(renderers)
-        if len(renderers) == 1 and not format_suffix and renderers[0].media_type in _PLAIN:
-            meta: dict[str, Any] = request._request.META
-            accept = meta.get("HTTP_ACCEPT")
-            plain = accept is None or all(token.strip() in _PLAIN for token in accept.split(","))
-            if plain and "format" not in meta.get("QUERY_STRING", ""):
-                return renderers[0], renderers[0].media_type
+        one = len(renderers) == 1 and renderers[0].media_type in _PLAIN
+        if one and not format_suffix and plain_accept(request._request.META):
+            return renderers[0], renderers[0].media_type
         return super().select_renderer(request, renderers, format_suffix)  # type: ignore[no-any-return]

@@ -19,7 +19,7 @@ import hashlib
 from typing import Any, TypeVar
 
 from django.conf import settings
-from django.http import HttpResponse, HttpResponseBase
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
@@ -64,11 +64,12 @@ def with_etag(response: R, etag: str, *, public: bool) -> R:
     return response
 
 
-def not_modified(request: Request, response: HttpResponse) -> HttpResponseBase | None:
+def not_modified(request: Request | HttpRequest, response: HttpResponse) -> HttpResponseBase | None:
     """304 Not Modified, with `response`'s ETag and caching headers and no body, when the
     request's `If-None-Match` names `response`'s ETag (or 412 for an `If-Match` that fails);
     else None: `response` stands."""
-    answer = get_conditional_response(request._request, etag=response["ETag"], response=response)
+    http = request._request if isinstance(request, Request) else request
+    answer = get_conditional_response(http, etag=response["ETag"], response=response)
     return None if answer is response else answer
 
 

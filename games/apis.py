@@ -9,7 +9,7 @@ import time
 from typing import Any
 from uuid import UUID
 
-from django.http import HttpResponse, HttpResponseBase
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -223,29 +223,33 @@ class GameDetailApi(APIView):
         responses={200: GameSerializer, **NOT_MODIFIED, **error_responses(401, 403, 404)},
     )
     def get(self, request: Request, game_id: UUID) -> HttpResponseBase:
-        player = request_player(request)
-        # The tag is read before the game, or with it: a game that moves in between is
-        # answered newer than its tag, so the next poll gets it again; never older, which
-        # would hold a client at a stale game through 304s. A request with no tag to match
-        # (no If-None-Match) is answered the game anyway: read with its tag, one round trip.
-        game: Game | None = None
-        if "HTTP_IF_NONE_MATCH" in request.META:
-            tag = game_view_tag(game_id, player)
-        else:
-            tagged = game_view_tag_and_game(game_id, player)
-            tag, game = (None, None) if tagged is None else tagged
-        if tag is None:
-            raise _no_game()
-        _require_view(tag.ranked, tag.seat)
-        unchanged = not_modified(request, with_etag(HttpResponse(), tag.etag, public=False))
-        if unchanged is not None:
-            return unchanged
-        if game is None:
-            game, seats, seat = _visible_game(game_id, player)
-        else:
-            seats, seat = game_seats(game), tag.seat
-        payload = game_payload(game, game_state(game), seats, seat)
-        return with_etag(Response(payload), tag.etag, public=False)
+        return game_read(request._request, game_id, request_player(request))
+
+
+def game_read(request: HttpRequest, game_id: UUID, player: Player) -> HttpResponseBase:
+    """`GET /games/{id}/`'s answer (its view's, and the lean path's: games/lean.py)."""
+    # The tag is read before the game, or with it: a game that moves in between is answered
+    # newer than its tag, so the next poll gets it again; never older, which would hold a
+    # client at a stale game through 304s. A request with no tag to match (no If-None-Match)
+    # is answered the game anyway: read with its tag, one round trip.
+    game: Game | None = None
+    if "HTTP_IF_NONE_MATCH" in request.META:
+        tag = game_view_tag(game_id, player)
+    else:
+        tagged = game_view_tag_and_game(game_id, player)
+        tag, game = (None, None) if tagged is None else tagged
+    if tag is None:
+        raise _no_game()
+    _require_view(tag.ranked, tag.seat)
+    unchanged = not_modified(request, with_etag(HttpResponse(), tag.etag, public=False))
+    if unchanged is not None:
+        return unchanged
+    if game is None:
+        game, seats, seat = _visible_game(game_id, player)
+    else:
+        seats, seat = game_seats(game), tag.seat
+    payload = game_payload(game, game_state(game), seats, seat)
+    return with_etag(Response(payload), tag.etag, public=False)
 
 
 class LiveGamesPagination(LimitOffsetPagination):
@@ -312,10 +316,22 @@ _DRAW = re.compile(rf"(stock|{CARD_PATTERN})")
 
 def action_input(data: Any) -> dict[str, Any]:
     """`ActionInput`'s validated data. A well-formed action, every client's every move, is
-    checked here directly: building the serializer deep-copies its fields, some 0.4 ms a move
-    (bench/README.md, issue 34). Anything else goes to the serializer, which decides and words
-    the refusal (and takes what it tolerates: a `seq` sent as a string, padded codes, unknown
-    keys). tests/games/test_action_input.py holds the two to the same answers."""
+    checked here directly (`well_formed_action`): building the serializer deep-copies its
+    fields, some 0.4 ms a move (bench/README.md, issue 34). Anything else goes to the
+    serializer, which decides and words the refusal (and takes what it tolerates: a `seq` sent
+    as a string, padded codes, unknown keys). tests/games/test_action_input.py holds the two to
+    the same answers."""
+    action = well_formed_action(data)
+    if action is not None:
+        return action
+    serializer = ActionInput(data=data)
+    serializer.is_valid(raise_exception=True)
+    validated: dict[str, Any] = serializer.validated_data
+    return validated
+
+
+def well_formed_action(data: Any) -> dict[str, Any] | None:
+    """`data` as `ActionInput` validates it when it is a well-formed action, else None."""
     if type(data) is dict:
         seq, kind = data.get("seq"), data.get("type")
         if type(seq) is int and seq >= 0:
@@ -332,10 +348,7 @@ def action_input(data: Any) -> dict[str, Any]:
                 and _DRAW.fullmatch(draw)
             ):
                 return {"seq": seq, "type": kind, "cards": cards, "draw": draw}
-    serializer = ActionInput(data=data)
-    serializer.is_valid(raise_exception=True)
-    validated: dict[str, Any] = serializer.validated_data
-    return validated
+    return None
 
 
 class BotMovesThrottle(RateThrottle):

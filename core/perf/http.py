@@ -43,8 +43,15 @@ SPOOL_BYTES = 64 * 1024
 class ThreadedWSGI:
     """An ASGI `http` application running a WSGI application in a pool of threads."""
 
-    def __init__(self, app: WSGIApp, threads: int, max_body: int) -> None:
+    def __init__(
+        self,
+        app: WSGIApp,
+        threads: int,
+        max_body: int,
+        lean: Callable[[dict[str, Any]], Response | None] | None = None,
+    ) -> None:
         self.app = app
+        self.lean = lean
         self.executor = ThreadPoolExecutor(threads, thread_name_prefix="http")
         self.max_body = max_body
 
@@ -78,7 +85,10 @@ class ThreadedWSGI:
 
     def respond(self, environ: dict[str, Any], stream: Stream) -> Response | None:
         """Run the WSGI application to completion, in a pool thread: the response, or None
-        when it was a streaming one, which this thread has sent through `stream`."""
+        when it was a streaming one, which this thread has sent through `stream`. The lean
+        path (core/lean.py) answers first where it can."""
+        if self.lean is not None and (answer := self.lean(environ)) is not None:
+            return answer
         started: list[Any] = []
 
         def start_response(
