@@ -63,7 +63,7 @@ def player_client(url: str, headers: dict[str, str] | None = None) -> httpx.Asyn
     """An HTTP client of one simulated player's own, as each real player has. One httpx client
     shared by 64 players costs three times the CPU a request (4 ms against 1.4: its pool is
     searched and locked for each), which made the load generator the largest user of the two
-    cores flat out (bench/README.md, "The lean path")."""
+    cores flat out (bench/README.md, "The lean path and the load generator")."""
     limits = httpx.Limits(max_connections=2, keepalive_expiry=KEEPALIVE)
     return httpx.AsyncClient(base_url=url, limits=limits, timeout=30, headers=headers, verify=_TLS)
 

@@ -24,6 +24,7 @@ from core.lean import Lean  # noqa: E402
 from core.perf import garbage  # noqa: E402
 from core.perf.http import ThreadedWSGI  # noqa: E402
 from games import lean as games_lean  # noqa: E402
+from players import lean as players_lean  # noqa: E402
 
 
 async def lifespan(scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -43,6 +44,11 @@ async def lifespan(scope: dict[str, Any], receive: Any, send: Any) -> None:
             return
 
 
+def lean() -> Lean:
+    """The lean path (core/lean.py) with every app's routes: a game's read, a move, a ticket."""
+    return Lean((*games_lean.ROUTES, *players_lean.ROUTES), header_authenticate)
+
+
 router = ProtocolTypeRouter(
     {
         "http": ThreadedWSGI(
@@ -50,8 +56,8 @@ router = ProtocolTypeRouter(
             threads=settings.WEB_THREADS,
             # Django refuses a larger body anyway; this refuses it before it is all read.
             max_body=settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 2**31,
-            # A game's read and a move without Django's request cycle, where it can.
-            lean=Lean(games_lean.ROUTES, header_authenticate),
+            # A game's read, a move and a ticket without Django's request cycle, where it can.
+            lean=lean(),
         ),
         # No Origin check: sockets authenticate with a ticket or a bearer token, never a
         # cookie, so another site cannot ride a browser's session; and mobile clients send

@@ -1,9 +1,10 @@
-"""The hot endpoints without Django's request cycle (issue 34): a game's read and a move.
+"""The hot endpoints without Django's request cycle (issue 34): a game's read, a move, a ticket.
 
 Why: a request through Django's handler, its fifteen middleware and DRF's `APIView` costs
-the web process about 1.2 ms of CPU before and after the work it exists for (the token's
-query, the limit's Redis script, the game's query): a poll answered 304 cost 2.2 ms in all
-(bench/README.md, "The lean path"). Polls and moves are most of what the web serves.
+the web process about a millisecond of CPU around the work it exists for (the token's query,
+the limit's Redis script, the game's query): a poll answered 304 cost 2.2 ms in all. Polls and
+moves are most of what the web serves; the lean path takes half a millisecond off each
+(bench/README.md, "The lean path and the load generator").
 
 What: `Lean` is asked first, by core/perf/http.py, in the pool thread that would run Django. It
 takes a request only when it can answer it exactly as Django and DRF would: a route of its own
@@ -21,7 +22,7 @@ security headers, CSP, Content-Length, X-Frame-Options) and gets the view's own 
 (`Allow`) and the request id, and is counted and logged as Django's would be. The request
 object is Django's own `WSGIRequest` (lazy: it parses nothing until asked), so the hooks,
 the throttles and the conditional-request helpers read it as they do on Django's path.
-tests/games/test_lean.py holds the two paths to the same answers, header for header.
+tests/core/test_lean.py holds the two paths to the same answers, header for header.
 
 `WEB_LEAN_PATH=false` turns it off (every request through Django), for a comparison or should
 a difference be found.
@@ -107,7 +108,7 @@ def _settings_changed(**kwargs: Any) -> None:
 def response_hooks() -> tuple[Any, ...]:
     """The middleware (config/settings.py's MIDDLEWARE) whose response hooks write headers, in
     the order Django runs them (the innermost first). The others have nothing to do for a
-    request the lean path takes (tests/games/test_lean.py says why of each, and fails on one it
+    request the lean path takes (tests/core/test_lean.py says why of each, and fails on one it
     does not know); the request id and the metrics are written by the lean path itself.
 
     The hooks, reading the settings as they are now (as Django's handler reads them once)."""

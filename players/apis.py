@@ -375,11 +375,15 @@ class WsTicketApi(APIView):
         responses={201: WsTicketOutputSerializer, **error_responses(401, 403, 429)},
     )
     def post(self, request: Request) -> Response:
-        token = request.auth
-        assert isinstance(token, AuthToken | BotToken)  # what the authentication class yields
-        ticket, expires_at = ws_ticket_issue(player=request_player(request), token=token)
-        output = WsTicketOutputSerializer({"ticket": ticket, "expires_at": expires_at})
-        return Response(output.data, status=status.HTTP_201_CREATED)
+        return ws_ticket_answer(request_player(request), request.auth)
+
+
+def ws_ticket_answer(player: Player, token: object) -> Response:
+    """`POST /auth/ws-ticket/`'s answer (its view's, and the lean path's: players/lean.py)."""
+    assert isinstance(token, AuthToken | BotToken)  # what the authentication yields
+    ticket, expires_at = ws_ticket_issue(player=player, token=token)
+    output = WsTicketOutputSerializer({"ticket": ticket, "expires_at": expires_at})
+    return Response(output.data, status=status.HTTP_201_CREATED)
 
 
 # Bots (docs/bots.md) -----------------------------------------------------------------------

@@ -1,5 +1,6 @@
-"""The lean path (core/lean.py, games/lean.py): a game's read and a move answered as Django and
-DRF answer them, header for header, or left to Django, untouched, where it cannot."""
+"""The lean path (core/lean.py; the routes of games/lean.py and players/lean.py): a game's read,
+a move and a websocket ticket answered as Django and DRF answer them, header for header, or
+left to Django, untouched, where it cannot."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from django.core.handlers.wsgi import WSGIHandler
 from django.db import close_old_connections
 
 from accounts.authentication import header_authenticate
-from accounts.services import player_update
+from accounts.services import player_update, ws_ticket_redeem
 from core import lean as core_lean
 from core.lean import Lean, response_hooks
 from core.perf.http import environ as make_environ
@@ -49,7 +50,9 @@ _NOTHING_TO_DO = {
 
 
 def _lean() -> Lean:
-    return Lean(games_lean.ROUTES, header_authenticate)
+    from config.asgi import lean  # here: the module builds the ASGI application
+
+    return lean()
 
 
 def _environ(
@@ -328,3 +331,17 @@ def test_a_route_must_be_its_view_s_url() -> None:
     )
     with pytest.raises(ValueError, match="GameActionApi"):
         Lean([wrong], header_authenticate)
+
+
+def test_a_ws_ticket_is_django_s_but_for_the_ticket(table: tuple[str, list[Client]]) -> None:
+    _game_id, clients = table
+    django, lean = _both("POST", "/api/v1/auth/ws-ticket/", {"Authorization": _bearer(clients[0])})
+    assert lean[0] == django[0] == 201
+    assert set(lean[1]) == set(django[1])
+    for name in set(django[1]) - _PER_REQUEST - {"content-length"}:
+        assert lean[1][name] == django[1][name], name
+    issued, expected = orjson.loads(lean[2]), orjson.loads(django[2])
+    assert issued.keys() == expected.keys() == {"ticket", "expires_at"}
+    assert issued["ticket"] != expected["ticket"]  # a new one each time
+    # And it opens the player's socket as a ticket of Django's path does.
+    assert ws_ticket_redeem(ticket=issued["ticket"]) == clients[0].player
