@@ -45,7 +45,8 @@ async def lifespan(scope: dict[str, Any], receive: Any, send: Any) -> None:
 
 
 def lean() -> Lean:
-    """The lean path (core/lean.py) with every app's routes: a game's read, a move, a ticket."""
+    """The lean path (core/lean.py) with every app's routes (a game, its events, a move, a
+    websocket ticket)."""
     return Lean((*games_lean.ROUTES, *players_lean.ROUTES), header_authenticate)
 
 
@@ -56,7 +57,7 @@ router = ProtocolTypeRouter(
             threads=settings.WEB_THREADS,
             # Django refuses a larger body anyway; this refuses it before it is all read.
             max_body=settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 2**31,
-            # A game's read, a move and a ticket without Django's request cycle, where it can.
+            # A game's reads, a move and a ticket without Django's request cycle, where it can.
             lean=lean(),
         ),
         # No Origin check: sockets authenticate with a ticket or a bearer token, never a

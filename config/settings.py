@@ -342,8 +342,8 @@ FORWARDED_ALLOW_IPS = [ip.strip() for ip in env.list("FORWARDED_ALLOW_IPS", defa
 # connection, so keep it at or below DB_POOL_MAX.
 WEB_THREADS = env.int("WEB_THREADS", default=8)
 
-# A game's read, a move and a websocket ticket answered without Django's request cycle, the
-# same answers for less CPU (core/lean.py); off: every request through Django.
+# A game's read, its events, a move and a websocket ticket answered without Django's request
+# cycle, the same answers for less CPU (core/lean.py); off: every request through Django.
 WEB_LEAN_PATH = env.bool("WEB_LEAN_PATH", default=True)
 
 # Seconds between a web process's full garbage collections (core/perf/garbage.py): they run

@@ -1,4 +1,4 @@
-"""The hot endpoints without Django's request cycle (issue 34): a game's read, a move, a ticket.
+"""The hot endpoints without Django's request cycle (issue 34): a game's reads, a move, a ticket.
 
 Why: a request through Django's handler, its fifteen middleware and DRF's `APIView` costs
 the web process about a millisecond of CPU around the work it exists for (the token's query,
@@ -136,6 +136,7 @@ class Route:
     example: str
     prepare: Callable[[WSGIRequest, dict[str, Any]], Any]
     answer: Callable[[WSGIRequest, dict[str, Any], Any], HttpResponseBase]
+    query: bool = False  # whether it reads a query string (else one sends it to Django)
 
 
 @dataclass(frozen=True)
@@ -174,7 +175,7 @@ class Lean:
             return None
         bound, kwargs = found
         request = WSGIRequest(environ)
-        if not _plain(request):
+        if not _plain(request, bound.route.query):
             return None
         set_script_prefix(get_script_name(environ))
         signals.request_started.send(sender=self.__class__, environ=environ)
@@ -251,10 +252,13 @@ class Lean:
         return response.status_code, headers, response.content  # type: ignore[attr-defined]
 
 
-def _plain(request: WSGIRequest) -> bool:
-    """A request whose answer has no part the lean path leaves out (see the module's text)."""
+def _plain(request: WSGIRequest, query: bool) -> bool:
+    """A request whose answer has no part the lean path leaves out (see the module's text); a
+    query string only for a route that reads one."""
     meta = request.META
-    if "HTTP_COOKIE" in meta or meta.get("QUERY_STRING") or not plain_accept(meta):
+    if "HTTP_COOKIE" in meta or (meta.get("QUERY_STRING") and not query):
+        return False
+    if not plain_accept(meta):
         return False
     if settings.PREPEND_WWW or settings.DISALLOWED_USER_AGENTS:
         return False

@@ -480,15 +480,20 @@ class GameEventsApi(APIView):
         },
     )
     def get(self, request: Request, game_id: UUID) -> Response:
-        game, _seats, seat = _visible_game(game_id, request_player(request))
-        try:
-            after = int(request.query_params.get("after", "-1"))
-        except ValueError as error:
-            raise ApplicationError("invalid", _("`after` must be an integer.")) from error
-        paginator = EventPagination()
-        page = paginator.paginate_queryset(game_events(game, after, seat), request, view=self)
-        assert page is not None
-        return paginator.get_paginated_response([event_payload(e, seat) for e in page])
+        return game_events_answer(request, game_id, request_player(request))
+
+
+def game_events_answer(request: Request, game_id: UUID, player: Player) -> Response:
+    """`GET /games/{id}/events/`'s answer (its view's, and the lean path's: games/lean.py)."""
+    game, _seats, seat = _visible_game(game_id, player)
+    try:
+        after = int(request.query_params.get("after", "-1"))
+    except ValueError as error:
+        raise ApplicationError("invalid", _("`after` must be an integer.")) from error
+    paginator = EventPagination()
+    page = paginator.paginate_queryset(game_events(game, after, seat), request)
+    assert page is not None
+    return paginator.get_paginated_response([event_payload(e, seat) for e in page])
 
 
 class GameRecordApi(PublicReadApi):

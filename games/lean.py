@@ -1,5 +1,6 @@
-"""A game's read and a move on the lean path (core/lean.py): the same answers as their views
-(`GameDetailApi`, `GameActionApi`), through the same functions, without Django's request cycle.
+"""A game's read, its events and a move on the lean path (core/lean.py): the same answers as
+their views (`GameDetailApi`, `GameEventsApi`, `GameActionApi`), through the same functions,
+without Django's request cycle.
 """
 
 from __future__ import annotations
@@ -12,9 +13,17 @@ import orjson
 from django.core.handlers.wsgi import WSGIRequest
 from django.http import HttpResponseBase
 from django.urls.converters import UUIDConverter
+from rest_framework.request import Request
 
 from core.lean import Route
-from games.apis import GameActionApi, GameDetailApi, game_read, well_formed_action
+from games.apis import (
+    GameActionApi,
+    GameDetailApi,
+    GameEventsApi,
+    game_events_answer,
+    game_read,
+    well_formed_action,
+)
 
 _GAME = rf"/api/v1/games/(?P<game_id>{UUIDConverter.regex})/"
 _EXAMPLE = f"/api/v1/games/{UUID(int=0)}/"
@@ -46,6 +55,12 @@ def _action(request: WSGIRequest, kwargs: dict[str, Any]) -> tuple[UUID, dict[st
     return None if action is None else (_game_id(request, kwargs), action)
 
 
+def _events(request: WSGIRequest, kwargs: dict[str, Any], game_id: UUID) -> HttpResponseBase:
+    # DRF's request around Django's, for the paginator (its `query_params`, its links): the
+    # view's answer, built by the same function.
+    return game_events_answer(Request(request), game_id, request.user)  # type: ignore[arg-type]
+
+
 def _act(
     request: WSGIRequest, kwargs: dict[str, Any], prepared: tuple[UUID, dict[str, Any]]
 ) -> HttpResponseBase:
@@ -55,6 +70,15 @@ def _act(
 
 ROUTES = (
     Route("GET", re.compile(_GAME), GameDetailApi, _EXAMPLE, _game_id, _read),
+    Route(
+        "GET",
+        re.compile(_GAME + "events/"),
+        GameEventsApi,
+        _EXAMPLE + "events/",
+        _game_id,
+        _events,
+        query=True,
+    ),
     Route(
         "POST", re.compile(_GAME + "actions/"), GameActionApi, _EXAMPLE + "actions/", _action, _act
     ),

@@ -121,11 +121,11 @@ def _same(django: Answer, lean: Answer | None) -> None:
 
 
 def _both(
-    method: str, path: str, headers: dict[str, str], body: bytes = b""
+    method: str, path: str, headers: dict[str, str], body: bytes = b"", query: bytes = b""
 ) -> tuple[Answer, Answer]:
     """Django's answer, then the lean path's, to the same request."""
-    django = _django(_environ(method, path, body, headers))
-    lean = _lean_answer(_environ(method, path, body, headers))
+    django = _django(_environ(method, path, body, headers, query_string=query))
+    lean = _lean_answer(_environ(method, path, body, headers, query_string=query))
     assert lean is not None, "the lean path left it to Django"
     return django, lean
 
@@ -200,6 +200,26 @@ def test_a_read_s_refusals_are_django_s(table: tuple[str, list[Client]], db: Non
     assert (lean[0], orjson.loads(lean[2])["code"]) == (403, "forbidden")
     he = {"Accept-Language": "he"}
     _same(*_both("GET", _game_path(game_id), {"Authorization": _bearer(stranger), **he}))
+
+
+@pytest.mark.parametrize(
+    "query", [b"", b"after=0", b"after=-1&limit=1", b"limit=1&offset=1", b"after=x", b"after=0&x=1"]
+)
+def test_the_events_and_their_pages_are_django_s(
+    table: tuple[str, list[Client]], query: bytes
+) -> None:
+    game_id, clients = table
+    path, auth = _game_path(game_id) + "events/", {"Authorization": _bearer(clients[0])}
+    django, lean = _both("GET", path, auth, query=query)
+    _same(django, lean)
+    if query == b"after=-1&limit=1":  # the next page's link, built from the request
+        assert orjson.loads(lean[2])["next"].startswith("http://testserver/api/v1/games/")
+    if query == b"after=x":
+        assert (lean[0], orjson.loads(lean[2])["code"]) == (400, "invalid")
+    stranger = {"Authorization": _bearer(Client.guest("Stranger"))}
+    _same(*_both("GET", path, stranger, query=query))
+    format_asked = _environ("GET", path, headers=auth, query_string=b"format=json")
+    assert _lean_answer(format_asked) is None
 
 
 def test_a_move_and_its_refusals_are_django_s(table: tuple[str, list[Client]]) -> None:
