@@ -40,7 +40,7 @@ test: $(STAMP) catalogs
 PGBOUNCER_TESTS := tests/accounts tests/matchmaking tests/players tests/social tests/chat \
 	tests/seasons tests/moderation tests/tournaments/test_apis.py tests/tournaments/test_socket.py \
 	tests/tournaments/test_services.py tests/ratings/test_rebuild.py tests/core/test_locks.py \
-	tests/core/test_pooler.py \
+	tests/core/test_pooler.py tests/core/test_lean.py \
 	$(addprefix tests/games/,test_games_api.py test_play_api.py test_idempotency.py \
 	test_concurrency.py test_rating_concurrency.py test_locks.py test_sync.py test_sockets.py \
 	test_game_etag.py test_variants_api.py test_rematch.py test_rematch_sockets.py \

@@ -4,13 +4,11 @@ without `DATABASE_POOLER=pgbouncer` the first fails ("cursor ... does not exist"
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connection, transaction
 
 from accounts.models import Player
 from tests.factories import PlayerFactory
+from tests.transactions import held_elsewhere
 
 
 @pytest.mark.django_db(transaction=True)
@@ -21,23 +19,6 @@ def test_an_iterator_outside_a_transaction_reads_every_row_while_another_holds_a
     made = {player.pk for player in PlayerFactory.create_batch(6)}
     rows = Player.objects.filter(pk__in=made).values_list("pk", flat=True).iterator(chunk_size=2)
     read = [next(rows)]
-    holding, done = threading.Event(), threading.Event()
-
-    def hold() -> None:
-        try:
-            with transaction.atomic():
-                Player.objects.filter(pk__in=made).count()
-                holding.set()
-                done.wait(10)
-        finally:
-            connection.close()
-
-    other = threading.Thread(target=hold)
-    other.start()
-    try:
-        assert holding.wait(10)
+    with held_elsewhere(lambda: Player.objects.filter(pk__in=made).count()):
         read += list(rows)
-    finally:
-        done.set()
-        other.join()
     assert sorted(read) == sorted(made)

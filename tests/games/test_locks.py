@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import random
-import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -35,6 +34,7 @@ from games.services import fair_play, fairness
 from games.services.clock import game_cpu_turn
 from ratings.models import Rating
 from tests.games.conftest import Client, simple_move, start_table
+from tests.transactions import held_elsewhere
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -145,31 +145,22 @@ def test_a_lock_that_waited_reads_what_the_holder_committed() -> None:
     seats read in one plain statement would give the seats from before the wait (here: the
     player still not away, and the last event the holder's predecessor's)."""
     game_id, _ = start_table(2)
-    held = threading.Event()
     appended: list[int] = []
 
-    def holder() -> None:
-        try:
-            with transaction.atomic():
-                locked = LockedGame.lock(game_id)
-                seat = locked.seats[1]
-                seat.away = True
-                locked.save_seats("away", seats=[seat])  # the game row itself is not written
-                locked.append("player_away", seat=1)
-                appended.append(locked.new_events[-1].pk)
-                held.set()
-                time.sleep(0.5)  # the other transaction is waiting for the lock meanwhile
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=holder)
-    thread.start()
-    assert held.wait(10)
-    started = time.monotonic()
-    with transaction.atomic():
+    def hold() -> None:
         locked = LockedGame.lock(game_id)
-    waited = time.monotonic() - started
-    thread.join()
+        seat = locked.seats[1]
+        seat.away = True
+        locked.save_seats("away", seats=[seat])  # the game row itself is not written
+        locked.append("player_away", seat=1)
+        appended.append(locked.new_events[-1].pk)
+
+    # The other transaction holds the lock for half a second while this one waits for it.
+    with held_elsewhere(hold, for_at_most=0.5):
+        started = time.monotonic()
+        with transaction.atomic():
+            locked = LockedGame.lock(game_id)
+        waited = time.monotonic() - started
 
     assert waited > 0.2
     assert locked.seats[1].away
@@ -237,28 +228,10 @@ def test_the_locked_rows_are_those_the_orm_reads(django_assert_num_queries) -> N
 
 def test_no_game_and_a_game_another_transaction_holds() -> None:
     game_id, _ = start_table(2)
-    held, release = threading.Event(), threading.Event()
-
-    def holder() -> None:
-        try:
-            with transaction.atomic():
-                LockedGame.lock(game_id)
-                held.set()
-                release.wait(10)
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=holder)
-    thread.start()
-    try:
-        assert held.wait(10)
-        with transaction.atomic():
-            assert LockedGame.try_lock(game_id, skip_locked=True) is None  # the sweeper's
-            assert LockedGame.try_lock(uuid.uuid4()) is None
-            assert LockedGame.try_lock("not a game") is None
-    finally:
-        release.set()
-        thread.join()
+    with held_elsewhere(lambda: LockedGame.lock(game_id)), transaction.atomic():
+        assert LockedGame.try_lock(game_id, skip_locked=True) is None  # the sweeper's
+        assert LockedGame.try_lock(uuid.uuid4()) is None
+        assert LockedGame.try_lock("not a game") is None
     with transaction.atomic():
         locked = LockedGame.try_lock(game_id, skip_locked=True)
     assert locked is not None

@@ -3,13 +3,12 @@ and nothing is seated twice however passes and requests interleave."""
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 from typing import Any
 
 import psycopg
 import pytest
-from django.db import connection, transaction
+from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
@@ -22,6 +21,7 @@ from matchmaking import pairing, services, tasks
 from matchmaking.models import Ticket, TicketStatus
 from tests.factories import PlayerFactory
 from tests.matchmaking.conftest import queue
+from tests.transactions import held_elsewhere
 
 pytestmark = pytest.mark.django_db
 
@@ -284,26 +284,14 @@ def _conninfo() -> dict[str, Any]:
 def test_a_ticket_locked_by_a_cancel_in_flight_is_not_seated():
     """The pass skips locked tickets rather than wait: the cancel wins, the pass moves on."""
     tickets = [queue(player, [2]) for player in players(2)]
-    locked, release = threading.Event(), threading.Event()
+    mine = Ticket.objects.filter(pk=tickets[0].pk)
 
-    def cancel_slowly() -> None:
-        try:
-            with transaction.atomic():
-                Ticket.objects.select_for_update().get(pk=tickets[0].pk)
-                locked.set()
-                release.wait(10)
-                Ticket.objects.filter(pk=tickets[0].pk).update(status=TicketStatus.CANCELLED)
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=cancel_slowly)
-    thread.start()
-    try:
-        assert locked.wait(10)
+    # A cancel in flight: the ticket locked, then cancelled once the pass has run.
+    with held_elsewhere(
+        lambda: mine.select_for_update().get(),
+        then=lambda: mine.update(status=TicketStatus.CANCELLED),
+    ):
         assert services.matchmaking_pass() == services.PassResult(expired=0, games=[])
-    finally:
-        release.set()
-        thread.join(10)
     assert statuses(tickets) == [TicketStatus.CANCELLED, TicketStatus.SEARCHING]
     assert not Game.objects.exists()
 
