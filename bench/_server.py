@@ -80,7 +80,8 @@ def web_command(
         "--http",
         "httptools",
         "--ws",
-        "wsproto",
+        # The Procfile's wsproto; `BENCH_WS=websockets` for uvicorn's other implementation.
+        os.environ.get("BENCH_WS", "wsproto"),
         "--no-proxy-headers",
         "--no-access-log",
         "--log-level",
