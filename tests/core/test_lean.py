@@ -365,3 +365,16 @@ def test_a_ws_ticket_is_django_s_but_for_the_ticket(table: tuple[str, list[Clien
     assert issued["ticket"] != expected["ticket"]  # a new one each time
     # And it opens the player's socket as a ticket of Django's path does.
     assert ws_ticket_redeem(ticket=issued["ticket"]) == clients[0].player
+
+
+def test_the_asgi_application_asks_the_lean_path_with_every_route() -> None:
+    from config.asgi import router
+
+    http = router.application_mapping["http"]
+    assert isinstance(http.lean, Lean)
+    assert {(bound.route.method, bound.label) for bound in http.lean.routes} == {
+        ("GET", "/api/v1/games/{game_id}/"),
+        ("GET", "/api/v1/games/{game_id}/events/"),
+        ("POST", "/api/v1/games/{game_id}/actions/"),
+        ("POST", "/api/v1/auth/ws-ticket/"),
+    }

@@ -223,6 +223,32 @@ async def test_status_headers_and_body_are_forwarded(bridge, recorder) -> None:
     assert recorder.threads[0] != threading.current_thread().name
 
 
+async def test_the_lean_path_answers_first_and_django_gets_what_it_leaves(recorder) -> None:
+    """core/lean.py's place: asked in the pool thread before the WSGI application; its answer
+    is sent as it is, and a request it leaves (None) reaches the application, body and all."""
+    asked: list[bytes] = []
+
+    def lean(env: dict[str, Any]) -> tuple[int, list[tuple[bytes, bytes]], bytes] | None:
+        asked.append(env["wsgi.input"].read())
+        env["wsgi.input"].seek(0)  # as core/lean.py does for a request it leaves
+        if env["PATH_INFO"] == "/lean":
+            return 200, [(b"content-type", b"application/json")], b"{}"
+        return None
+
+    app = ThreadedWSGI(recorder, threads=1, max_body=1024, lean=lean)
+    try:
+        lean_sent = await _run(app, [_chunk(b"a move", more=False)], _scope(path="/lean"))
+        django_sent = await _run(app, [_chunk(b"other", more=False)], _scope(path="/other"))
+    finally:
+        app.executor.shutdown(wait=True)
+    assert lean_sent[0]["status"] == 200
+    assert lean_sent[1]["body"] == b"{}"
+    assert [call["PATH_INFO"] for call in recorder.calls] == ["/other"]
+    assert recorder.calls[0]["body"] == b"other"
+    assert django_sent[1]["body"] == b"got other"
+    assert asked == [b"a move", b"other"]
+
+
 async def test_a_body_in_several_chunks_reaches_the_app_whole(bridge, recorder) -> None:
     chunks = [_chunk(b"one,", True), _chunk(b"", True), _chunk(b"two,", True), _chunk(b"3", False)]
 
