@@ -35,7 +35,6 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from csp.constants import HEADER, HEADER_REPORT_ONLY
@@ -44,8 +43,6 @@ from django.conf import settings
 from django.core import signals
 from django.core.exceptions import DisallowedHost
 from django.core.handlers.wsgi import WSGIRequest, get_script_name
-from django.core.signals import setting_changed
-from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.middleware.clickjacking import XFrameOptionsMiddleware
 from django.middleware.common import CommonMiddleware
@@ -79,43 +76,42 @@ def _unused(request: Any) -> Any:  # the hooks below are called for their respon
 
 
 class _CSP:
-    """CSPMiddleware's response hook, its headers built once per path and kind of status: the
-    policy is the settings' own on these routes (no view changes it, no nonce), and building
-    it was a tenth of a lean request's CPU."""
+    """CSPMiddleware's response hook for one route, its headers built once per status: the
+    policy is the settings' own there (no view changes it, no nonce; only the path, for the
+    policy's excluded prefixes, and the status, for DEBUG's error pages, could change it), and
+    building it was a tenth of a lean request's CPU."""
 
-    middleware = CSPMiddleware(_unused)
+    def __init__(self, path: str) -> None:
+        self.middleware = CSPMiddleware(_unused)
+        self.path = path  # the route's example: every path of it is alike to the policy
+        self.by_status: dict[int, tuple[tuple[str, str], ...]] = {}
 
     def process_response(self, request: HttpRequest, response: HttpResponseBase) -> Any:
-        for name, value in self.headers(request.path_info, response.status_code):
+        status = response.status_code
+        if status not in self.by_status:
+            probe = HttpRequest()
+            probe.path = probe.path_info = self.path
+            blank = self.middleware.process_response(probe, HttpResponse(status=status))
+            names = (HEADER, HEADER_REPORT_ONLY)
+            self.by_status[status] = tuple((name, blank[name]) for name in names if name in blank)
+        for name, value in self.by_status[status]:
             if name not in response:
                 response[name] = value
         return response
 
-    @staticmethod
-    @lru_cache(maxsize=64)
-    def headers(path: str, status: int) -> tuple[tuple[str, str], ...]:
-        probe = HttpRequest()
-        probe.path = probe.path_info = path
-        blank = _CSP.middleware.process_response(probe, HttpResponse(status=status))
-        return tuple((name, blank[name]) for name in (HEADER, HEADER_REPORT_ONLY) if name in blank)
 
-
-@receiver(setting_changed)
-def _settings_changed(**kwargs: Any) -> None:
-    _CSP.headers.cache_clear()  # a test's override of the policy
-
-
-def response_hooks() -> tuple[Any, ...]:
+def response_hooks(path: str) -> tuple[Any, ...]:
     """The middleware (config/settings.py's MIDDLEWARE) whose response hooks write headers, in
     the order Django runs them (the innermost first). The others have nothing to do for a
     request the lean path takes (tests/core/test_lean.py says why of each, and fails on one it
     does not know); the request id and the metrics are written by the lean path itself.
 
-    The hooks, reading the settings as they are now (as Django's handler reads them once)."""
+    The hooks of the route at `path`, reading the settings as they are now (as Django's handler
+    reads them once)."""
     return (
         XFrameOptionsMiddleware(_unused),
         CommonMiddleware(_unused),
-        _CSP(),
+        _CSP(path),
         SecurityMiddleware(_unused),
         LocaleMiddleware(_unused),
     )
@@ -145,6 +141,7 @@ class _Bound:
     label: str  # its metrics' route, as HttpMetricsMiddleware labels it
     throttles: tuple[type[BaseThrottle], ...]
     view_headers: dict[str, str]  # what DRF's finalize_response adds (Allow, maybe Vary)
+    hooks: tuple[Any, ...]  # response_hooks
 
 
 class Lean:
@@ -152,7 +149,6 @@ class Lean:
 
     def __init__(self, routes: Sequence[Route], authenticate: Authenticate) -> None:
         self.authenticate = authenticate
-        self.hooks = response_hooks()
         self.routes: list[_Bound] = []
         for route in routes:
             view = route.view()
@@ -166,6 +162,7 @@ class Lean:
                     metrics.route_label(match.route),
                     tuple(route.view.throttle_classes),
                     dict(view.default_response_headers),
+                    response_hooks(route.example),
                 )
             )
 
@@ -232,7 +229,7 @@ class Lean:
             response = _error(request, error)
         response = _finalize(response, bound.view_headers)
         hook: Any  # each hook's own types of response
-        for hook in self.hooks:
+        for hook in bound.hooks:
             response = hook.process_response(request, response)
         response[logs.REQUEST_ID_HEADER] = rid
         if response.status_code >= 400:

@@ -144,7 +144,7 @@ def table(db: None) -> tuple[str, list[Client]]:
 
 
 def test_every_middleware_is_a_hook_or_has_nothing_to_do() -> None:
-    hooked = {type(getattr(hook, "middleware", hook)) for hook in response_hooks()}
+    hooked = {type(getattr(hook, "middleware", hook)) for hook in response_hooks("/")}
     hooked_names = {f"{kind.__module__}.{kind.__name__}" for kind in hooked}
     for name in django_settings.MIDDLEWARE:
         assert name in hooked_names or name in _NOTHING_TO_DO, name
@@ -152,7 +152,7 @@ def test_every_middleware_is_a_hook_or_has_nothing_to_do() -> None:
     order = [django_settings.MIDDLEWARE.index(name) for name in hooked_names]
     positions = {
         f"{kind.__module__}.{kind.__name__}": index
-        for index, kind in enumerate(type(getattr(h, "middleware", h)) for h in response_hooks())
+        for index, kind in enumerate(type(getattr(h, "middleware", h)) for h in response_hooks("/"))
     }
     assert sorted(order, reverse=True) == [
         django_settings.MIDDLEWARE.index(name)
