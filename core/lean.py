@@ -52,6 +52,7 @@ from django.urls import resolve, set_script_prefix
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.log import log_response
+from rest_framework.authentication import get_authorization_header
 from rest_framework.response import Response as DRFResponse
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
@@ -193,7 +194,7 @@ class Lean:
         """Whether the lean path answers: the language it answers in and what the route
         prepared; None for Django's path, having counted and written nothing."""
         try:
-            found = self.authenticate(_authorization(request.META))
+            found = self.authenticate(get_authorization_header(request))  # type: ignore[arg-type]
             if found is None:
                 return None  # no bearer token: 401 on Django's path
             request.user, request.auth = found  # type: ignore[attr-defined]
@@ -266,11 +267,6 @@ def _plain(request: WSGIRequest, query: bool) -> bool:
     except DisallowedHost:
         return False
     return True
-
-
-def _authorization(environ: dict[str, Any]) -> bytes:
-    """The `Authorization` header's value as DRF reads it (get_authorization_header)."""
-    return str(environ.get("HTTP_AUTHORIZATION", "")).encode("iso-8859-1")
 
 
 def _language(request: WSGIRequest, own: str) -> str:
