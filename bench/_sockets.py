@@ -9,6 +9,7 @@ import contextlib
 import importlib.util
 import resource
 import sys
+import time
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
@@ -86,3 +87,25 @@ def keep_alive(socket: ClientConnection) -> None:
 def is_game(message: dict[str, object]) -> bool:
     """A game socket's `game` message (not a keep-alive, pong or room's message)."""
     return message.get("type") == "game"
+
+
+class Lag:
+    """How late this process's loop wakes up (a late loop would count as delivery time)."""
+
+    def __init__(self, tick: float = 0.02) -> None:
+        self.tick, self.samples = tick, [0.0]
+        self.task: asyncio.Task[None] | None = None
+
+    async def run(self) -> None:
+        while True:
+            before = time.monotonic()
+            await asyncio.sleep(self.tick)
+            self.samples.append(time.monotonic() - before - self.tick)
+
+    def __enter__(self) -> Lag:
+        self.task = asyncio.create_task(self.run())
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.task is not None:
+            self.task.cancel()

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import itertools
 import json
 import math
@@ -42,13 +43,14 @@ import resource
 import sys
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.sharedctypes import SynchronizedArray
 from multiprocessing.synchronize import Semaphore
 from typing import Any
 
 import httpx
+import redis
 from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed
 
@@ -63,7 +65,7 @@ from bench._server import (
     serving,
     setup_django,
 )
-from bench._sockets import OPEN_ERRORS, open_socket, raise_open_files
+from bench._sockets import OPEN_ERRORS, Lag, open_socket, raise_open_files
 from bench.api_moves import KEEPALIVE, LIMITS, Player, guest, percentiles
 
 P99_LIMIT_MS = 50.0
@@ -105,6 +107,8 @@ class Row:
     generator_cpu: float = 0.0  # same, the load generator's processes (and the bench's own)
     others_cpu: float = 0.0  # same, the rest of the machine (it is shared)
     seconds: float = 0.0
+    lags: list[float] = field(default_factory=list)  # s, the generators' loops waking late
+    parts: dict[str, float] = field(default_factory=dict)  # server_cpu by part: web, worker...
 
     def percentile_ms(self, which: int) -> float:
         """p50 (0) or p99 (2) of the moves, in ms."""
@@ -145,6 +149,9 @@ def slope(xs: Sequence[float], ys: Sequence[float]) -> float | None:
     mean_x, mean_y = sum(xs) / len(xs), sum(ys) / len(ys)
     num = sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys, strict=True))
     return num / sum((x - mean_x) ** 2 for x in xs)
+
+
+QUEUE = "celery"  # Celery's default queue: the server's tasks all go there
 
 
 def share(total: int, parts: int) -> list[int]:
@@ -279,15 +286,22 @@ class Generator:
 
     async def serve(self, conn: Connection) -> None:
         limits = httpx.Limits(max_connections=4 * PARALLEL + 64, keepalive_expiry=KEEPALIVE)
-        async with httpx.AsyncClient(base_url=self.url, limits=limits, timeout=60) as self.http:
-            self.parallel = asyncio.Semaphore(PARALLEL)
-            while True:
-                command, argument = await asyncio.to_thread(conn.recv)
-                if command == "stop":
-                    self.stopping = True
-                    conn.send([game for player in self.tables for game in player.game_ids])
-                    return
-                conn.send(await getattr(self, command)(argument))
+        client = httpx.AsyncClient(base_url=self.url, limits=limits, timeout=60)
+        # A late loop would count as a move's time: how late it wakes is measured with them.
+        with Lag() as self.lag:
+            async with client as self.http:
+                await self.answer(conn)
+
+    async def answer(self, conn: Connection) -> None:
+        """The bench's commands, one at a time, until it says stop."""
+        self.parallel = asyncio.Semaphore(PARALLEL)
+        while True:
+            command, argument = await asyncio.to_thread(conn.recv)
+            if command == "stop":
+                self.stopping = True
+                conn.send([game for player in self.tables for game in player.game_ids])
+                return
+            conn.send(await getattr(self, command)(argument))
 
     async def guests(self, count: int) -> list[dict[str, str]]:
         """`count` new guests' headers, less those the server would not create (each tried
@@ -320,6 +334,11 @@ class Generator:
         players = [Waiting(self, headers) for headers in self.enlisted[len(self.waiting) :]]
         self.waiting += [asyncio.create_task(player.run()) for player in players]
         await asyncio.gather(*(player.opened.wait() for player in players))
+        # Thousands of sockets' objects, kept out of the collector's full collections (as the
+        # server keeps its own: core/perf/garbage.py): each would stop this loop for some
+        # 100 ms while moves are timed.
+        gc.collect()
+        gc.freeze()
 
     async def seat(self, tables: int) -> None:
         """Start `tables` tables at a human pace (each a player against a CPU, on and on)."""
@@ -335,6 +354,7 @@ class Generator:
         for player in self.tables:
             player.latencies.clear()
             player.replies.clear()
+        lags, self.lag.samples = self.lag.samples, []
         stopped = sum(1 for task in self.table_tasks if task.done())  # on an error
         usage = resource.getrusage(resource.RUSAGE_SELF)
         return {
@@ -346,6 +366,7 @@ class Generator:
             "pushes_missed": counts.pushes_missed,
             "move_errors": stopped + sum(player.errors for player in self.tables),
             "moves": moves,
+            "lags": lags,
             "cpu": usage.ru_utime + usage.ru_stime,
         }
 
@@ -419,9 +440,12 @@ class Generators:
     def look(self) -> dict[str, Any]:
         looks = self.ask("look", [None] * len(self.conns))
         total: dict[str, Any] = {
-            key: sum(look[key] for look in looks) for key in looks[0] if key != "moves"
+            key: sum(look[key] for look in looks)
+            for key in looks[0]
+            if key not in ("moves", "lags")
         }
-        total["moves"] = [sample for look in looks for sample in look["moves"]]
+        for key in ("moves", "lags"):
+            total[key] = [sample for look in looks for sample in look[key]]
         return total
 
 
@@ -451,6 +475,23 @@ def _per(before: dict[str, float], after: dict[str, float], count: int) -> str:
     return f"{1000 * sum(used.values()) / count:.1f} ms ({parts})"
 
 
+def queue_drained(server: Server, most: float = 60.0) -> float:
+    """Wait (at most `most` seconds) until the worker has taken every task queued (opening a
+    socket queues one, its presence told): a hold measures the held sockets, not the backlog of
+    their opening. The seconds waited."""
+    url = server.env.get("REDIS_URL")
+    if not url or not server.processes:
+        return 0.0  # a server of someone else's (--url): its queue is not ours to read
+    broker = redis.Redis.from_url(url)
+    begun = time.monotonic()
+    try:
+        while time.monotonic() - begun < most and broker.llen(QUEUE):
+            time.sleep(0.5)
+    finally:
+        broker.close()
+    return time.monotonic() - begun
+
+
 def measure_step(
     server: Server,
     generators: Generators,
@@ -476,15 +517,16 @@ def measure_step(
         f" {1000 * (start['cpu'] - before['cpu']) / new:.1f} ms per player (both)",
         flush=True,
     )
+    waited = queue_drained(server)
+    print(f"  the worker's queue empty after {waited:.0f} s (the sockets' presence tasks)")
     server_start, machine_start, begun = cpu_seconds(server), busy_seconds(), time.monotonic()
     time.sleep(hold)
     end = generators.look()
     server_end, elapsed = cpu_seconds(server), time.monotonic() - begun
     machine = (busy_seconds() - machine_start) / elapsed
     own = (server_end.pop("clients") - server_start.pop("clients")) / elapsed  # this process
-    server_cpu = (
-        sum(server_end[part] - server_start.get(part, 0.0) for part in server_end) / elapsed
-    )
+    used = {part: server_end[part] - server_start.get(part, 0.0) for part in server_end}
+    server_cpu = sum(used.values()) / elapsed
     generator_cpu = (end["cpu"] - start["cpu"]) / elapsed + own
     processes = server_processes(server)
     row = Row(
@@ -503,6 +545,8 @@ def measure_step(
         generator_cpu=generator_cpu,
         others_cpu=machine - server_cpu - generator_cpu,
         seconds=elapsed,
+        lags=end["lags"],
+        parts={part: cpu / elapsed for part, cpu in used.items()},
     )
     return row, end
 
@@ -513,6 +557,25 @@ HEADER = (
     "| server CPU per player, µs/s | generator CPU (cores) | others' CPU (cores) | holds |\n"
     "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 )
+
+
+def held_line(row: Row) -> str:
+    """The server's CPU while the step held, by part, per connected player."""
+    parts = ", ".join(
+        f"{part} {1e6 * cpu / row.players:.0f}" for part, cpu in row.parts.items() if cpu
+    )
+    return f"server CPU while held, per connected player, µs/s: {parts}"
+
+
+def lag_line(row: Row) -> str:
+    """How late the load generators' loops woke while the step held (what of a move's time
+    was theirs)."""
+    late = row.lags or [0.0]
+    over = sum(1 for one in late if one > 0.02)
+    return (
+        f"the load generators' loops woke late by p99 {1000 * percentiles(late)[2]:.1f} ms,"
+        f" max {1000 * max(late):.1f} ms; {over:,} of {len(late):,} wakes over 20 ms"
+    )
 
 
 def table_row(row: Row, limit_ms: float) -> str:
@@ -616,7 +679,8 @@ def main() -> int:
                 print(f"step {players:,}: connecting, then {args.hold:g} s held ...", flush=True)
                 row, last = measure_step(server, generators, players, args.tables, args.hold, last)
                 rows.append(row)
-                print(f"{HEADER}\n{table_row(row, args.p99)}\n", flush=True)
+                print(f"{HEADER}\n{table_row(row, args.p99)}", flush=True)
+                print(f"  {held_line(row)}\n  {lag_line(row)}\n", flush=True)
                 if failures(row, args.p99) and not args.keep_going:
                     break
         except RuntimeError as error:  # a generator process died: what was measured stands

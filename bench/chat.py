@@ -72,7 +72,14 @@ from bench._server import (
     serving,
     setup_django,
 )
-from bench._sockets import OPEN_ERRORS, keep_alive, open_socket, raise_open_files, ticket
+from bench._sockets import (
+    OPEN_ERRORS,
+    Lag,
+    keep_alive,
+    open_socket,
+    raise_open_files,
+    ticket,
+)
 from bench.api_moves import KEEPALIVE, LIMITS, percentiles
 
 ENV = {**LIMITS, "YANIV_CHAT_MIN_GAMES": "0"}
@@ -385,28 +392,6 @@ async def gathered(
     finally:
         shown.cancel()
         print(f"  {what} {done():,}/{total:,}", flush=True)
-
-
-class Lag:
-    """How late this process's loop wakes up (a late loop would count as delivery time)."""
-
-    def __init__(self, tick: float = 0.02) -> None:
-        self.tick, self.samples = tick, [0.0]
-        self.task: asyncio.Task[None] | None = None
-
-    async def run(self) -> None:
-        while True:
-            before = time.monotonic()
-            await asyncio.sleep(self.tick)
-            self.samples.append(time.monotonic() - before - self.tick)
-
-    def __enter__(self) -> Lag:
-        self.task = asyncio.create_task(self.run())
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.task is not None:
-            self.task.cancel()
 
 
 # CPU -------------------------------------------------------------------------------------------

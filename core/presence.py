@@ -15,13 +15,15 @@ connect or leave at once: friends are told once. A second sorted set (`presence:
 every online player, scored by their latest expiry: `presence_sweep` (beat) finds those whose
 sockets all expired without closing, which no socket would otherwise report.
 
-Each call is one script, one round trip. Nothing here knows friends: the me socket (games)
+Each call is one script, one round trip; a web process renews all its sockets that are due in
+one pipelined round trip (`sockets_renewed`). Nothing here knows friends: the me socket (games)
 reports the changes these return through `accounts.signals.player_presence_changed`.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from functools import cache
 from uuid import UUID
 
@@ -95,6 +97,25 @@ def socket_opened(player_id: UUID | str, socket: str, *, now: float | None = Non
     keys = [_sockets_key(player_id), _online_key()]
     came = _open()(keys=keys, args=[now, now + ttl, socket, str(player_id), int(ttl * 1000)])
     return int(came) == 1
+
+
+def sockets_renewed(
+    sockets: Sequence[tuple[UUID | str, str]], *, now: float | None = None
+) -> list[bool]:
+    """Renew many open me sockets (player, socket) as `socket_opened` does each, in one round
+    trip (pipelined): for each, whether its player has just come online (their entries had
+    lapsed meanwhile: Redis lost them, or the renewal came late)."""
+    if not sockets:
+        return []
+    now = time.time() if now is None else now
+    ttl = float(settings.YANIV_PRESENCE_TTL_SECONDS)
+    pipeline = get_redis().pipeline(transaction=False)
+    script = _open()
+    for player_id, socket in sockets:
+        keys = [_sockets_key(player_id), _online_key()]
+        args: list[float | str] = [now, now + ttl, socket, str(player_id), int(ttl * 1000)]
+        script(keys=keys, args=args, client=pipeline)
+    return [int(came) == 1 for came in pipeline.execute()]
 
 
 def socket_closed(player_id: UUID | str, socket: str, *, now: float | None = None) -> bool:

@@ -4,13 +4,23 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 import pytest
 
-from bench.capacity import Row, capacity, failures, parse_steps, share, slope
+from bench.capacity import (
+    Row,
+    capacity,
+    failures,
+    held_line,
+    lag_line,
+    parse_steps,
+    share,
+    slope,
+)
 
 
-def _row(players: int, p99_ms: float, **extra: int) -> Row:
+def _row(players: int, p99_ms: float, **extra: Any) -> Row:
     """A step whose moves took 10 ms, and 2 of 100 `p99_ms` (the p99 then is about it)."""
     moves = [0.010] * 98 + [p99_ms / 1000] * 2
     return Row(players=players, tables=8, moves=moves, **extra)
@@ -65,3 +75,13 @@ def test_share_splits_evenly() -> None:
     assert share(8, 4) == [2, 2, 2, 2]
     assert share(3, 4) == [1, 1, 1, 0]
     assert sum(share(5001, 4)) == 5001
+
+
+def test_a_step_says_its_server_cpu_by_part_and_how_late_the_generators_woke() -> None:
+    row = _row(1000, 30, parts={"web": 0.2, "worker": 0.05, "beat": 0.0}, lags=[0.001] * 999)
+    assert held_line(row).endswith("µs/s: web 200, worker 50")
+    row.lags.append(0.1)
+    assert lag_line(row) == (
+        "the load generators' loops woke late by p99 1.0 ms, max 100.0 ms;"
+        " 1 of 1,000 wakes over 20 ms"
+    )

@@ -5,6 +5,7 @@ process died is reported offline by the sweep. Friends are told by a real Celery
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 
@@ -18,9 +19,11 @@ from accounts.models import Player
 from accounts.services import auth_token_issue
 from config.asgi import application
 from core import presence
+from core.heartbeat import running
 from games.engine.cpu import Level
 from games.services.lobby import game_add_cpu, game_begin_ranked, game_create, game_start
 from games.services.play import game_leave
+from players.consumers import PresenceRenewal
 from social import services
 from social.services import block_create
 from tests.factories import PlayerFactory
@@ -201,6 +204,21 @@ async def test_a_block_hides_presence_both_ways() -> None:
     assert await next_presence(bobs) == said(carol, "online")
     assert await next_presence(bobs) == said(carol, "offline")
     await bobs.disconnect()
+
+
+async def test_an_open_socket_is_renewed_by_its_process_timer(settings) -> None:
+    settings.YANIV_PRESENCE_TTL_SECONDS = 1  # renewed every third of a second
+    (alice,) = await registered(1)
+    socket = await me_socket(alice)
+    renewal = running(PresenceRenewal)
+    try:
+        assert [consumer.player_id for consumer in renewal.sockets] == [alice.pk]
+        await asyncio.sleep(2.5)  # past two lifetimes of an entry: online only if renewed
+        assert presence.online([alice.pk]) == {str(alice.pk)}
+    finally:
+        await socket.disconnect()
+    assert not renewal.sockets
+    assert presence.online([alice.pk]) == set()
 
 
 async def test_a_socket_whose_process_died_is_reported_offline_by_the_sweep() -> None:

@@ -47,3 +47,22 @@ def test_a_lapsed_socket_renewed_before_the_sweep_stays_online_unannounced() -> 
     # Renewed late, but before any sweep: its friends never saw it go, so nothing to say.
     assert not presence.socket_opened(player, "late", now=later)
     assert str(player) not in presence.presence_sweep(now=later)
+
+
+def test_a_process_renews_its_sockets_in_one_round_trip() -> None:
+    players = [uuid.uuid4() for _ in range(3)]
+    sockets = [(player, f"socket-{player}") for player in players]
+    now = time.time()
+    for player, socket in sockets:
+        presence.socket_opened(player, socket, now=now)
+    renewed = now + presence.refresh_seconds()
+    assert presence.sockets_renewed(sockets[:2], now=renewed) == [False, False]
+
+    # The third was not renewed in time: its entry lapsed and the sweep told of it.
+    later = now + presence.refresh_seconds() * 3 + 1
+    assert presence.online(players, now=later) == {str(player) for player in players[:2]}
+    assert str(players[2]) in presence.presence_sweep(now=later)
+    # Its socket was open after all (a renewal come late): online again, and said so once.
+    assert presence.sockets_renewed(sockets, now=later) == [False, False, True]
+    assert presence.online(players, now=later) == {str(player) for player in players}
+    assert presence.sockets_renewed([]) == []
