@@ -90,13 +90,19 @@ def refresh_seconds() -> float:
     return float(settings.YANIV_PRESENCE_TTL_SECONDS) / 3
 
 
-def socket_opened(player_id: UUID | str, socket: str, *, now: float | None = None) -> bool:
-    """Count (or renew) one open me socket of the player: whether they have just come online."""
-    now = time.time() if now is None else now
+def _open_call(
+    player_id: UUID | str, socket: str, now: float
+) -> tuple[list[str], list[float | str]]:
+    """The keys and arguments of `_OPEN` for one socket."""
     ttl = float(settings.YANIV_PRESENCE_TTL_SECONDS)
     keys = [_sockets_key(player_id), _online_key()]
-    came = _open()(keys=keys, args=[now, now + ttl, socket, str(player_id), int(ttl * 1000)])
-    return int(came) == 1
+    return keys, [now, now + ttl, socket, str(player_id), int(ttl * 1000)]
+
+
+def socket_opened(player_id: UUID | str, socket: str, *, now: float | None = None) -> bool:
+    """Count (or renew) one open me socket of the player: whether they have just come online."""
+    keys, args = _open_call(player_id, socket, time.time() if now is None else now)
+    return int(_open()(keys=keys, args=args)) == 1
 
 
 def sockets_renewed(
@@ -108,12 +114,10 @@ def sockets_renewed(
     if not sockets:
         return []
     now = time.time() if now is None else now
-    ttl = float(settings.YANIV_PRESENCE_TTL_SECONDS)
     pipeline = get_redis().pipeline(transaction=False)
     script = _open()
     for player_id, socket in sockets:
-        keys = [_sockets_key(player_id), _online_key()]
-        args: list[float | str] = [now, now + ttl, socket, str(player_id), int(ttl * 1000)]
+        keys, args = _open_call(player_id, socket, now)
         script(keys=keys, args=args, client=pipeline)
     return [int(came) == 1 for came in pipeline.execute()]
 

@@ -41,7 +41,6 @@ class MeConsumer(ListeningConsumer):
     player: Player
     player_id: UUID
     renewed_at = 0.0  # when its presence was last counted (the event loop's clock)
-    _present = False
     _gone = False
     _drained = False
 
@@ -59,13 +58,12 @@ class MeConsumer(ListeningConsumer):
         # a client that heard its hello is counted online.
         await sync_to_async(self._opened, thread_sensitive=False)()
         self.renewed_at = asyncio.get_running_loop().time()
-        self._present = True
         running(PresenceRenewal).add(self)
         await self.send_json(await database_sync_to_async(hello_message)(player))
 
     def _opened(self) -> None:
         if self._gone:
-            return  # a renewal that raced the close: counting it again would outlive the socket
+            return  # closed before it was counted: counting it now would outlive the socket
         try:
             changed = presence.socket_opened(self.player_id, self.channel_name)
         except RedisError:
@@ -92,9 +90,9 @@ class MeConsumer(ListeningConsumer):
 
     async def disconnect(self, code: int) -> None:
         self._gone = True
-        if self._present:
-            self._present = False
-            running(PresenceRenewal).discard(self)
+        renewal = running(PresenceRenewal)
+        if self in renewal.sockets:  # counted online when it opened
+            renewal.discard(self)
             if not self._drained:
                 await sync_to_async(self._closed, thread_sensitive=False)()
         if hasattr(self, "group"):
