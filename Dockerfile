@@ -22,4 +22,4 @@ USER yaniv
 
 EXPOSE 8000
 # `exec`: uvicorn is the container's PID 1 and gets its SIGTERM, which drains it (core/drain.py).
-CMD ["sh", "-c", "exec uvicorn config.asgi:application --host 0.0.0.0 --port ${PORT:-8000} --loop uvloop --http httptools --ws wsproto --no-proxy-headers --no-access-log"]
+CMD ["sh", "-c", "exec uvicorn config.asgi:application --host 0.0.0.0 --port ${PORT:-8000} --loop uvloop --http httptools --ws wsproto --ws-per-message-deflate false --no-proxy-headers --no-access-log"]

@@ -82,6 +82,8 @@ def web_command(
         "--ws",
         # The Procfile's wsproto; `BENCH_WS=websockets` for uvicorn's other implementation.
         os.environ.get("BENCH_WS", "wsproto"),
+        "--ws-per-message-deflate",
+        "false",
         "--no-proxy-headers",
         "--no-access-log",
         "--log-level",
@@ -232,7 +234,7 @@ def process_tree(pid: int) -> list[psutil.Process]:
         return []
 
 
-def _listeners(url: str) -> list[psutil.Process]:
+def listeners(url: str) -> list[psutil.Process]:
     """The local processes serving `url`'s port (a PostgreSQL postmaster with its backends),
     not those of the other checkouts on this machine; none for a server elsewhere."""
     port = urlsplit(url).port
@@ -261,7 +263,7 @@ def server_processes(server: Server | None) -> dict[str, list[psutil.Process]]:
         return {}
     parts = {role: process_tree(popen.pid) for role, popen in server.processes.items()}
     for name, variable in (("postgres", "DATABASE_URL"), ("redis", "REDIS_URL")):
-        parts[name] = _listeners(server.env.get(variable, ""))
+        parts[name] = listeners(server.env.get(variable, ""))
     return parts
 
 

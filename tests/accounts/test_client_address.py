@@ -3,9 +3,6 @@ proxy (FORWARDED_ALLOW_IPS), through the web servers' commands as they are confi
 
 from __future__ import annotations
 
-import json
-import re
-import shlex
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -15,10 +12,10 @@ import pytest
 import uvicorn
 from django.conf import settings
 from django.test import override_settings
-from uvicorn.main import main as uvicorn_command
 
 from config import asgi
 from tests.conftest import clear_throttle_counters
+from tests.servers import dockerfile_command, procfile_command, uvicorn_parameters
 
 GUEST = "/api/v1/auth/guest/"
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,31 +35,9 @@ def two_guests_an_hour() -> Iterator[None]:
         yield
 
 
-def _uvicorn_arguments(command: str) -> list[str]:
-    """The arguments after `uvicorn` in a shell command line, with ${VAR:-default} filled."""
-    command = re.sub(r"\$\{\w+:-([^}]*)\}", r"\1", command).replace("$PORT", "8000")
-    command = command.replace("$(nproc)", "2")
-    words = shlex.split(command)
-    return words[words.index("uvicorn") + 1 :]
-
-
-def _dockerfile_command() -> str:
-    line = next(
-        line for line in (ROOT / "Dockerfile").read_text().splitlines() if line.startswith("CMD")
-    )
-    return str(json.loads(line.removeprefix("CMD"))[-1])  # the `sh -c` argument
-
-
-def _procfile_command() -> str:
-    for line in (ROOT / "Procfile").read_text().splitlines():
-        if line.startswith("web:"):
-            return line.removeprefix("web:")
-    raise AssertionError("no web process in the Procfile")
-
-
 def _served_as(command: str, app: Any = asgi.application) -> Any:
     """The project's application wrapped as uvicorn wraps it when run with `command`."""
-    parameters = uvicorn_command.make_context("uvicorn", _uvicorn_arguments(command)).params
+    parameters = uvicorn_parameters(command)
     config = uvicorn.Config(
         app,
         proxy_headers=parameters["proxy_headers"],
@@ -81,7 +56,7 @@ async def _guest_statuses(app: Any, peer: str, forwarded_for: list[str]) -> list
         ]
 
 
-@pytest.mark.parametrize("command", [_dockerfile_command, _procfile_command])
+@pytest.mark.parametrize("command", [dockerfile_command, procfile_command])
 @pytest.mark.parametrize("peer", ["203.0.113.9", "127.0.0.1"])
 async def test_a_forged_forwarded_for_counts_against_the_real_address(
     two_guests_an_hour, command: Callable[[], str], peer: str
@@ -97,7 +72,7 @@ async def test_a_forged_forwarded_for_counts_against_the_real_address(
 
 async def test_a_trusted_proxy_names_the_client(two_guests_an_hour) -> None:
     with override_settings(FORWARDED_ALLOW_IPS=["10.0.0.1"]):
-        app = _served_as(_dockerfile_command(), asgi.trusting_proxies(asgi.router))
+        app = _served_as(dockerfile_command(), asgi.trusting_proxies(asgi.router))
 
     through_proxy = await _guest_statuses(app, "10.0.0.1", ["1.1.1.1", "1.1.1.1", "1.1.1.1"])
     another_client = await _guest_statuses(app, "10.0.0.1", ["2.2.2.2"])

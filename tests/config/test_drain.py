@@ -75,7 +75,8 @@ def web_process(workers: int) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
     command = [
         sys.executable, "-m", "uvicorn", "config.asgi:application",
         "--host", HOST, "--port", str(port), "--workers", str(workers),
-        "--ws", "wsproto", "--no-proxy-headers", "--no-access-log",
+        "--ws", "wsproto", "--ws-per-message-deflate", "false",
+        "--no-proxy-headers", "--no-access-log",
     ]  # fmt: skip
     with tempfile.TemporaryFile() as log:
         process = subprocess.Popen(

@@ -28,6 +28,8 @@ LOCK_MODULES = {
     "core": "core/locks.py",
 }
 ADVISORY_MODULES = {"core/locks.py"}
+# Not the project's rows: a bench's own table, locked to time a lock at its barest.
+BENCH_LOCKS = {"bench/floor.py"}
 
 ROW_LOCK = re.compile(r"select_for_update|\bFOR\s+(NO\s+KEY\s+)?(UPDATE|SHARE)\b", re.IGNORECASE)
 ADVISORY = re.compile(r"pg_(try_)?advisory", re.IGNORECASE)
@@ -47,7 +49,7 @@ def _taking(pattern: re.Pattern[str]) -> set[str]:
 
 
 def test_every_row_lock_is_taken_in_its_apps_lock_module() -> None:
-    assert _taking(ROW_LOCK) <= set(LOCK_MODULES.values())
+    assert _taking(ROW_LOCK) <= set(LOCK_MODULES.values()) | BENCH_LOCKS
     assert _taking(ROW_LOCK) >= {"accounts/locks.py", "games/locks.py", "matchmaking/locks.py"}
 
 
