@@ -45,7 +45,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import httpx
-import psutil
 import psycopg
 import redis
 from websockets.sync.client import connect
@@ -73,12 +72,16 @@ PUSH = json.dumps(
 )[:600]
 STATE = json.dumps({"hands": [["AS"] * 5, ["KD"] * 5], "stock": ["2C"] * 40, "pad": "y" * 600})
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS bench_floor_game (id int PRIMARY KEY, seq int NOT NULL, state jsonb);
-CREATE TABLE IF NOT EXISTS bench_floor_event (
+DROP = "DROP TABLE IF EXISTS bench_floor_game, bench_floor_event"
+SCHEMA = (
+    DROP
+    + """;
+CREATE TABLE bench_floor_game (id int PRIMARY KEY, seq int NOT NULL, state jsonb);
+CREATE TABLE bench_floor_event (
     id bigserial PRIMARY KEY, game_id int NOT NULL, seq int NOT NULL, body jsonb NOT NULL);
-INSERT INTO bench_floor_game VALUES (1, 0, '{}') ON CONFLICT (id) DO NOTHING;
+INSERT INTO bench_floor_game VALUES (1, 0, '{}');
 """
+)
 LOCK = "SELECT seq, state FROM bench_floor_game WHERE id = %s FOR UPDATE"
 WRITE = """
 WITH event AS (INSERT INTO bench_floor_event (game_id, seq, body) VALUES (%s, %s, %s))
@@ -109,9 +112,11 @@ class Clock:
     """CPU spent by this process (the client side of a call: psycopg, redis-py, Celery's
     publish), by PostgreSQL's backend of one connection, by Redis, and by server processes."""
 
-    def __init__(self, backend: int | None = None, server: int | None = None) -> None:
-        self.backend = [psutil.Process(backend)] if backend else []
-        self.redis = listeners(REDIS_URL)
+    def __init__(
+        self, backend: int | None = None, server: int | None = None, redis_url: str = REDIS_URL
+    ) -> None:
+        self.backend = process_tree(backend)[:1] if backend else []  # none when not local
+        self.redis = listeners(redis_url)
         self.server = process_tree(server) if server else []
 
     def read(self) -> dict[str, float]:
@@ -189,36 +194,43 @@ def redis_ready(timeout: float = 120.0) -> None:
             time.sleep(0.2)
 
 
-def sql_parts(parts: dict[str, Part], count: int) -> None:
-    with psycopg.connect(DATABASE_URL, prepare_threshold=0) as conn:
+def sql_parts(parts: dict[str, Part], count: int, url: str = DATABASE_URL) -> None:
+    """The query and the transaction, on tables of their own, dropped after."""
+    with psycopg.connect(url, prepare_threshold=0) as conn:
         for statement in filter(str.strip, SCHEMA.split(";")):
             conn.execute(statement, prepare=False)
         conn.commit()
-        clock = Clock(backend=conn.info.backend_pid)
-        conn.autocommit = True
-        parts["query"].keep(
-            measured(
-                clock, count, lambda: conn.execute(READ, (1,)).fetchone(), ("python", "postgres")
+        try:
+            clock = Clock(backend=conn.info.backend_pid)
+            conn.autocommit = True
+            parts["query"].keep(
+                measured(
+                    clock,
+                    count,
+                    lambda: conn.execute(READ, (1,)).fetchone(),
+                    ("python", "postgres"),
+                )
             )
-        )
-        conn.autocommit = False
-        seq = iter(range(10**9))
+            conn.autocommit = False
+            seq = iter(range(10**9))
 
-        def transaction() -> None:
-            conn.execute(LOCK, (1,)).fetchone()
-            n = next(seq)
-            conn.execute(WRITE, (1, n, '{"type": "discard"}', n, STATE, 1))
+            def transaction() -> None:
+                conn.execute(LOCK, (1,)).fetchone()
+                n = next(seq)
+                conn.execute(WRITE, (1, n, '{"type": "discard"}', n, STATE, 1))
+                conn.commit()
+
+            parts["transaction"].keep(measured(clock, count, transaction, ("python", "postgres")))
+        finally:
+            conn.rollback()
+            conn.execute(DROP, prepare=False)
             conn.commit()
 
-        parts["transaction"].keep(measured(clock, count, transaction, ("python", "postgres")))
-        conn.execute("TRUNCATE bench_floor_event")
-        conn.commit()
 
-
-def redis_part(parts: dict[str, Part], count: int) -> None:
-    client = redis.Redis.from_url(REDIS_URL)
+def redis_part(parts: dict[str, Part], count: int, url: str = REDIS_URL) -> None:
+    client = redis.Redis.from_url(url)
     script = client.register_script(LIMIT_SCRIPT)
-    clock = Clock()
+    clock = Clock(redis_url=url)
     parts["redis script"].keep(
         measured(clock, count, lambda: script(keys=["bench-floor:limit"]), ("python", "redis"))
     )
