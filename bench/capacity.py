@@ -50,7 +50,6 @@ from multiprocessing.synchronize import Semaphore
 from typing import Any
 
 import httpx
-import redis
 from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed
 
@@ -61,6 +60,7 @@ from bench._server import (
     cpu_seconds,
     free_port,
     memory_bytes,
+    queue_drained,
     server_processes,
     serving,
     setup_django,
@@ -149,9 +149,6 @@ def slope(xs: Sequence[float], ys: Sequence[float]) -> float | None:
     mean_x, mean_y = sum(xs) / len(xs), sum(ys) / len(ys)
     num = sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys, strict=True))
     return num / sum((x - mean_x) ** 2 for x in xs)
-
-
-QUEUE = "celery"  # Celery's default queue: the server's tasks all go there
 
 
 def share(total: int, parts: int) -> list[int]:
@@ -473,23 +470,6 @@ def _per(before: dict[str, float], after: dict[str, float], count: int) -> str:
     used = {part: after[part] - before[part] for part in after if part != "clients"}
     parts = ", ".join(f"{part} {1000 * cpu / count:.1f}" for part, cpu in used.items())
     return f"{1000 * sum(used.values()) / count:.1f} ms ({parts})"
-
-
-def queue_drained(server: Server, most: float = 60.0) -> float:
-    """Wait (at most `most` seconds) until the worker has taken every task queued (opening a
-    socket queues one, its presence told): a hold measures the held sockets, not the backlog of
-    their opening. The seconds waited."""
-    url = server.env.get("REDIS_URL")
-    if not url or not server.processes:
-        return 0.0  # a server of someone else's (--url): its queue is not ours to read
-    broker = redis.Redis.from_url(url)
-    begun = time.monotonic()
-    try:
-        while time.monotonic() - begun < most and broker.llen(QUEUE):
-            time.sleep(0.5)
-    finally:
-        broker.close()
-    return time.monotonic() - begun
 
 
 def measure_step(

@@ -4,9 +4,13 @@ and websockets on (bench/README.md, "The ASGI server")."""
 
 from __future__ import annotations
 
+import threading
+import time
+import uuid
 from pathlib import Path
 
 import pytest
+import redis
 
 from bench import _server
 
@@ -50,3 +54,34 @@ def test_granian_not_installed_or_an_unknown_server_stops_the_bench(
     monkeypatch.setenv("BENCH_ASGI", "daphne")
     with pytest.raises(SystemExit, match="BENCH_ASGI='daphne'"):
         _server.web_command(8765, 2)
+
+
+def test_a_backlog_of_an_earlier_run_is_run_before_anything_is_measured(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The worker runs what an earlier run left queued (here a thread stands in for it) and
+    the server is handed over only once the queue is empty."""
+    from django.conf import settings
+
+    queue = f"bench-test-queue-{uuid.uuid4()}"
+    monkeypatch.setattr(_server, "QUEUE", queue)
+    broker = redis.Redis.from_url(settings.REDIS_URL)
+    broker.rpush(queue, "a", "b", "c")
+
+    def worker() -> None:
+        time.sleep(0.5)  # the bench reads its queue first
+        while broker.lpop(queue) is not None:
+            time.sleep(0.2)
+
+    server = _server.Server("http://127.0.0.1:1", {"REDIS_URL": settings.REDIS_URL}, {})
+    server.processes["worker"] = None  # type: ignore[assignment]  # ours: its queue is read
+    thread = threading.Thread(target=worker)
+    thread.start()
+    try:
+        _server.backlog_run(server, most=10)
+        assert broker.llen(queue) == 0
+    finally:
+        thread.join(10)
+        broker.delete(queue)
+
+    assert "holds 3 tasks of an earlier run" in capsys.readouterr().out
