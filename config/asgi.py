@@ -21,7 +21,7 @@ from config.routing import websocket_urlpatterns  # noqa: E402
 from core import drain  # noqa: E402
 from core.heartbeat import heartbeat  # noqa: E402
 from core.lean import Lean  # noqa: E402
-from core.perf import garbage  # noqa: E402
+from core.perf import garbage, loop_lag  # noqa: E402
 from core.perf.http import ThreadedWSGI  # noqa: E402
 from games import lean as games_lean  # noqa: E402
 from players import lean as players_lean  # noqa: E402
@@ -29,14 +29,16 @@ from players import lean as players_lean  # noqa: E402
 
 async def lifespan(scope: dict[str, Any], receive: Any, send: Any) -> None:
     """The server's start and stop (uvicorn sends them; the tests' servers do not): once
-    started, the process's garbage collection goes on a clock (core/perf/garbage.py), and its
-    SIGTERM drains it before uvicorn's shutdown (core/drain.py: uvicorn has set its own signal
-    handlers by now, and hears the signal at the drain's end)."""
+    started, the process's garbage collection goes on a clock (core/perf/garbage.py), its event
+    loop's lateness is watched (core/perf/loop_lag.py), and its SIGTERM drains it before
+    uvicorn's shutdown (core/drain.py: uvicorn has set its own signal handlers by now, and hears
+    the signal at the drain's end)."""
     while True:
         message = await receive()
         if message["type"] == "lifespan.startup":
             get_resolver().url_patterns  # noqa: B018 (imports every view before the freeze)
             garbage.install(settings.WEB_GC_FULL_SECONDS)
+            loop_lag.install()
             drain.install(settings.WEB_DRAIN_SECONDS, lambda: list(heartbeat().sockets))
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":

@@ -208,6 +208,11 @@ GC_FULL_DURATION = Histogram(
     "A web process's full garbage collection, which stops the process (core/perf/garbage.py)",
     buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5),
 )
+LOOP_LAG = Histogram(
+    "yaniv_event_loop_lag_seconds",
+    "How late a web process's event loop woke for a timer (core/perf/loop_lag.py)",
+    buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5),
+)
 OPEN_WEBSOCKETS = Gauge(
     "yaniv_open_websockets", "Websockets connected", multiprocess_mode="livesum"
 )

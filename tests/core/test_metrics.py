@@ -46,6 +46,7 @@ NAMES = [
     "yaniv_celery_task_runs_total",
     "yaniv_celery_task_duration_seconds",
     "yaniv_gc_full_seconds",
+    "yaniv_event_loop_lag_seconds",
 ]
 
 

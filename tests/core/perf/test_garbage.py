@@ -12,7 +12,7 @@ import pytest
 from channels.testing import ApplicationCommunicator
 
 from config import asgi
-from core.perf import garbage
+from core.perf import garbage, loop_lag
 
 
 def _run(code: str) -> str:
@@ -106,9 +106,12 @@ async def test_the_server_installs_it_at_startup(
     settings.WEB_GC_FULL_SECONDS = 42.0
     installed: list[float] = []
     monkeypatch.setattr(garbage, "install", installed.append)
+    watched: list[bool] = []
+    monkeypatch.setattr(loop_lag, "install", lambda: watched.append(True))
     communicator = ApplicationCommunicator(asgi.application, {"type": "lifespan"})
     await communicator.send_input({"type": "lifespan.startup"})
     assert await communicator.receive_output(5) == {"type": "lifespan.startup.complete"}
     assert installed == [42.0]
+    assert watched == [True]  # and its loop's lateness watched (core/perf/loop_lag.py)
     await communicator.send_input({"type": "lifespan.shutdown"})
     assert await communicator.receive_output(5) == {"type": "lifespan.shutdown.complete"}
