@@ -50,6 +50,7 @@ from multiprocessing.synchronize import Semaphore
 from typing import Any
 
 import httpx
+from prometheus_client.parser import text_string_to_metric_families
 from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed
 
@@ -108,6 +109,9 @@ class Row:
     others_cpu: float = 0.0  # same, the rest of the machine (it is shared)
     seconds: float = 0.0
     lags: list[float] = field(default_factory=list)  # s, the generators' loops waking late
+    # The web processes' loops waking late while held (yaniv_event_loop_lag_seconds): wake-ups
+    # under each bucket's bound in seconds (cumulative, math.inf for all); empty if not read.
+    web_lags: dict[float, float] = field(default_factory=dict)
     parts: dict[str, float] = field(default_factory=dict)  # server_cpu by part: web, worker...
 
     def percentile_ms(self, which: int) -> float:
@@ -499,9 +503,11 @@ def measure_step(
     )
     waited = queue_drained(server)
     print(f"  the worker's queue empty after {waited:.0f} s (the sockets' presence tasks)")
+    lags_start = web_loop_lags(server.url)
     server_start, machine_start, begun = cpu_seconds(server), busy_seconds(), time.monotonic()
     time.sleep(hold)
     end = generators.look()
+    lags_end = web_loop_lags(server.url)
     server_end, elapsed = cpu_seconds(server), time.monotonic() - begun
     machine = (busy_seconds() - machine_start) / elapsed
     own = (server_end.pop("clients") - server_start.pop("clients")) / elapsed  # this process
@@ -526,6 +532,7 @@ def measure_step(
         others_cpu=machine - server_cpu - generator_cpu,
         seconds=elapsed,
         lags=end["lags"],
+        web_lags={bound: count - lags_start.get(bound, 0.0) for bound, count in lags_end.items()},
         parts={part: cpu / elapsed for part, cpu in used.items()},
     )
     return row, end
@@ -555,6 +562,43 @@ def lag_line(row: Row) -> str:
     return (
         f"the load generators' loops woke late by p99 {1000 * percentiles(late)[2]:.1f} ms,"
         f" max {1000 * max(late):.1f} ms; {over:,} of {len(late):,} wakes over 20 ms"
+    )
+
+
+LOOP_LAG_BUCKET = "yaniv_event_loop_lag_seconds_bucket"
+
+
+def web_loop_lags(url: str) -> dict[float, float]:
+    """The web processes' loop-lag histogram on the server's /metrics (summed over them): the
+    wake-ups under each bound so far; empty when it cannot be read (a server that keeps
+    /metrics from this address, or one without it)."""
+    try:
+        response = httpx.get(f"{url}/metrics", timeout=10)
+        response.raise_for_status()
+    except httpx.HTTPError:
+        return {}
+    counts: dict[float, float] = {}
+    for family in text_string_to_metric_families(response.text):
+        for sample in family.samples:
+            if sample.name == LOOP_LAG_BUCKET:
+                bound = float(sample.labels["le"])
+                counts[bound] = counts.get(bound, 0.0) + sample.value
+    return counts
+
+
+def web_lag_line(row: Row, late: float = 0.025) -> str:
+    """How late the web processes' own loops woke while the step held (their timer's
+    lateness, core/perf/loop_lag.py): what of a move's time was a stalled web process."""
+    counts = row.web_lags
+    total = counts.get(math.inf, 0.0)
+    if not total:
+        return "the web processes' loops: not read (no yaniv_event_loop_lag_seconds)"
+    over = total - counts.get(late, 0.0)
+    latest = min(bound for bound, count in counts.items() if count >= total)
+    below = "any" if math.isinf(latest) else f"{1000 * latest:g} ms"
+    return (
+        f"the web processes' loops woke {total:,.0f} times; {over:,.0f} over"
+        f" {1000 * late:g} ms late, the latest under {below}"
     )
 
 
@@ -660,7 +704,10 @@ def main() -> int:
                 row, last = measure_step(server, generators, players, args.tables, args.hold, last)
                 rows.append(row)
                 print(f"{HEADER}\n{table_row(row, args.p99)}", flush=True)
-                print(f"  {held_line(row)}\n  {lag_line(row)}\n", flush=True)
+                print(
+                    f"  {held_line(row)}\n  {lag_line(row)}\n  {web_lag_line(row)}\n",
+                    flush=True,
+                )
                 if failures(row, args.p99) and not args.keep_going:
                     break
         except RuntimeError as error:  # a generator process died: what was measured stands

@@ -4,10 +4,13 @@
 from __future__ import annotations
 
 import argparse
+import math
 from typing import Any
 
+import httpx
 import pytest
 
+import bench.capacity as capacity_bench
 from bench.capacity import (
     Row,
     capacity,
@@ -17,6 +20,7 @@ from bench.capacity import (
     parse_steps,
     share,
     slope,
+    web_lag_line,
 )
 
 
@@ -85,3 +89,45 @@ def test_a_step_says_its_server_cpu_by_part_and_how_late_the_generators_woke() -
         "the load generators' loops woke late by p99 1.0 ms, max 100.0 ms;"
         " 1 of 1,000 wakes over 20 ms"
     )
+
+
+def test_the_web_loops_lag_says_how_many_wakes_were_late_and_the_latest() -> None:
+    row = _row(1000, 30.0)
+    row.web_lags = {0.001: 100.0, 0.005: 140.0, 0.025: 150.0, 0.05: 152.0, 0.1: 153.0}
+    row.web_lags |= {0.25: 153.0, math.inf: 153.0}
+
+    line = web_lag_line(row)
+
+    assert "woke 153 times; 3 over 25 ms late, the latest under 100 ms" in line
+
+
+def test_the_web_loops_lag_unread_says_so() -> None:
+    assert "not read" in web_lag_line(_row(1000, 30.0))
+
+
+def test_the_web_loops_lag_is_read_off_the_servers_metrics(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    exposition = (
+        "# HELP yaniv_event_loop_lag_seconds lag\n"
+        "# TYPE yaniv_event_loop_lag_seconds histogram\n"
+        'yaniv_event_loop_lag_seconds_bucket{le="0.001"} 7.0\n'
+        'yaniv_event_loop_lag_seconds_bucket{le="0.025"} 9.0\n'
+        'yaniv_event_loop_lag_seconds_bucket{le="+Inf"} 10.0\n'
+        "yaniv_event_loop_lag_seconds_count 10.0\n"
+        "yaniv_event_loop_lag_seconds_sum 0.2\n"
+    )
+    asked: list[str] = []
+
+    def get(url: str, timeout: float) -> httpx.Response:
+        asked.append(url)
+        return httpx.Response(200, text=exposition, request=httpx.Request("GET", url))
+
+    monkeypatch.setattr(httpx, "get", get)
+
+    assert capacity_bench.web_loop_lags("http://127.0.0.1:9") == {
+        0.001: 7.0,
+        0.025: 9.0,
+        math.inf: 10.0,
+    }
+    assert asked == ["http://127.0.0.1:9/metrics"]
