@@ -138,8 +138,11 @@ def game_cpu_turn(*, game_id: UUID | str, seq: int) -> bool:
 def _cpu_turn(game_id: UUID | str, seq: int) -> tuple[bool, int | None]:
     """Play the CPU's turn at `seq`: whether it was played (not once the game moved on), and
     the seq to play on from when the table is unattended (a table once unattended stays so;
-    its next turn is then left to this caller, not to a task)."""
-    locked = LockedGame.lock(game_id)
+    its next turn is then left to this caller, not to a task). A game that is gone has no
+    turn to play (a task queued before it went, or by a server on another database)."""
+    locked = LockedGame.try_lock(game_id)
+    if locked is None:
+        return False, None
     state = _current_turn(locked, seq)
     if state is None or state.turn is None or not locked.seats[state.turn].cpu_plays:
         return False, None
@@ -154,11 +157,10 @@ def game_timeout(*, game_id: UUID | str, seq: int, skip_locked: bool = False) ->
     """Enforce an overdue turn: the CPU plays it, and a human seat becomes away.
 
     Idempotent on (game_id, seq): False when the game has moved on or the turn is not due.
-    With `skip_locked` (the sweeper), a game another worker is handling is left to it.
+    With `skip_locked` (the sweeper), a game another worker is handling is left to it; a game
+    that is gone has no turn to enforce.
     """
-    locked = (
-        LockedGame.try_lock(game_id, skip_locked=True) if skip_locked else LockedGame.lock(game_id)
-    )
+    locked = LockedGame.try_lock(game_id, skip_locked=skip_locked)
     if locked is None:
         return False
     state = _current_turn(locked, seq)

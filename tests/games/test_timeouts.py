@@ -185,3 +185,14 @@ def test_a_late_move_racing_the_deadline_is_applied_or_refused_never_both(make_c
     assert (outcome["move"] == 200) != (outcome["timeout"] is True)
     if outcome["move"] != 200:
         assert outcome["move"] == 409
+
+
+@pytest.mark.django_db
+def test_a_turn_task_for_a_game_that_is_gone_does_nothing() -> None:
+    """A task queued before its game went (or by a server on another database) has no turn to
+    play or enforce: it does nothing, rather than fail as a 404 in the worker's log."""
+    gone = "00000000-0000-4000-8000-000000000000"
+
+    assert tasks.game_cpu_turn(gone, 3) is False
+    assert tasks.game_timeout(gone, 3) is False
+    assert not Game.objects.filter(pk=gone).exists()
