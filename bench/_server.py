@@ -21,8 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import httpx
 import psutil
 import redis
+from prometheus_client.parser import text_string_to_metric_families
+from prometheus_client.samples import Sample
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -310,6 +313,19 @@ def prepared(env_extra: dict[str, str] | None = None) -> dict[str, str]:
         [sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
     )
     return env
+
+
+def metric_samples(url: str, name: str, timeout: float = 30.0) -> list[Sample]:
+    """The samples named `name` on the server's /metrics (loopback clients may read it),
+    every process's (a histogram's `_bucket`s by their `le`, a counter's by its labels)."""
+    response = httpx.get(f"{url}/metrics", timeout=timeout)
+    response.raise_for_status()
+    return [
+        sample
+        for family in text_string_to_metric_families(response.text)
+        for sample in family.samples
+        if sample.name == name
+    ]
 
 
 QUEUE = "celery"  # Celery's default queue: the server's tasks all go there

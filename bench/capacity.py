@@ -50,7 +50,6 @@ from multiprocessing.synchronize import Semaphore
 from typing import Any
 
 import httpx
-from prometheus_client.parser import text_string_to_metric_families
 from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed
 
@@ -61,6 +60,7 @@ from bench._server import (
     cpu_seconds,
     free_port,
     memory_bytes,
+    metric_samples,
     queue_drained,
     server_processes,
     serving,
@@ -573,16 +573,13 @@ def web_loop_lags(url: str) -> dict[float, float]:
     wake-ups under each bound so far; empty when it cannot be read (a server that keeps
     /metrics from this address, or one without it)."""
     try:
-        response = httpx.get(f"{url}/metrics", timeout=10)
-        response.raise_for_status()
+        samples = metric_samples(url, LOOP_LAG_BUCKET, timeout=10)
     except httpx.HTTPError:
         return {}
     counts: dict[float, float] = {}
-    for family in text_string_to_metric_families(response.text):
-        for sample in family.samples:
-            if sample.name == LOOP_LAG_BUCKET:
-                bound = float(sample.labels["le"])
-                counts[bound] = counts.get(bound, 0.0) + sample.value
+    for sample in samples:
+        bound = float(sample.labels["le"])
+        counts[bound] = counts.get(bound, 0.0) + sample.value
     return counts
 
 

@@ -51,7 +51,6 @@ from websockets.sync.client import connect
 
 from bench._floor_app import CHANNEL, COUNTER, REDIS_URL, noop
 from bench._server import (
-    BIN,
     cpu_exact,
     listeners,
     process_tree,
@@ -59,6 +58,7 @@ from bench._server import (
     stop,
     wait_healthy,
     web_command,
+    worker_command,
 )
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
@@ -155,24 +155,9 @@ def bare_server(port: int) -> Iterator[int]:
 @contextlib.contextmanager
 def bare_worker() -> Iterator[int]:
     """A Celery worker of bench/_floor_app.py's app, the threads pool of 4 as deployed."""
-    command = [
-        str(BIN / "celery"),
-        "-A",
-        "bench._floor_app:celery_app",
-        "worker",
-        "--pool",
-        "threads",
-        "--concurrency",
-        "4",
-        "--queues",
-        "bench-floor",
-        "--hostname",
-        "bench-floor@%h",
-        "--loglevel",
-        "WARNING",
-        "--without-mingle",
-        "--without-gossip",
-    ]
+    command = worker_command(4, name="bench-floor")
+    command[command.index("config")] = "bench._floor_app:celery_app"
+    command += ["--pool", "threads", "--queues", "bench-floor"]
     process = spawn("floor-worker", command, dict(os.environ))
     try:
         yield process.pid

@@ -35,9 +35,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
-from prometheus_client.parser import text_string_to_metric_families
-
 from bench._server import (
     BIN,
     ROOT,
@@ -45,6 +42,7 @@ from bench._server import (
     busy_seconds,
     cpu_of,
     cpu_seconds,
+    metric_samples,
     process_tree,
     running_server,
     setup_django,
@@ -95,17 +93,11 @@ def summary(entries: list[dict[str, Any]]) -> dict[str, Any]:
 def game_reads(url: str) -> dict[str, float]:
     """The server's count of its answers to `GET /games/{id}/`, by status (its /metrics:
     loopback clients may read it)."""
-    text = httpx.get(f"{url}/metrics", timeout=30).text
     found: dict[str, float] = {}
-    for family in text_string_to_metric_families(text):
-        for sample in family.samples:
-            labels = sample.labels
-            if (
-                sample.name == "yaniv_http_requests_total"
-                and labels["route"] == "/api/v1/games/{game_id}/"
-                and labels["method"] == "GET"
-            ):
-                found[labels["status"]] = found.get(labels["status"], 0.0) + sample.value
+    for sample in metric_samples(url, "yaniv_http_requests_total"):
+        labels = sample.labels
+        if labels["route"] == "/api/v1/games/{game_id}/" and labels["method"] == "GET":
+            found[labels["status"]] = found.get(labels["status"], 0.0) + sample.value
     return found
 
 
