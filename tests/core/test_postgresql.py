@@ -64,3 +64,27 @@ def test_a_connection_the_server_ended_is_replaced(pool: ConnectionPool) -> None
         second = _pid(pool)
     assert full.call_count >= 1
     assert second != first
+
+
+@pytest.mark.django_db
+def test_json_columns_are_written_by_orjson() -> None:
+    """The backend writes a JSON column's value with orjson, not `json.dumps`, and reads back
+    the same document; what orjson cannot write goes to `json.dumps` as before."""
+    from games.models import Game  # a model with JSON columns
+
+    state: dict[Any, Any] = {"turn": 1, "hands": [["AS", "JK"]], "name": "\u05d9\u05e0\u05d9\u05d1"}
+    state[3] = None  # a key json.dumps makes a string
+    with mock.patch("json.dumps", side_effect=AssertionError("json.dumps")):
+        game = Game.objects.create(max_players=2, rules={"call_limit": 7}, state=state)
+    game.refresh_from_db()
+    assert game.state == {
+        "turn": 1,
+        "hands": [["AS", "JK"]],
+        "name": "\u05d9\u05e0\u05d9\u05d1",
+        "3": None,
+    }
+    Game.objects.filter(pk=game.pk).update(state={"big": 2**70})
+    game.refresh_from_db()
+    assert game.state == {"big": 2**70}
+    with pytest.raises(TypeError):
+        Game.objects.filter(pk=game.pk).update(state={"when": time})  # neither can write it
