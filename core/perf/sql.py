@@ -12,7 +12,7 @@ Relies on (Django's internals, tests/core/perf/test_sql.py): `_meta.concrete_fie
 `auto_field` are what the ORM selects and inserts; a read value becomes the field's through the
 backend's and the column's `get_db_converters` (what the SQL compiler applies) and
 `Model.from_db` (a `JSONField`'s `from_db_value`, `json.loads`, is read by orjson here:
-`_json_from_db`); a written one through `pre_save` and `get_db_prep_save`, cast in a VALUES list
+`_faster`); a written one through `pre_save` and `get_db_prep_save`, cast in a VALUES list
 to the field's `cast_db_type` (as `bulk_update` casts); an instance that was saved has
 `_state.adding` False and `_state.db` set.
 
@@ -81,15 +81,11 @@ class Columns(Generic[M]):
 
 
 def _faster(field: Any, own: Converter) -> Converter:
-    """A column's converter, or for a `JSONField` without a decoder of its own, its
-    `from_db_value` with orjson in place of `json.loads` (`_json_from_db`)."""
-    is_json = isinstance(field, JSONField) and field.decoder is None
-    return _json_from_db(own) if is_json and own == field.from_db_value else own
-
-
-def _json_from_db(own: Converter) -> Converter:
-    """`JSONField.from_db_value` reading with orjson (the state of every game read); what
-    orjson cannot read (an integer past 64 bits) goes to the field's own."""
+    """A column's converter; for a `JSONField` without a decoder of its own, its
+    `from_db_value` reading with orjson (the state of every game read), the field's own for what
+    orjson cannot read (an integer past 64 bits)."""
+    if not isinstance(field, JSONField) or field.decoder is not None or own != field.from_db_value:
+        return own
 
     def convert(value: Any, expression: Any, connection: Any) -> Any:
         if value is None:

@@ -34,6 +34,7 @@ from websockets.exceptions import ConnectionClosed
 from accounts.services import auth_token_issue
 from core.drain import CLOSE_DRAINING
 from tests.factories import PlayerFactory
+from tests.servers import procfile_command, uvicorn_arguments
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -72,11 +73,10 @@ def web_process(workers: int) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
         "WEB_THREADS": "2",
         "DB_POOL_MAX": "2",
     }
+    # The Procfile's command, on this test's address and with its workers (the last wins).
     command = [
-        sys.executable, "-m", "uvicorn", "config.asgi:application",
+        sys.executable, "-m", "uvicorn", *uvicorn_arguments(procfile_command()),
         "--host", HOST, "--port", str(port), "--workers", str(workers),
-        "--ws", "wsproto", "--ws-per-message-deflate", "false",
-        "--no-proxy-headers", "--no-access-log",
     ]  # fmt: skip
     with tempfile.TemporaryFile() as log:
         process = subprocess.Popen(
