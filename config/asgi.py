@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 from typing import Any
 
@@ -18,7 +19,7 @@ from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware  # noqa: E40
 from accounts.authentication import header_authenticate  # noqa: E402
 from accounts.ws_auth import PlayerAuthMiddleware  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
-from core import drain  # noqa: E402
+from core import drain, local_tasks  # noqa: E402
 from core.heartbeat import heartbeat  # noqa: E402
 from core.lean import Lean  # noqa: E402
 from core.perf import garbage, loop_lag  # noqa: E402
@@ -30,9 +31,10 @@ from players import lean as players_lean  # noqa: E402
 async def lifespan(scope: dict[str, Any], receive: Any, send: Any) -> None:
     """The server's start and stop (uvicorn sends them; the tests' servers do not): once
     started, the process's garbage collection goes on a clock (core/perf/garbage.py), its event
-    loop's lateness is watched (core/perf/loop_lag.py), and its SIGTERM drains it before
-    uvicorn's shutdown (core/drain.py: uvicorn has set its own signal handlers by now, and hears
-    the signal at the drain's end)."""
+    loop's lateness is watched (core/perf/loop_lag.py), its SIGTERM drains it before uvicorn's
+    shutdown (core/drain.py: uvicorn has set its own signal handlers by now, and hears the
+    signal at the drain's end), and it plays the CPU's replies to the moves it takes
+    (core/local_tasks.py), those still pending at its shutdown at once."""
     while True:
         message = await receive()
         if message["type"] == "lifespan.startup":
@@ -40,8 +42,10 @@ async def lifespan(scope: dict[str, Any], receive: Any, send: Any) -> None:
             garbage.install(settings.WEB_GC_FULL_SECONDS)
             loop_lag.install()
             drain.install(settings.WEB_DRAIN_SECONDS, lambda: list(heartbeat().sockets))
+            local_tasks.install(asyncio.get_running_loop())
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":
+            await local_tasks.shutdown()
             await send({"type": "lifespan.shutdown.complete"})
             return
 

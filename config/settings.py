@@ -339,12 +339,18 @@ SPECTACULAR_SETTINGS = {
 FORWARDED_ALLOW_IPS = [ip.strip() for ip in env.list("FORWARDED_ALLOW_IPS", default=[])]
 
 # Threads per web process that run HTTP requests (core/perf/http.py); each may hold a database
-# connection, so keep it at or below DB_POOL_MAX.
+# connection, so keep it at or below DB_POOL_MAX less the CPU replies' 2 (WEB_CPU_REPLIES).
 WEB_THREADS = env.int("WEB_THREADS", default=8)
 
 # A game's read, its events, a move and a websocket ticket answered without Django's request
 # cycle, the same answers for less CPU (core/lean.py); off: every request through Django.
 WEB_LEAN_PATH = env.bool("WEB_LEAN_PATH", default=True)
+
+# The CPU's reply to a move played by the web process that took the move, after its think time
+# and off the request's path (core/local_tasks.py, in 2 threads of its own beside WEB_THREADS),
+# instead of by a Celery task; off: a task a reply. Beat's sweeper plays a reply lost with its
+# process either way.
+WEB_CPU_REPLIES = env.bool("WEB_CPU_REPLIES", default=True)
 
 # Seconds between a web process's full garbage collections (core/perf/garbage.py): they run
 # on this clock instead of when CPython's allocation counts say, since each one stops the

@@ -230,6 +230,11 @@ CELERY_TASK_RUNS = Counter(
 CELERY_TASK_DURATION = Histogram(
     "yaniv_celery_task_duration_seconds", "Duration of Celery task runs", ["task"]
 )
+# A web process's own delayed work (core/local_tasks.py: the CPU's replies); "dropped": still
+# pending when the process shut, left to the sweeper.
+LOCAL_TASK_RUNS = Counter(
+    "yaniv_local_task_runs_total", "Local task runs of web processes by outcome", ["task", "state"]
+)
 
 
 def mark_process_dead() -> None:

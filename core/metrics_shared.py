@@ -61,7 +61,7 @@ def series(name: str, labels: dict[str, str]) -> str | None:
             if labels["status"].isdigit() and int(labels["status"]) >= 500
             else None
         )
-    if name == "yaniv_celery_task_runs_total":
+    if name in ("yaniv_celery_task_runs_total", "yaniv_local_task_runs_total"):
         return f"failed/{labels['task']}" if labels["state"] == "failure" else None
     if name == "yaniv_ticket_wait_seconds_bucket":
         return f"wait/bucket={labels['le']}"

@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+import asyncio
 import atexit
 import contextlib
 import os
+import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -18,7 +20,7 @@ from rest_framework.test import APIClient
 from accounts.models import Player
 from accounts.services import auth_token_issue
 from config.celery import app as celery_app
-from core import metrics_shared
+from core import local_tasks, metrics_shared
 from core.redis import get_redis
 from core.throttles import CACHE_KEY_PREFIX
 from tests.factories import PlayerFactory
@@ -172,3 +174,32 @@ def published_schema() -> Iterator[PublishedSchema]:
         patch.setattr(Client, "request", checked_request)
         patch.setattr(WebsocketCommunicator, "receive_output", checked_receive_output)
         yield schema
+
+
+@pytest.fixture
+def web_loop() -> Iterator[asyncio.AbstractEventLoop]:
+    """An event loop running in a thread of its own, as a web process's runs beside its pool
+    threads."""
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    yield loop
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join(5)
+    loop.close()
+
+
+@pytest.fixture
+def local_runner(web_loop: asyncio.AbstractEventLoop) -> Iterator[local_tasks.Runner]:
+    """This process runs local tasks, as a web process does (core/local_tasks.py)."""
+    runner = local_tasks.install(web_loop)
+    yield runner
+    local_tasks.uninstall()
+    shut_runner(web_loop, runner)
+
+
+def shut_runner(
+    loop: asyncio.AbstractEventLoop, runner: local_tasks.Runner, timeout: float = 5
+) -> None:
+    """`runner`'s shutdown, on its loop, waited for."""
+    asyncio.run_coroutine_threadsafe(runner.shutdown(timeout), loop).result(timeout + 5)

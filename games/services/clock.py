@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from core import metrics
+from core import local_tasks, metrics
 from games import notify
 from games.engine.cpu import DEFAULT_LEVEL, Level, cpu_action
 from games.engine.state import EngineEvent, GameState, apply
@@ -33,6 +33,8 @@ RNG = secrets.SystemRandom()
 # How long past its think time a CPU turn may wait before the sweeper plays it: covers a lost
 # task (a worker killed mid-game) without racing a healthy one.
 CPU_GRACE = timedelta(seconds=5)
+# The local task's name (metrics, logs) of a CPU's reply played by a web process.
+CPU_REPLY = "games.game_cpu_reply"
 
 # What an engine result changes on the game row; the rest (rules, host, invite code...) is
 # never rewritten.
@@ -107,18 +109,45 @@ def schedule_turn(locked: LockedGame) -> None:
     key = (str(game.pk), game.seq)
     # `robust`: a task that cannot be queued (Redis down) must not turn a committed move into
     # an error; the beat sweeper plays any turn past its deadline (CPU turns: CPU_GRACE).
-    if seat.cpu_plays:
-        # Nobody is left to watch the CPUs think: play on at once (game_cpu_turn then plays
-        # the game to its end).
-        think = 0 if unattended(locked) else settings.YANIV_CPU_THINK_SECONDS
-        transaction.on_commit(
-            lambda: tasks.game_cpu_turn.apply_async(key, countdown=think), robust=True
-        )
+    if seat.cpu_plays and unattended(locked):
+        # Nobody is left to watch the CPUs think: play on at once, in a worker (game_cpu_turn
+        # then plays the game to its end).
+        transaction.on_commit(lambda: tasks.game_cpu_turn.apply_async(key), robust=True)
+    elif seat.cpu_plays:
+        transaction.on_commit(lambda: _cpu_reply_later(key), robust=True)
     else:
         notify.your_turn(seat, game)
         due = game.turn_deadline
         if due is not None:
             transaction.on_commit(lambda: tasks.game_timeout.apply_async(key, eta=due), robust=True)
+
+
+def _cpu_reply_later(key: tuple[str, int]) -> None:
+    """The CPU's turn after its think time: played by this process where it runs local tasks
+    (a web process: core/local_tasks.py, WEB_CPU_REPLIES), else by a worker's task."""
+    from games import tasks
+
+    think = settings.YANIV_CPU_THINK_SECONDS
+    game_id, seq = key
+    if settings.WEB_CPU_REPLIES and local_tasks.call_later(
+        think, lambda: game_cpu_reply(game_id=game_id, seq=seq), CPU_REPLY
+    ):
+        return
+    tasks.game_cpu_turn.apply_async(key, countdown=think)
+
+
+def game_cpu_reply(*, game_id: UUID | str, seq: int) -> bool:
+    """The CPU's turn at `seq`, played by the web process that took the move before it (see
+    `_cpu_reply_later`): one turn. Should the table have lost its last human meanwhile, the
+    rest of the game goes to a worker's task, as from `schedule_turn`."""
+    from games import tasks
+
+    played, next_seq = _cpu_turn(game_id, seq)
+    if next_seq is not None:
+        transaction.on_commit(
+            lambda: tasks.game_cpu_turn.apply_async((str(game_id), next_seq)), robust=True
+        )
+    return played
 
 
 def game_cpu_turn(*, game_id: UUID | str, seq: int) -> bool:

@@ -4,7 +4,8 @@ worker and with two (the supervisor hands SIGTERM to each). With sockets open an
 flight, SIGTERM turns /readyz to 503 at once, refuses a new socket with 4503, closes every open
 socket with 4503 at moments spread over WEB_DRAIN_SECONDS, finishes the request, and the process
 exits after the window. A worker that hears SIGTERM twice (the process group's, the
-supervisor's) drains once."""
+supervisor's) drains once. A CPU's reply still waiting out its think time when the process
+stops is played before it exits (core/local_tasks.py)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import psycopg
 import pytest
@@ -33,7 +34,9 @@ from websockets.exceptions import ConnectionClosed
 
 from accounts.services import auth_token_issue
 from core.drain import CLOSE_DRAINING
+from games.models import Game, GameStatus
 from tests.factories import PlayerFactory
+from tests.games.conftest import simple_move
 from tests.servers import procfile_command, uvicorn_arguments
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -60,9 +63,10 @@ def _get(url: str) -> tuple[int, dict[str, object]]:
 
 
 @contextlib.contextmanager
-def web_process(workers: int) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+def web_process(workers: int, **settings: str) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
     """uvicorn serving the test database, until it exits or the block ends (then killed,
-    with its workers: it leads a process group of its own)."""
+    with its workers: it leads a process group of its own); `settings`: more of its
+    environment."""
     db = connection.settings_dict
     port = _free_port()
     env = {
@@ -71,7 +75,8 @@ def web_process(workers: int) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
         "PGAPPNAME": "drained-web",  # its sessions, told apart from the test's
         "WEB_DRAIN_SECONDS": str(WINDOW),
         "WEB_THREADS": "2",
-        "DB_POOL_MAX": "2",
+        "DB_POOL_MAX": "4",  # its HTTP threads' and its CPU replies' (WEB_CPU_REPLIES)
+        **settings,
     }
     # The Procfile's command, on this test's address and with its workers (the last wins).
     command = [
@@ -221,3 +226,41 @@ async def test_sigterm_drains_the_process_over_the_window(workers: int) -> None:
         # uvicorn re-raises the SIGTERM it handled once it has shut down (or exits 0 as the
         # supervisor of its workers).
         assert exit_code in (0, -signal.SIGTERM)
+
+
+def _api(url: str, token: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    request = urllib.request.Request(  # noqa: S310 (our own URL)
+        f"{url}/api/v1/{path}",
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+        method="GET" if body is None else "POST",
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:  # noqa: S310
+        return json.loads(response.read())
+
+
+def test_a_stopping_process_plays_the_cpu_replies_it_still_holds() -> None:
+    """The CPU's reply is played by the web process that took the move (no Celery worker
+    runs here), and one still waiting out its think time when SIGTERM comes is played before
+    the process exits, not left to the sweeper."""
+    player = PlayerFactory.create()
+    token = auth_token_issue(player=player)
+    think = {"YANIV_CPU_THINK_SECONDS": "60", "WEB_DRAIN_SECONDS": "0", "ALLOWED_HOSTS": HOST}
+    with web_process(1, **think) as (process, url):
+        game = _api(url, token, "games/", {"max_players": 2})
+        _api(url, token, f"games/{game['id']}/cpu/", {})
+        game = _api(url, token, f"games/{game['id']}/start/", {})
+        if game["turn"]["seat"] == game["you"]["seat"]:  # the host's: move, the CPU's is next
+            game = _api(url, token, f"games/{game['id']}/actions/", {
+                "seq": game["seq"], **simple_move(game),
+            })  # fmt: skip
+        assert game["turn"]["seat"] != game["you"]["seat"]  # the CPU's reply, pending 60 s
+        time.sleep(0.5)
+        assert Game.objects.get(pk=game["id"]).seq == game["seq"]  # still pending
+        start = time.monotonic()
+        os.kill(process.pid, signal.SIGTERM)
+        assert process.wait(20) in (0, -signal.SIGTERM)
+        assert time.monotonic() - start < 15  # not after the think time
+    stored = Game.objects.get(pk=game["id"])
+    assert stored.seq > game["seq"]  # the CPU played before the exit
+    assert stored.state["turn"] == game["you"]["seat"] or stored.status != GameStatus.ACTIVE

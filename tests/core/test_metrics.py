@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -20,9 +21,9 @@ from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.parser import text_string_to_metric_families
 
 from config.asgi import application
-from core import metrics
+from core import local_tasks, metrics
 from games.models import Game, GameStatus
-from games.services.clock import game_cpu_turn
+from games.services.clock import CPU_REPLY, game_cpu_turn
 from games.tasks import games_rate_pending, games_timeout_overdue
 from matchmaking.services import matchmaking_pass, ticket_create
 from tests.games.conftest import Client, simple_move
@@ -45,6 +46,7 @@ NAMES = [
     "yaniv_overdue_turns_total",
     "yaniv_celery_task_runs_total",
     "yaniv_celery_task_duration_seconds",
+    "yaniv_local_task_runs_total",
     "yaniv_gc_full_seconds",
     "yaniv_event_loop_lag_seconds",
 ]
@@ -85,9 +87,12 @@ def _play_against_a_cpu(host: Client) -> dict[str, Any]:
     return game
 
 
-def test_every_metric_is_exposed_after_a_game(db) -> None:
+def test_every_metric_is_exposed_after_a_game(db, local_runner) -> None:
     host = Client.guest("Host")
     game = _play_against_a_cpu(host)
+    ran = threading.Event()  # a web process's local task (its runs are counted)
+    assert local_tasks.call_later(0, ran.set, CPU_REPLY)
+    assert ran.wait(5)
     ticket_create(player=Client.guest("Searcher").player, player_counts=[2, 3])
     matchmaking_pass()
     games_timeout_overdue.apply()
@@ -113,6 +118,7 @@ def test_every_metric_is_exposed_after_a_game(db) -> None:
     task = "games.tasks.games_timeout_overdue"
     assert _value(families, "yaniv_celery_task_runs_total", task=task, state="success")
     assert _value(families, "yaniv_celery_task_duration_seconds_count", task=task)
+    assert _value(families, "yaniv_local_task_runs_total", task=CPU_REPLY, state="success")
 
 
 def test_a_matched_ticket_counts_its_wait_and_a_cpu_fill(db, settings) -> None:

@@ -95,11 +95,14 @@ def test_the_queue_and_the_waits_of_matched_tickets(admin_client, db) -> None:
 def test_errors_of_the_last_hour_count_failed_tasks_and_5xx(admin_client, db) -> None:
     tasks.snapshot_take.apply()
     metrics.CELERY_TASK_RUNS.labels("games.tasks.game_cpu_turn", "failure").inc()
+    metrics.LOCAL_TASK_RUNS.labels("games.game_cpu_reply", "failure").inc()  # a web process's
+    metrics.LOCAL_TASK_RUNS.labels("games.game_cpu_reply", "success").inc()
     metrics.HTTP_REQUESTS.labels("/api/v1/games/", "POST", 500).inc()
     response = admin_client.get(PAGE)
-    assert response.context["errors_tasks"] == {"games.tasks.game_cpu_turn": 1}
+    failed = {"games.tasks.game_cpu_turn": 1, "games.game_cpu_reply": 1}
+    assert response.context["errors_tasks"] == failed
     assert response.context["errors_http"] == {"/api/v1/games/": 1}
-    assert response.context["errors_total"] == 2
+    assert response.context["errors_total"] == 3
 
 
 def test_the_admin_index_links_to_the_page(admin_client) -> None:
