@@ -46,6 +46,19 @@ def _your_turn(host: Client, game_id: str) -> dict[str, Any]:
     return wait_for(ready, timeout=10)
 
 
+def _at_the_cpus_turn(host: Client) -> Game:
+    """A table of `host` and a CPU, started, the host's move made if the first turn was
+    theirs: the stored game, at the CPU's turn (scheduled, not played)."""
+    game = _table(host)
+    stored = Game.objects.get(pk=game["id"])
+    if stored.state["turn"] == 0:
+        game = host.game(game["id"])
+        assert host.act(game, **simple_move(game)).status_code == 200
+        stored.refresh_from_db()
+    assert stored.state["turn"] == 1
+    return stored
+
+
 def _replies(state: str) -> float:
     return metrics.LOCAL_TASK_RUNS.labels(clock.CPU_REPLY, state)._value.get()
 
@@ -66,13 +79,7 @@ def test_the_process_that_took_the_move_plays_the_reply(local_runner, queued) ->
 
 def test_without_web_cpu_replies_a_task_plays_it(local_runner, queued, settings) -> None:
     settings.WEB_CPU_REPLIES = False
-    host = Client.guest("Host")
-    game = _table(host)
-    stored = Game.objects.get(pk=game["id"])
-    if stored.state["turn"] == 0:  # the host's: move, and the CPU's turn is queued
-        game = host.game(game["id"])
-        assert host.act(game, **simple_move(game)).status_code == 200
-        stored.refresh_from_db()
+    stored = _at_the_cpus_turn(Client.guest("Host"))
     (args,), options = queued.call_args
     assert args == (str(stored.pk), stored.seq)
     assert options == {"countdown": settings.YANIV_CPU_THINK_SECONDS}
@@ -89,20 +96,13 @@ def test_a_table_with_no_human_left_plays_on_in_a_worker(local_runner, queued) -
 
 
 def test_a_reply_lost_with_its_process_is_played_by_the_sweeper(queued) -> None:
-    host = Client.guest("Host")
     # Armed in a process that then died: it never runs.
     with mock.patch("core.local_tasks.call_later", return_value=True) as armed:
-        game = _table(host)
-        stored = Game.objects.get(pk=game["id"])
-        if stored.state["turn"] == 0:  # the host's: move, and the CPU's reply is armed
-            game = host.game(game["id"])
-            assert host.act(game, **simple_move(game)).status_code == 200
-            stored.refresh_from_db()
+        stored = _at_the_cpus_turn(Client.guest("Host"))
     assert armed.called
     assert queued.call_count == 0
     seq, due = stored.seq, stored.turn_deadline
     assert due is not None
-    assert stored.state["turn"] == 1
     assert clock.games_timeout_overdue() == 0  # not before its think time and grace
     with time_machine.travel(due + timedelta(seconds=1)):
         assert timezone.now() > due
