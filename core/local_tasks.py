@@ -23,6 +23,7 @@ clients and servers), `call_later` returns False and the caller queues a task as
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import threading
 from collections.abc import Callable
@@ -37,6 +38,8 @@ logger = logging.getLogger(__name__)
 THREADS = 2
 
 _runner: Runner | None = None
+# What to run, its name (metrics, logs) and the context it was asked for in.
+_Call = tuple[Callable[[], object], str, contextvars.Context]
 
 
 class Runner:
@@ -48,34 +51,35 @@ class Runner:
         self.executor = ThreadPoolExecutor(threads, thread_name_prefix="local-task")
         self.closed = threading.Event()
         # Armed and not yet due: touched on the loop only.
-        self.timers: dict[asyncio.TimerHandle, tuple[Callable[[], object], str]] = {}
+        self.timers: dict[asyncio.TimerHandle, _Call] = {}
 
     def call_later(self, delay: float, fn: Callable[[], object], name: str) -> bool:
-        """Run `fn` in `delay` seconds: False (and nothing armed) once the runner is shut."""
+        """Run `fn` in `delay` seconds: False (and nothing armed) once the runner is shut. It
+        runs in the caller's context (its logs' request and game ids: core/logs.py)."""
         if self.closed.is_set():
             return False
+        call = (fn, name, contextvars.copy_context())
         try:
-            self.loop.call_soon_threadsafe(self._arm, delay, fn, name)
+            self.loop.call_soon_threadsafe(self._arm, delay, call)
         except RuntimeError:  # the loop is closed
             return False
         return True
 
-    def _arm(self, delay: float, fn: Callable[[], object], name: str) -> None:
+    def _arm(self, delay: float, call: _Call) -> None:
         if self.closed.is_set():  # came in while the runner shut: run it now
-            self._submit(None, fn, name)
+            self._submit(None, call)
             return
         handle: asyncio.TimerHandle = self.loop.call_later(
-            max(delay, 0.0), lambda: self._submit(handle, fn, name)
+            max(delay, 0.0), lambda: self._submit(handle, call)
         )
-        self.timers[handle] = (fn, name)
+        self.timers[handle] = call
 
-    def _submit(
-        self, handle: asyncio.TimerHandle | None, fn: Callable[[], object], name: str
-    ) -> None:
+    def _submit(self, handle: asyncio.TimerHandle | None, call: _Call) -> None:
         if handle is not None:
             self.timers.pop(handle, None)
+        fn, name, context = call
         try:
-            self.executor.submit(_run, fn, name)
+            self.executor.submit(context.run, _run, fn, name)
         except RuntimeError:  # the executor has shut down: the sweeper plays it
             logger.warning("local task %s dropped at shutdown", name)
             metrics.LOCAL_TASK_RUNS.labels(name, "dropped").inc()
@@ -83,9 +87,9 @@ class Runner:
     async def shutdown(self, timeout: float) -> None:
         """Run every pending call now and wait for all of them, `timeout` seconds at most."""
         self.closed.set()
-        for handle, (fn, name) in list(self.timers.items()):
+        for handle, call in list(self.timers.items()):
             handle.cancel()
-            self._submit(handle, fn, name)
+            self._submit(handle, call)
         waiting = self.loop.run_in_executor(None, self.executor.shutdown, True)
         try:
             await asyncio.wait_for(asyncio.shield(waiting), timeout)

@@ -7,7 +7,7 @@ import asyncio
 import threading
 import time
 
-from core import local_tasks, metrics
+from core import local_tasks, logs, metrics
 from tests.conftest import shut_runner
 
 
@@ -83,3 +83,20 @@ def test_the_process_without_its_runner_refuses(web_loop) -> None:
     asyncio.run_coroutine_threadsafe(local_tasks.shutdown(5), web_loop).result(10)
     assert local_tasks.call_later(0, lambda: None, "t") is False
     assert runner.closed.is_set()
+
+
+def test_a_call_logs_with_the_ids_of_the_context_that_asked_for_it(local_runner) -> None:
+    seen: list[tuple[str | None, str | None]] = []
+    done = threading.Event()
+
+    def call() -> None:
+        seen.append((logs.request_id.get(), logs.game_id.get()))
+        done.set()
+
+    logs.bind(request_id="r-1", game_id="g-1")
+    try:
+        assert local_tasks.call_later(0, call, "t.context")
+    finally:
+        logs.clear()
+    assert done.wait(5)
+    assert seen == [("r-1", "g-1")]
