@@ -3,8 +3,9 @@
 `advance` is the one way an engine result is stored (a deal or a move): the locked game
 records its events and state, the next turn gets its deadline, and after the commit every
 viewer is pushed the new state and the next turn is scheduled: the CPU's move after its think
-time, or a human's deadline. The beat sweeper (`games_timeout_overdue`) is the second path for
-both, when a task was lost.
+time (played by the web process that took the move: `game_cpu_reply`), or a human's deadline.
+The beat sweeper (`games_timeout_overdue`) is the second path for both, when a task or a
+reply was lost.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from games.services import fair_play, fairness
 # never `random` (docs/architecture.md's house rules).
 RNG = secrets.SystemRandom()
 # How long past its think time a CPU turn may wait before the sweeper plays it: covers a lost
-# task (a worker killed mid-game) without racing a healthy one.
+# task (a worker killed mid-game) or reply (a web process killed) without racing a healthy one.
 CPU_GRACE = timedelta(seconds=5)
 # The local task's name (metrics, logs) of a CPU's reply played by a web process.
 CPU_REPLY = "games.game_cpu_reply"

@@ -93,6 +93,12 @@ def test_a_table_with_no_human_left_plays_on_in_a_worker(local_runner, queued) -
     stored = Game.objects.get(pk=game["id"])
     assert queued.call_args == mock.call((str(stored.pk), stored.seq))  # at once, to the end
     assert _replies("success") == before
+    # A reply armed before the leave, coming due now: one turn here, the rest to a worker.
+    assert clock.game_cpu_reply(game_id=stored.pk, seq=stored.seq) is True
+    played = Game.objects.get(pk=stored.pk)
+    assert played.seq > stored.seq
+    if played.status == GameStatus.ACTIVE:
+        assert queued.call_args == mock.call((str(stored.pk), played.seq))
 
 
 def test_a_reply_lost_with_its_process_is_played_by_the_sweeper(queued) -> None:
