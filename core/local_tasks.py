@@ -29,6 +29,8 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
+from django.db import close_old_connections
+
 from core import metrics
 
 logger = logging.getLogger(__name__)
@@ -98,8 +100,6 @@ class Runner:
 
 
 def _run(fn: Callable[[], object], name: str) -> None:
-    from django.db import close_old_connections
-
     close_old_connections()
     try:
         fn()

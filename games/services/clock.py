@@ -145,6 +145,8 @@ def game_cpu_reply(*, game_id: UUID | str, seq: int) -> bool:
 
     played, next_seq = _cpu_turn(game_id, seq)
     if next_seq is not None:
+        # Committed already, so this runs now; robust: a task that cannot be queued leaves the
+        # turn to the sweeper, as in `schedule_turn`.
         transaction.on_commit(
             lambda: tasks.game_cpu_turn.apply_async((str(game_id), next_seq)), robust=True
         )
