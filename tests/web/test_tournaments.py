@@ -495,3 +495,27 @@ def test_ended_now_it_finishes_once_its_last_game_has(open_player) -> None:
 def _number(value: float) -> str:
     """A score as JavaScript's String() writes it: 2 for 2.0."""
     return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def test_a_click_survives_a_redraw_between_its_press_and_release(open_player) -> None:
+    """A push that redraws the part of the page under a button while it is pressed does not
+    take the click with it (web/static/web/dom.js `redraw`): the browser would send the
+    click to what the press and the release have in common, not the button."""
+    tournament = _arena("Pressed arena", starts_in=timedelta(minutes=10))
+    first = PlayerFactory.create(display_name="First")
+    tournament_join(tournament_id=tournament.pk, player=first)
+    page = open_player(f"/tournaments/{tournament.pk}")
+    expect(_row(page, first)).to_be_visible()  # the standings' socket has spoken
+    join = page.get_by_test_id("join-tournament")
+    box = join.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    # Another player joins meanwhile: the standings' socket redraws the board, and the entry
+    # (its Join button) with it.
+    second = PlayerFactory.create(display_name="Second")
+    tournament_join(tournament_id=tournament.pk, player=second)
+    expect(_row(page, second)).to_be_visible()
+    page.mouse.up()
+    expect(page.get_by_test_id("pause-tournament")).to_be_visible()
+    assert Participant.objects.filter(tournament=tournament, player=_me(page)).exists()

@@ -46,6 +46,38 @@ export function replace(root, ...children) {
   }
 }
 
+// The element a pointer is pressed on, until it is released; and the redraws held meanwhile.
+let pressed = null;
+const held = new Set();
+addEventListener(
+  "pointerdown",
+  (event) => {
+    pressed = event.target;
+  },
+  true,
+);
+function released(event) {
+  if (event.type === "blur" && event.target !== window) return; // an element's, not the window's
+  pressed = null;
+  if (!held.size) return;
+  const draws = [...held];
+  held.clear();
+  // After the click: the browser sends it in the same task as the release.
+  setTimeout(() => {
+    for (const draw of draws) draw();
+  });
+}
+for (const type of ["pointerup", "pointercancel", "blur"]) addEventListener(type, released, true);
+
+/** `draw()`, which draws `root` anew, now; or, while a pointer pressed inside `root` is down,
+ *  once it is released and its click has gone out. A button replaced between its press and its
+ *  release would lose the click (the browser sends it to what the two have in common): a push
+ *  that arrives mid-click would swallow a player's move. */
+export function redraw(root, draw) {
+  if (pressed && root.contains(pressed)) held.add(draw);
+  else draw();
+}
+
 export function when(iso) {
   return formatDate(iso);
 }
