@@ -499,7 +499,7 @@ def _number(value: float) -> str:
 
 def test_a_click_survives_a_redraw_between_its_press_and_release(open_player) -> None:
     """A push that redraws the part of the page under a button while it is pressed does not
-    take the click with it (web/static/web/dom.js `redraw`): the browser would send the
+    take the click with it (web/static/web/dom.js `replace`): the browser would send the
     click to what the press and the release have in common, not the button."""
     tournament = _arena("Pressed arena", starts_in=timedelta(minutes=10))
     first = PlayerFactory.create(display_name="First")

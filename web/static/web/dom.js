@@ -33,22 +33,10 @@ export function s(tag, attrs, ...children) {
   return build(document.createElementNS(SVG, tag), attrs, children);
 }
 
-/** Replace `root`'s content, keeping keyboard focus on the element of the same `data-key`
- *  (pages are drawn anew on each change; a player using the keyboard keeps their place). */
-export function replace(root, ...children) {
-  const key = document.activeElement?.closest?.("[data-key]")?.getAttribute("data-key");
-  root.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== false));
-  if (key) {
-    const again = [...root.querySelectorAll("[data-key]")].find(
-      (el) => el.getAttribute("data-key") === key,
-    );
-    if (again && !again.disabled) again.focus({ preventScroll: true });
-  }
-}
-
-// The element a pointer is pressed on, until it is released; and the redraws held meanwhile.
+// The element a pointer is pressed on, until it is released; and the content held meanwhile
+// for each root that holds it (the newest).
 let pressed = null;
-const held = new Set();
+const held = new Map();
 addEventListener(
   "pointerdown",
   (event) => {
@@ -59,23 +47,36 @@ addEventListener(
 function released(event) {
   if (event.type === "blur" && event.target !== window) return; // an element's, not the window's
   pressed = null;
-  if (!held.size) return;
-  const draws = [...held];
-  held.clear();
-  // After the click: the browser sends it in the same task as the release.
-  setTimeout(() => {
-    for (const draw of draws) draw();
-  });
+  // After the click, which the browser sends in the same task as the release.
+  if (held.size) setTimeout(drawHeld);
 }
 for (const type of ["pointerup", "pointercancel", "blur"]) addEventListener(type, released, true);
+function drawHeld() {
+  const due = [...held];
+  held.clear();
+  for (const [root, children] of due) replace(root, ...children);
+}
 
-/** `draw()`, which draws `root` anew, now; or, while a pointer pressed inside `root` is down,
- *  once it is released and its click has gone out. A button replaced between its press and its
- *  release would lose the click (the browser sends it to what the two have in common): a push
- *  that arrives mid-click would swallow a player's move. */
-export function redraw(root, draw) {
-  if (pressed && root.contains(pressed)) held.add(draw);
-  else draw();
+/** Replace `root`'s content, keeping keyboard focus on the element of the same `data-key`
+ *  (pages are drawn anew on each change; a player using the keyboard keeps their place).
+ *  While a pointer pressed inside `root` is down, the new content waits until it is released
+ *  and its click has gone out: a button replaced between its press and its release would lose
+ *  the click (the browser sends it to what the two have in common), so a push arriving
+ *  mid-click would swallow a player's move. */
+export function replace(root, ...children) {
+  if (pressed && root.contains(pressed)) {
+    held.set(root, children);
+    return;
+  }
+  held.delete(root); // what was held is older than this
+  const key = document.activeElement?.closest?.("[data-key]")?.getAttribute("data-key");
+  root.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== false));
+  if (key) {
+    const again = [...root.querySelectorAll("[data-key]")].find(
+      (el) => el.getAttribute("data-key") === key,
+    );
+    if (again && !again.disabled) again.focus({ preventScroll: true });
+  }
 }
 
 export function when(iso) {

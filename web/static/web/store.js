@@ -1,7 +1,7 @@
 // A page's store: its state, changed only by its reducer, a pure function `(state, action) =>
 // state` (the same state back when nothing changed); and `mount`, which keeps a view of it drawn.
 
-import { redraw, replace } from "./dom.js";
+import { replace } from "./dom.js";
 
 /** `createStore(reduce, initial)`: `state`, `dispatch(action)`, and `subscribe(listener)`,
  *  which calls `listener(state)` after each change and returns the unsubscribe. */
@@ -27,15 +27,14 @@ export function createStore(reduce, initial) {
 
 /** Draws `view(state)` into `root` now, and again after each change of the store that changes
  *  one of the values `slice(state)` lists (so that a part of a page is drawn anew only when
- *  what it shows has changed), held while a pointer is pressed in it (dom.js `redraw`). Returns the unsubscribe. */
+ *  what it shows has changed). Returns the unsubscribe. */
 export function mount(store, root, slice, view) {
   let shown = slice(store.state);
-  const draw = () => replace(root, view(store.state));
-  draw();
+  replace(root, view(store.state));
   return store.subscribe((state) => {
     const now = slice(state);
     if (now.every((value, i) => value === shown[i])) return;
     shown = now;
-    redraw(root, draw); // not under a pressed button: its click would be lost
+    replace(root, view(state));
   });
 }

@@ -1,6 +1,6 @@
 // `/watch`: the ranked games in play (GET /games/live/); each opens as a spectator's table.
 
-import { h, redraw, replace } from "../dom.js";
+import { h, replace } from "../dom.js";
 import { formatDate, gettext, interpolate, ngettext, pgettext } from "../i18n.js";
 import { api } from "../transport/rest.js";
 import { seatLabel } from "../views/card-table.js";
@@ -9,10 +9,6 @@ export async function watchPage(root, _params, app) {
   app.title(gettext("Watch"));
   async function load() {
     const page = await api("GET", "games/live/?limit=50");
-    // Every 10 s: not under a pressed link (dom.js `redraw`).
-    redraw(root, () => show(page));
-  }
-  function show(page) {
     replace(
       root,
       h("h1", {}, gettext("Watch")),

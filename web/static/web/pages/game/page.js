@@ -3,7 +3,7 @@
 // the seq last seen. The store holds the state (store.js), the views draw it (views.js).
 
 import { layGroup } from "../../cards.js";
-import { errorLine, h, redraw, replace } from "../../dom.js";
+import { errorLine, h, replace } from "../../dom.js";
 import { clientSeed, verifyRecord } from "../../fair-deal.js";
 import { formatNumber, gettext, interpolate } from "../../i18n.js";
 import { rulesCatalog } from "../../rules.js";
@@ -216,7 +216,7 @@ function tournamentLine(el, tournamentId) {
           const mine = [...message.rows, ...message.changed].find((r) => r.player.id === me);
           if (!mine) return;
           row = mine;
-          redraw(el, draw); // not under a pressed link
+          draw();
         },
       });
     },
