@@ -23,7 +23,10 @@ START = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 
 def _table(make_client, turn_seconds: int | None = 30) -> tuple[list[Client], dict[str, Any]]:
     host, guest = make_client("Host"), make_client("Guest")
-    rules = {"turn_seconds": turn_seconds}
+    # No Yaniv can be called (without jokers no hand totals 0): the deal is random, and a call
+    # would end the round and give its winner the next first turn, which these tests do not
+    # expect.
+    rules = {"turn_seconds": turn_seconds, "call_limit": 0, "jokers": 0}
     game = host.post("/api/v1/games/", {"max_players": 2, "rules": rules}).json()
     guest.post(f"/api/v1/games/{game['id']}/join/", {"invite_code": game["invite_code"]})
     game = host.post(f"/api/v1/games/{game['id']}/start/").json()
