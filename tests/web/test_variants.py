@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from django.templatetags.static import static
 from playwright.sync_api import expect
 
 from tests.web.conftest import shot
@@ -55,3 +56,35 @@ def test_a_least_count_table_against_the_cpu(open_player) -> None:
         table.play_simple_move()
     expect(page.get_by_test_id("log").locator("li").first).to_be_visible()
     shot(page, "table-variant-desktop")
+
+
+def test_a_played_copy_leaves_its_twin_in_the_hand_unselected(open_player) -> None:
+    """Two decks: a hand holds 7S twice, one is selected and played. The other stays in the hand
+    and was never selected, so it shows unselected (it did show selected, and the next click on
+    it took it away). The game page's reducer, run in the page as the page imports it."""
+    page = open_player("/")
+    module = static("web/pages/game/store.js")
+    got = page.evaluate(
+        """async (url) => {
+          const { initialState, reduce } = await import(url);
+          const catalog = { cpu_levels: ["easy"], default_cpu_level: "easy" };
+          const game = (seq, round, hand) => ({ seq, round, you: { hand }, last_round: null });
+          let state = initialState({ game: game(4, 1, ["7S", "7S", "KD"]), history: [], catalog });
+          const selections = [];
+          const see = (action) => {
+            state = reduce(state, action);
+            selections.push(state.selected);
+          };
+          see({ type: "toggle", code: "7S", copy: 0 });
+          // Another seat's move: the hand is as it was, the selection stays.
+          see({ type: "game", game: game(5, 1, ["7S", "7S", "KD"]) });
+          // The player's move: one 7S played, the stock's 2C drawn.
+          see({ type: "answered", game: game(6, 1, ["7S", "KD", "2C"]) });
+          see({ type: "toggle", code: "KD", copy: 0 });
+          // A new round deals a new hand, which may hold the same code.
+          see({ type: "game", game: game(9, 2, ["KD", "3H", "4H", "5H", "9C"]) });
+          return selections;
+        }""",
+        module,
+    )
+    assert got == [["7S"], ["7S"], [], ["KD"], []]

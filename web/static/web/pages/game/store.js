@@ -78,19 +78,17 @@ function take(state, game) {
   if (state.game && game.seq < state.game.seq) return state;
   const last = game.last_round;
   const totals = last ? { ...state.totals, [last.round]: last.totals } : state.totals;
-  return { ...state, game, totals, selected: stillHeld(state.selected, game.you?.hand ?? []) };
+  // The selection stays until the player's move is applied (their hand changes only by it
+  // within a round; a new round deals a new one), so that a refused group can be corrected.
+  // Not "less the codes the hand no longer holds": with two decks a code may be played while
+  // its other copy stays, and that copy was never selected.
+  const before = state.game?.you?.hand ?? [];
+  const after = game.you?.hand ?? [];
+  const kept = game.round === state.game?.round && sameCards(before, after);
+  return { ...state, game, totals, selected: kept ? state.selected : [] };
 }
 
-/** The selection less what the hand no longer holds, each copy of a code once. */
-function stillHeld(selected, hand) {
-  const left = [...hand];
-  const kept = selected.filter((code) => {
-    const at = left.indexOf(code);
-    if (at >= 0) left.splice(at, 1);
-    return at >= 0;
-  });
-  return kept.length === selected.length ? selected : kept;
-}
+const sameCards = (a, b) => a.length === b.length && a.every((code, i) => code === b[i]);
 
 /** What `events` tell beyond the game: the rating changes, the totals of the rounds they end,
  *  and the lines of the log (`logged`, in the order of play). */
