@@ -60,8 +60,8 @@ export async function gamePage(root, [gameId], app) {
         dispatch({ type: "error", message: gettext("Select the cards to discard first.") });
         return;
       }
-      // The selection stays until the move is applied (store.js, take), so
-      // that a refused group can be corrected.
+      // The selection stays until the move is applied (store.js, take): a refused group
+      // can be corrected.
       const cards = layGroup(selected, game.wild);
       send("actions/", { seq: game.seq, type: "play", cards, draw: drawFrom });
     },
